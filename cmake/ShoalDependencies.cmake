@@ -1,0 +1,9 @@
+# Every dependency comes from Debian's packages (cmake/install-deps.sh installs them);
+# nothing is downloaded at build time.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(ENET REQUIRED IMPORTED_TARGET GLOBAL libenet)
+find_package(cereal CONFIG REQUIRED)
+find_package(fmt CONFIG REQUIRED)
+if(SHOAL_BUILD_TESTS)
+  find_package(doctest CONFIG REQUIRED)
+endif()

@@ -1,0 +1,52 @@
+// The game's physics, behind the small interface Shoal needs to re-simulate frames.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "shoal/state.hpp"
+
+namespace shoal {
+
+/// A body's place in the simulation's dense body table, 0..body_count()-1. Stable for the
+/// body's lifetime, so per-frame work indexes arrays instead of looking up ids.
+using BodyIndex = std::uint32_t;
+
+/// The input of one controlled body for one frame.
+struct BodyInput {
+  BodyIndex body = 0;
+  Input input;
+};
+
+/// Adapter between Shoal and a physics engine. Requirements:
+/// - step() is deterministic: the same states and inputs give the same result, bit for bit,
+///   in the same build (catch-up and sync-test mode depend on it);
+/// - write() followed by read() returns the written state;
+/// - bodies are listed in the same order on every peer (the game creates its world the same
+///   way everywhere).
+class Simulation {
+ public:
+  virtual ~Simulation() = default;
+
+  /// Advances the world one fixed step; the state afterwards is the state of `frame`.
+  virtual void step(Frame frame, std::span<const BodyInput> inputs) = 0;
+
+  virtual std::size_t body_count() const = 0;
+  virtual ObjectId body_id(BodyIndex body) const = 0;
+  /// Radius of a sphere around the body's position that contains the whole body.
+  virtual float bounding_radius(BodyIndex body) const = 0;
+  /// A small game-defined type, used to pick smoothing rules and user bytes.
+  virtual std::uint16_t body_type(BodyIndex) const { return 0; }
+
+  virtual ObjectState read(BodyIndex body) const = 0;
+  /// Sets a body's state; at_rest = true puts it to sleep, false wakes it.
+  virtual void write(BodyIndex body, const ObjectState& state) = 0;
+
+  /// Engine-private state (contact caches, sleep timers) that ObjectState does not carry.
+  /// save(frame) is called after each step; restore(frame) before re-simulating from frame.
+  /// Engines whose step depends only on ObjectState leave both empty.
+  virtual void save(Frame) {}
+  virtual void restore(Frame) {}
+};
+
+}  // namespace shoal

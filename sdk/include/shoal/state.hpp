@@ -1,0 +1,38 @@
+// Object state ("frame data") and player input: the values every layer exchanges.
+#pragma once
+
+#include <cstdint>
+
+#include "shoal/math.hpp"
+#include "shoal/types.hpp"
+
+namespace shoal {
+
+/// The state of one object at one frame.
+struct ObjectState {
+  Vec3 position;
+  Quat orientation;
+  Vec3 linear_velocity;   // m/s
+  Vec3 angular_velocity;  // rad/s, world frame
+  bool at_rest = false;   // asleep: velocities are zero and the body does not move on its own
+
+  bool operator==(const ObjectState&) const = default;
+};
+
+/// An object's state tagged with the frame it belongs to.
+struct FrameData {
+  Frame frame = kNoFrame;
+  ObjectState state;
+};
+
+/// One frame of a player's (or bot's) input for the object it controls. Its meaning is the
+/// game's; Shoal only stores, sends and replays it. The built-in physics reads `axis` as a
+/// push direction scaled to [-1, 1] and ignores `buttons`.
+struct Input {
+  Vec3 axis;
+  std::uint32_t buttons = 0;
+
+  bool operator==(const Input&) const = default;
+};
+
+}  // namespace shoal

@@ -1,0 +1,94 @@
+// The transport: connections to other peers and byte messages on purpose-built channels.
+// Knows peers and bytes, not objects. Two implementations: ENet over UDP (make_enet_transport)
+// and an in-process network whose delivery a test controls (shoal/memory_network.hpp).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "shoal/link_conditions.hpp"
+
+namespace shoal {
+
+/// Channels by purpose.
+enum class Channel : std::uint8_t {
+  control = 0,  ///< reliable, ordered: membership, ownership, checksums
+  state = 1,    ///< unreliable, sequenced (stale packets dropped): snapshots
+  time = 2,     ///< unreliable, unsequenced: time-sync pings
+};
+inline constexpr int kChannelCount = 3;
+
+/// A transport-level connection handle; never reused within one transport's lifetime.
+using ConnectionId = std::uint32_t;
+inline constexpr ConnectionId kNoConnection = 0;
+
+struct Address {
+  std::string host = "127.0.0.1";  ///< numeric IPv4 address or host name
+  std::uint16_t port = 0;
+
+  bool operator==(const Address&) const = default;
+};
+std::string to_string(const Address& address);
+
+/// Per-connection statistics, smoothed over roughly the last second.
+struct LinkStats {
+  float rtt_ms = 0;
+  float rtt_variance_ms = 0;
+  float packet_loss = 0;  ///< fraction of reliable packets lost, 0..1
+  float packets_out_per_s = 0;
+  float packets_in_per_s = 0;
+  float bytes_out_per_s = 0;  ///< UDP payload bytes, transport headers included
+  float bytes_in_per_s = 0;
+};
+
+enum class TransportEventKind : std::uint8_t { connected, disconnected, timed_out, message };
+
+struct TransportEvent {
+  TransportEventKind kind = TransportEventKind::message;
+  ConnectionId connection = kNoConnection;
+  Channel channel = Channel::control;
+  std::span<const std::uint8_t> payload;  ///< valid until the next call to poll()
+};
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+
+  /// Starts connecting; a `connected` (or `timed_out`) event follows.
+  virtual ConnectionId connect(const Address& remote) = 0;
+  /// Starts a graceful disconnect; a `disconnected` event follows.
+  virtual void disconnect(ConnectionId connection) = 0;
+  /// Queues a message. Returns false (and sends nothing) for an unknown connection or a
+  /// message larger than max_message_size().
+  virtual bool send(ConnectionId connection, Channel channel,
+                    std::span<const std::uint8_t> bytes) = 0;
+  /// Sends queued messages and takes the next event, if any, without blocking.
+  virtual bool poll(TransportEvent& event) = 0;
+  /// Blocks up to timeout_ms for network activity (or a conditioner release), then returns.
+  virtual void wait(int timeout_ms) = 0;
+
+  virtual LinkStats stats(ConnectionId connection) const = 0;
+  virtual Address local_address() const = 0;
+  virtual Address remote_address(ConnectionId connection) const = 0;
+  virtual std::size_t max_message_size() const = 0;
+
+  /// Changes the simulated network at run time (every connection, both directions).
+  virtual void set_conditions(const ConditionerConfig& config) = 0;
+};
+
+struct TransportConfig {
+  std::string bind_host = "127.0.0.1";
+  std::uint16_t port = 0;  ///< 0 = any free port
+  std::size_t max_connections = 64;
+  std::uint32_t timeout_ms = 5000;  ///< silence after which a connection times out
+  ConditionerConfig conditioner;
+};
+
+/// Creates an ENet transport bound to config.bind_host:config.port.
+/// Throws std::invalid_argument for a bad config and std::runtime_error when the port
+/// cannot be bound, with a message that says which.
+std::unique_ptr<Transport> make_enet_transport(const TransportConfig& config);
+
+}  // namespace shoal
