@@ -1,0 +1,30 @@
+// What a Peer tells the game: poll them once per update with Peer::poll_event.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "shoal/types.hpp"
+
+namespace shoal {
+
+enum class EventKind : std::uint8_t {
+  joined_match,       ///< this peer has an id and a synchronised clock (peer = own id)
+  peer_joined,        ///< peer connected to this peer
+  peer_left,          ///< peer left or timed out; its objects passed to the default owner
+  ownership_changed,  ///< object's owner became peer
+  override_applied,   ///< an owner corrected object at frame, depth frames in the past
+  snapped,            ///< object was too far behind to re-simulate: snapped to the owner
+  desync,             ///< confirmed frame disagrees with peer's checksum for objects
+};
+
+struct Event {
+  EventKind kind = EventKind::joined_match;
+  PeerId peer = kNoPeer;
+  ObjectId object = 0;
+  Frame frame = kNoFrame;
+  int depth = 0;
+  std::vector<ObjectId> objects;  ///< desync only
+};
+
+}  // namespace shoal

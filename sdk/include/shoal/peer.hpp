@@ -1,0 +1,138 @@
+// shoal::Peer — one game instance in a match. The game gives it a config, its physics
+// (a Simulation) and a Transport; then once per render frame it feeds the local player's input,
+// calls update(), draws visual(...) and handles poll_event(...).
+//
+//   shoal::ReferencePhysics physics(physics_config);        // or the game's own adapter
+//   ...add bodies, the same on every peer...
+//   shoal::Peer peer(config, physics, shoal::make_enet_transport({}));
+//   peer.host();                     // or peer.join({"192.168.1.20", 40000});
+//   peer.set_controlled(my_ball_id);
+//   while (running) {
+//     peer.set_input(read_keyboard());
+//     peer.update();
+//     for (shoal::Event e; peer.poll_event(e);) { ... }
+//     draw(peer.visual(id)) for every object;
+//   }
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "shoal/authority_config.hpp"
+#include "shoal/drop_reason.hpp"
+#include "shoal/events.hpp"
+#include "shoal/simulation.hpp"
+#include "shoal/smoothing.hpp"
+#include "shoal/state.hpp"
+#include "shoal/transport.hpp"
+
+namespace shoal {
+
+/// How a received owner frame is compared with the peer's own frame of the same number.
+struct CompareTolerance {
+  bool exact = true;                    ///< bitwise; else the tolerances below
+  float position_m = 0.001f;
+  float rotation_rad = 0.001f;
+  float linear_velocity_mps = 0.01f;
+  float angular_velocity_radps = 0.01f;
+};
+
+enum class CatchupScope : std::uint8_t {
+  region,  ///< re-simulate the whole simulated region from the overridden frame
+  object,  ///< re-simulate the overridden objects and what they touch; the rest replays
+};
+
+struct PeerConfig {
+  std::string session = "shoal";
+  float tick_hz = 60;
+  int history_frames = 64;               ///< how far back a correction can re-simulate
+  int max_clock_catchup_frames = 4;      ///< frames one update may advance when behind
+  int max_resimulated_frames = 32;       ///< catch-up work per update, in frames
+  int snapshot_interval_frames = 1;      ///< send owned moving objects every N frames
+  int rest_snapshot_interval_frames = 30;  ///< objects at rest are sent this rarely
+  int input_redundancy = 4;              ///< past inputs carried by each snapshot
+  int checksum_interval_frames = 60;     ///< 0 disables desync detection
+  int ping_interval_ms = 100;
+  CompareTolerance compare;
+  CatchupScope catchup = CatchupScope::region;
+  AuthorityConfig authority;
+  SmoothingRules smoothing;
+  /// Sync-test mode (as in GGPO): every frame, roll back this many frames and re-simulate,
+  /// raising a desync event if the result differs bit for bit. 0 = off.
+  int sync_test_frames = 0;
+};
+
+struct RemotePeerStats {
+  PeerId peer = kNoPeer;
+  LinkStats link;
+};
+
+struct PeerStats {
+  Frame frame = kNoFrame;
+  std::uint64_t overrides = 0;        ///< owner frames that replaced a differing own frame
+  std::uint64_t catchup_frames = 0;   ///< frames re-simulated by catch-up
+  std::uint64_t snaps = 0;            ///< corrections too old to re-simulate
+  std::uint64_t ownership_changes = 0;
+  std::uint64_t snapshots_sent = 0, snapshots_received = 0;
+  std::uint64_t desyncs = 0;
+  std::size_t owned_objects = 0;
+  DropCounters dropped;               ///< bad or unwanted packets, by reason
+  std::vector<RemotePeerStats> remotes;
+};
+
+class Peer {
+ public:
+  /// Throws std::invalid_argument when the config is invalid (the message says which field
+  /// and what it expects). The simulation must outlive the peer.
+  Peer(const PeerConfig& config, Simulation& simulation, std::unique_ptr<Transport> transport);
+  ~Peer();
+  Peer(const Peer&) = delete;
+  Peer& operator=(const Peer&) = delete;
+
+  /// Starts a match as its host (peer 0, frame 0 is now).
+  void host();
+  /// Joins the match hosted at `host`; joined_match follows once the clock is synchronised.
+  void join(const Address& host);
+  /// Leaves the match gracefully; the others hand this peer's objects to the default owner.
+  void leave();
+
+  /// The object the local player drives (kNoObject-like values are rejected).
+  void set_controlled(ObjectId object);
+  /// Input for the frames simulated from now on, until changed.
+  void set_input(const Input& input);
+
+  /// Runs the frames that are due by the steady clock, then refreshes visual states.
+  void update();
+  /// Same, at an explicit time (microseconds on any monotonic clock): for tests and replays.
+  void update_at(std::int64_t now_us);
+
+  bool poll_event(Event& event);
+
+  /// Blocks until network traffic arrives or timeout_ms pass, for headless loops (servers,
+  /// bots, tests) that have no vsync to pace them. A game that renders never needs it.
+  void wait(int timeout_ms);
+
+  /// What to draw: the smoothed, render-interpolated state. Throws for an unknown object.
+  VisualState visual(ObjectId object) const;
+  /// The simulation state at the newest frame (what is simulated and sent).
+  ObjectState state(ObjectId object) const;
+  /// The simulation state at a frame still held in the history, for comparing peers.
+  std::optional<ObjectState> state_at(ObjectId object, Frame frame) const;
+  PeerId owner(ObjectId object) const;
+
+  PeerId id() const;          ///< kNoPeer until hosted or joined
+  bool in_match() const;
+  Frame frame() const;
+  std::vector<PeerId> peers() const;  ///< live peers, self included, ascending
+  PeerStats stats() const;
+  Address address() const;    ///< where other peers reach this one
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace shoal

@@ -1,0 +1,177 @@
+// shoal::Peer: construction, config validation and the public API. The tick itself is in
+// peer_tick.cpp, message handling in peer_messages.cpp.
+#include <chrono>
+#include <stdexcept>
+#include <string>
+
+#include "peer/peer_impl.hpp"
+
+namespace shoal {
+namespace {
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw std::invalid_argument("shoal::PeerConfig: " + what);
+}
+
+const PeerConfig& validated(const PeerConfig& c) {
+  require(c.tick_hz >= 1 && c.tick_hz <= 1000, "tick_hz is " + std::to_string(c.tick_hz) +
+                                                   ", expected 1..1000 frames per second");
+  require(c.max_resimulated_frames >= 1,
+          "max_resimulated_frames is " + std::to_string(c.max_resimulated_frames) +
+              ", expected at least 1");
+  require(c.history_frames >= c.max_resimulated_frames + 8 && c.history_frames <= 4096,
+          "history_frames is " + std::to_string(c.history_frames) +
+              ", expected max_resimulated_frames + 8 (" +
+              std::to_string(c.max_resimulated_frames + 8) + ") to 4096");
+  require(c.max_clock_catchup_frames >= 1, "max_clock_catchup_frames must be at least 1");
+  require(c.snapshot_interval_frames >= 1, "snapshot_interval_frames must be at least 1");
+  require(c.rest_snapshot_interval_frames >= 1,
+          "rest_snapshot_interval_frames must be at least 1");
+  require(c.input_redundancy >= 1 && c.input_redundancy <= 16,
+          "input_redundancy is " + std::to_string(c.input_redundancy) + ", expected 1..16");
+  require(c.checksum_interval_frames >= 0, "checksum_interval_frames must be 0 (off) or more");
+  require(c.ping_interval_ms >= 10, "ping_interval_ms must be at least 10");
+  require(c.sync_test_frames >= 0 && c.sync_test_frames < c.history_frames,
+          "sync_test_frames is " + std::to_string(c.sync_test_frames) +
+              ", expected 0 (off) up to history_frames - 1");
+  require(c.session.size() <= wire::kMaxNameLength, "session name is longer than 255 bytes");
+  return c;
+}
+
+std::int64_t steady_now_us() {
+  using namespace std::chrono;
+  return duration_cast<microseconds>(steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<Transport> t)
+    : config(validated(cfg)),
+      sim(simulation),
+      transport(std::move(t)),
+      objects(simulation),
+      body_count(simulation.body_count()),
+      history(body_count, config.history_frames),
+      owner_frames(body_count, config.history_frames),
+      inputs(config.history_frames),
+      resimulator(simulation, history, owner_frames, inputs),
+      regions(config.authority),
+      smoother(body_count, config.smoothing),
+      time_sync(session::TimeSyncConfig{config.tick_hz}),
+      mismatched(body_count, 0),
+      owned_by_me(body_count, 0),
+      before(body_count),
+      replay_scratch(body_count, 0),
+      control_modes(body_count, ControlMode::uncontrolled),
+      known_owner(body_count, kNoPeer),
+      positions(body_count),
+      velocities(body_count),
+      radii(body_count),
+      at_rest(body_count, 0) {
+  if (!transport) throw std::invalid_argument("shoal::Peer: the transport is null");
+  body_types.reserve(body_count);
+  for (BodyIndex b = 0; b < body_count; ++b) {
+    body_types.push_back(sim.body_type(b));
+    radii[b] = sim.bounding_radius(b);
+  }
+}
+
+Peer::Peer(const PeerConfig& config, Simulation& simulation, std::unique_ptr<Transport> transport)
+    : impl_(std::make_unique<Impl>(config, simulation, std::move(transport))) {}
+Peer::~Peer() = default;
+
+void Peer::host() {
+  if (impl_->phase != Impl::Phase::idle) throw std::logic_error("shoal::Peer::host: already started");
+  impl_->members.set_self(0);
+  impl_->is_host = true;
+  impl_->phase = Impl::Phase::hosting;  // the match starts at the first update
+}
+
+void Peer::join(const Address& host) {
+  if (impl_->phase != Impl::Phase::idle) throw std::logic_error("shoal::Peer::join: already started");
+  impl_->host_connection = impl_->transport->connect(host);
+  impl_->phase = Impl::Phase::joining;
+}
+
+void Peer::leave() {
+  for (const session::Member& m : impl_->members.remotes()) impl_->transport->disconnect(m.connection);
+  impl_->phase = Impl::Phase::left;
+  TransportEvent ignored;
+  while (impl_->transport->poll(ignored)) {}  // flushes the disconnects
+}
+
+void Peer::set_controlled(ObjectId object) {
+  const BodyIndex body = impl_->body_of(object);
+  if (impl_->controlled) {
+    impl_->inputs.untrack(*impl_->controlled);
+    impl_->control_modes[*impl_->controlled] = ControlMode::uncontrolled;
+  }
+  impl_->controlled = body;
+  impl_->inputs.track(body);
+  impl_->control_modes[body] = ControlMode::controlled;
+}
+
+void Peer::set_input(const Input& input) { impl_->current_input = input; }
+
+void Peer::update() { impl_->update(steady_now_us()); }
+void Peer::update_at(std::int64_t now_us) { impl_->update(now_us); }
+
+void Peer::wait(int timeout_ms) { impl_->transport->wait(timeout_ms); }
+
+bool Peer::poll_event(Event& event) {
+  if (impl_->events.empty()) return false;
+  event = std::move(impl_->events.front());
+  impl_->events.pop_front();
+  return true;
+}
+
+VisualState Peer::visual(ObjectId object) const { return impl_->smoother.visual(impl_->body_of(object)); }
+
+ObjectState Peer::state(ObjectId object) const {
+  const BodyIndex body = impl_->body_of(object);
+  if (impl_->history.empty()) return impl_->sim.read(body);
+  return impl_->history.states(impl_->history.newest())[body];
+}
+
+std::optional<ObjectState> Peer::state_at(ObjectId object, Frame frame) const {
+  const BodyIndex body = impl_->body_of(object);
+  if (!impl_->history.has(frame)) return std::nullopt;
+  return impl_->history.states(frame)[body];
+}
+
+PeerId Peer::owner(ObjectId object) const { return impl_->owner_of(impl_->body_of(object)); }
+PeerId Peer::id() const { return impl_->members.self(); }
+bool Peer::in_match() const { return impl_->phase == Impl::Phase::in_match; }
+Frame Peer::frame() const { return impl_->history.empty() ? kNoFrame : impl_->history.newest(); }
+std::vector<PeerId> Peer::peers() const { return impl_->members.live(); }
+Address Peer::address() const { return impl_->transport->local_address(); }
+
+PeerStats Peer::stats() const {
+  PeerStats s = impl_->stats;
+  s.frame = frame();
+  s.owned_objects = 0;
+  for (std::uint8_t owned : impl_->owned_by_me) s.owned_objects += owned;
+  for (const session::Member& m : impl_->members.remotes()) {
+    s.remotes.push_back({m.id, impl_->transport->stats(m.connection)});
+  }
+  return s;
+}
+
+PeerId Peer::Impl::owner_of(BodyIndex body) const {
+  return ownership ? ownership->owner(body) : kNoPeer;
+}
+
+BodyIndex Peer::Impl::body_of(ObjectId object) const {
+  if (auto body = objects.find(object)) return *body;
+  throw std::invalid_argument("shoal::Peer: object " + std::to_string(object) +
+                              " is not one of the simulation's bodies");
+}
+
+void Peer::Impl::emit(Event event) {
+  // A game that never polls must not grow memory without bound: the oldest events go first.
+  constexpr std::size_t kMaxQueuedEvents = 4096;
+  if (events.size() >= kMaxQueuedEvents) events.pop_front();
+  events.push_back(std::move(event));
+}
+
+}  // namespace shoal

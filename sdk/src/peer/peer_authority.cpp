@@ -1,0 +1,110 @@
+// Regions and ownership, once per simulated frame, and the ownership messages.
+#include <algorithm>
+
+#include "peer/peer_impl.hpp"
+
+namespace shoal {
+namespace {
+
+wire::OwnershipChange to_wire(const authority::OwnershipChange& c, ObjectId object) {
+  return {object, c.new_owner, c.sequence, c.author, c.frame};
+}
+
+}  // namespace
+
+authority::PeerRegions& Peer::Impl::regions_of(PeerId peer) {
+  auto it = std::lower_bound(peer_regions.begin(), peer_regions.end(), peer,
+                             [](const authority::PeerRegions& r, PeerId id) { return r.peer < id; });
+  if (it == peer_regions.end() || it->peer != peer) {
+    it = peer_regions.insert(it, authority::PeerRegions{peer, std::vector<std::uint8_t>(body_count, 0),
+                                                        std::vector<std::uint8_t>(body_count, 0)});
+  }
+  return *it;
+}
+
+void Peer::Impl::update_regions_and_ownership(Frame frame) {
+  const std::span<const ObjectState> states = history.states(frame);
+  for (BodyIndex b = 0; b < body_count; ++b) {
+    positions[b] = states[b].position;
+    velocities[b] = states[b].linear_velocity;
+    at_rest[b] = states[b].at_rest ? 1 : 0;
+  }
+  regions.rebuild({positions, velocities, radii});
+  // Every live peer's regions as seen here: ownership checks claims against them and
+  // snapshots go to the peers whose simulated region holds an object.
+  for (PeerId peer : members.live()) {
+    controlled_scratch.clear();
+    if (peer == members.self()) {
+      if (controlled) controlled_scratch.push_back(*controlled);
+    } else {
+      for (const auto& [owner, body] : remote_controlled) {
+        if (owner == peer) controlled_scratch.push_back(body);
+      }
+    }
+    regions.compute(controlled_scratch, regions_of(peer));
+  }
+  ownership->decide(frame, peer_regions, at_rest, decided);
+  if (decided.empty()) return;
+  ownership_out.changes.clear();
+  for (const authority::OwnershipChange& c : decided) {
+    ownership_out.changes.push_back(to_wire(c, objects.id(c.body)));
+  }
+  broadcast(ownership_out);
+  note_owner_changes();
+}
+
+void Peer::Impl::apply_ownership(const wire::OwnershipChange& change) {
+  const auto body = objects.find(change.object);
+  if (!body) return drop(DropReason::malformed);
+  const authority::OwnershipChange c{*body, change.new_owner, change.sequence, change.author,
+                                     change.frame};
+  switch (ownership->apply(c, peer_regions)) {
+    case authority::ApplyResult::applied:
+      note_owner_changes();
+      break;
+    case authority::ApplyResult::duplicate:
+    case authority::ApplyResult::stale:
+      break;  // the normal outcome of a race: the table already holds the winner
+    case authority::ApplyResult::rejected_invalid:
+      drop(DropReason::malformed);
+      break;
+    default:
+      drop(DropReason::not_owner);
+      break;
+  }
+}
+
+void Peer::Impl::note_owner_changes() {
+  const PeerId self = members.self();
+  for (BodyIndex b = 0; b < body_count; ++b) {
+    const PeerId owner = ownership->owner(b);
+    owned_by_me[b] = owner == self ? 1 : 0;
+    if (owner == known_owner[b]) continue;
+    const bool first = known_owner[b] == kNoPeer;
+    known_owner[b] = owner;
+    if (first) continue;  // the initial assignment is not a change
+    ++stats.ownership_changes;
+    emit({EventKind::ownership_changed, owner, objects.id(b), history.newest()});
+  }
+}
+
+void Peer::Impl::send_owned_records(ConnectionId connection) {
+  if (!ownership) return;
+  // A newcomer missed the claims made before it came: every peer tells it what it owns.
+  constexpr std::size_t kRecordsPerMessage = 1024;
+  wire::Ownership message;
+  const PeerId self = members.self();
+  for (BodyIndex b = 0; b < body_count; ++b) {
+    const authority::OwnerRecord& r = ownership->record(b);
+    if (r.owner != self) continue;
+    message.changes.push_back({objects.id(b), self, r.sequence, r.author == kNoPeer ? self : r.author,
+                               r.frame});
+    if (message.changes.size() == kRecordsPerMessage) {
+      send_to(connection, message);
+      message.changes.clear();
+    }
+  }
+  if (!message.changes.empty()) send_to(connection, message);
+}
+
+}  // namespace shoal

@@ -1,0 +1,128 @@
+// The state behind shoal::Peer. The peer is the top of the stack: it wires the layers
+// together in the order of one tick (ARCHITECTURE.md, "One tick on one peer").
+#pragma once
+
+#include <deque>
+#include <optional>
+#include <vector>
+
+#include "authority/ownership.hpp"
+#include "authority/regions.hpp"
+#include "present/visual_smoother.hpp"
+#include "session/frame_clock.hpp"
+#include "session/membership.hpp"
+#include "session/time_sync.hpp"
+#include "shoal/peer.hpp"
+#include "sync/input_log.hpp"
+#include "sync/owner_frames.hpp"
+#include "sync/resimulator.hpp"
+#include "wire/control_messages.hpp"
+#include "wire/snapshot_codec.hpp"
+#include "world/frame_history.hpp"
+#include "world/object_table.hpp"
+
+namespace shoal {
+
+struct Peer::Impl {
+  enum class Phase { idle, hosting, joining, syncing, in_match, left };
+
+  Impl(const PeerConfig& config, Simulation& simulation, std::unique_ptr<Transport> transport);
+
+  // --- the tick (peer_tick.cpp) ---
+  void update(std::int64_t now_us);
+  void start_match(std::int64_t now_us, Frame frame);
+  void step_frame();
+  void apply_corrections();
+  void snap_to(BodyIndex body, Frame frame, const ObjectState& owner_state);
+  void run_sync_test(Frame frame);
+  std::span<const std::uint8_t> replay_outside_reach(Frame from);
+  void update_regions_and_ownership(Frame frame);
+  void send_snapshots(Frame frame);
+  void send_checksum(Frame frame);
+  void send_pings(std::int64_t now_us);
+  void refresh_visuals(std::int64_t now_us);
+
+  // --- messages (peer_messages.cpp) ---
+  void drain_transport(std::int64_t now_us);
+  void on_connected(ConnectionId connection);
+  void on_disconnected(ConnectionId connection);
+  void on_message(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes,
+                  std::int64_t now_us);
+  void on_join_request(ConnectionId connection, const wire::JoinRequest& message);
+  void on_welcome(ConnectionId connection, const wire::Welcome& message);
+  void on_hello(ConnectionId connection, const wire::Hello& message);
+  void on_ownership(PeerId from, const wire::Ownership& message);
+  void on_checksum(PeerId from, const wire::Checksum& message);
+  void on_snapshot(PeerId from, const wire::Snapshot& snapshot);
+  void on_owner_frame(Frame frame, BodyIndex body, const ObjectState& state);
+  void peer_gone(PeerId peer);
+  void apply_ownership(const wire::OwnershipChange& change);
+  void send_owned_records(ConnectionId connection);
+  void note_owner_changes();   // after table-wide changes: events and owned_by_me
+  authority::PeerRegions& regions_of(PeerId peer);
+  PeerId owner_of(BodyIndex body) const;
+
+  template <class Message>
+  void send_to(ConnectionId connection, const Message& message);
+  template <class Message>
+  void broadcast(const Message& message);
+  void drop(DropReason reason) { stats.dropped.add(reason); }
+  void emit(Event event);
+  BodyIndex body_of(ObjectId object) const;  // throws std::invalid_argument
+
+  PeerConfig config;
+  Simulation& sim;
+  std::unique_ptr<Transport> transport;
+  world::ObjectTable objects;
+  std::size_t body_count;
+  world::FrameHistory history;
+  sync::OwnerFrames owner_frames;
+  sync::InputLog inputs;
+  sync::Resimulator resimulator;
+  authority::RegionBuilder regions;
+  std::vector<authority::PeerRegions> peer_regions;   // self and every remote, ascending id
+  std::optional<authority::OwnershipTable> ownership;  // from the start of the match
+  std::vector<wire::OwnershipChange> adopted_records;   // learnt while syncing, applied at start
+  present::VisualSmoother smoother;
+  session::Membership members;
+  session::TimeSync time_sync;
+  std::optional<session::FrameClock> clock;
+
+  Phase phase = Phase::idle;
+  bool is_host = false;
+  int pongs_received = 0;
+  static constexpr int kPongsBeforeStart = 4;  // a few RTT samples before trusting the estimate
+  ConnectionId host_connection = kNoConnection;
+  std::vector<std::pair<ConnectionId, PeerId>> pending_mesh;  // opened by us, not yet connected
+  std::optional<BodyIndex> controlled;
+  Input current_input;
+  std::vector<std::pair<PeerId, BodyIndex>> remote_controlled;
+
+  // Corrections found since the last tick.
+  Frame earliest_mismatch = kNoFrame;
+  std::vector<std::uint8_t> mismatched;        // per body
+  std::vector<BodyIndex> mismatched_bodies;
+  std::vector<PeerId> known_owner;             // per body, to report table-wide changes
+  std::vector<std::uint8_t> owned_by_me;       // per body: replayed, never re-simulated
+
+  // Per-frame scratch, sized once.
+  std::vector<ObjectState> before;
+  std::vector<std::uint8_t> replay_scratch;
+  std::vector<std::uint16_t> body_types;
+  std::vector<ControlMode> control_modes;
+  std::vector<Vec3> positions, velocities;
+  std::vector<float> radii;
+  std::vector<std::uint8_t> at_rest;
+  std::vector<BodyIndex> controlled_scratch;
+  std::vector<authority::OwnershipChange> decided;
+  std::vector<std::uint8_t> out_buffer;
+  wire::Snapshot snapshot_in, snapshot_out;
+  wire::Ownership ownership_out;
+
+  std::deque<Event> events;
+  PeerStats stats;
+  std::int64_t last_update_us = -1;
+  std::int64_t last_ping_us = -1;
+};
+
+}  // namespace shoal

@@ -1,0 +1,233 @@
+// One update of a peer: receive, correct, step the due frames, decide ownership, send,
+// smooth. The order follows ARCHITECTURE.md ("One tick on one peer").
+#include <algorithm>
+#include <cmath>
+
+#include "peer/peer_impl.hpp"
+#include "sync/checksum.hpp"
+#include "sync/state_compare.hpp"
+
+namespace shoal {
+
+void Peer::Impl::update(std::int64_t now_us) {
+  if (last_update_us >= 0 && now_us < last_update_us) now_us = last_update_us;  // never backwards
+  drain_transport(now_us);
+  switch (phase) {
+    case Phase::hosting:
+      start_match(now_us, 0);
+      break;
+    case Phase::syncing:
+      send_pings(now_us);
+      if (pongs_received >= kPongsBeforeStart) {
+        if (auto target = time_sync.target_match_frame(now_us)) {
+          start_match(now_us, static_cast<Frame>(std::floor(*target)));
+        }
+      }
+      break;
+    default:
+      break;
+  }
+  if (phase == Phase::in_match) {
+    apply_corrections();
+    // The host defines the timeline; everyone else follows the estimate from its pings.
+    std::optional<double> target;
+    if (!is_host) target = time_sync.target_match_frame(now_us);
+    const int due = clock->advance(now_us, target);
+    for (int i = 0; i < due; ++i) step_frame();
+    send_pings(now_us);
+    refresh_visuals(now_us);
+  }
+  last_update_us = now_us;
+}
+
+void Peer::Impl::start_match(std::int64_t now_us, Frame frame) {
+  session::FrameClockConfig clock_config;
+  clock_config.tick_hz = config.tick_hz;
+  clock_config.max_catchup_frames_per_update = config.max_clock_catchup_frames;
+  clock.emplace(clock_config, now_us, frame);
+  history.clear();
+  for (BodyIndex b = 0; b < body_count; ++b) before[b] = sim.read(b);
+  history.record(frame, before);
+  sim.save(frame);
+  const std::vector<PeerId> live = members.live();
+  ownership.emplace(config.authority, config.tick_hz, members.self(), live, body_count);
+  for (const wire::OwnershipChange& record : adopted_records) apply_ownership(record);
+  adopted_records.clear();
+  note_owner_changes();
+  phase = Phase::in_match;
+  emit({EventKind::joined_match, members.self(), 0, frame});
+}
+
+void Peer::Impl::step_frame() {
+  const Frame frame = history.newest() + 1;
+  if (controlled) inputs.record(*controlled, frame, current_input);
+  resimulator.step_forward({});
+  if (config.sync_test_frames > 0) run_sync_test(frame);
+  update_regions_and_ownership(frame);
+  send_snapshots(frame);
+  if (config.checksum_interval_frames > 0 && frame % config.checksum_interval_frames == 0) {
+    send_checksum(frame);
+  }
+}
+
+void Peer::Impl::apply_corrections() {
+  if (earliest_mismatch == kNoFrame) return;
+  const Frame newest = history.newest();
+  const Frame from = earliest_mismatch;
+  const int depth = newest - from;
+  const std::span<const ObjectState> now_states = history.states(newest);
+  std::copy(now_states.begin(), now_states.end(), before.begin());
+
+  if (depth <= config.max_resimulated_frames && history.has(from)) {
+    const std::span<const std::uint8_t> replay =
+        config.catchup == CatchupScope::object ? replay_outside_reach(from) : owned_by_me;
+    stats.catchup_frames += static_cast<std::uint64_t>(resimulator.resimulate(from, replay));
+    for (BodyIndex b : mismatched_bodies) {
+      emit({EventKind::override_applied, owner_of(b), objects.id(b), from, depth});
+    }
+  } else {
+    // Too much work for one update: the owner's newest frame, extrapolated, wins at once.
+    for (BodyIndex b : mismatched_bodies) {
+      const Frame latest = owner_frames.newest(b);
+      if (const ObjectState* s = owner_frames.find(latest, b)) snap_to(b, latest, *s);
+    }
+  }
+  const std::span<const ObjectState> after = history.states(newest);
+  for (BodyIndex b = 0; b < body_count; ++b) {
+    if (!sync::bitwise_equal(before[b], after[b])) smoother.on_correction(b, before[b], after[b]);
+  }
+  for (BodyIndex b : mismatched_bodies) mismatched[b] = 0;
+  mismatched_bodies.clear();
+  earliest_mismatch = kNoFrame;
+}
+
+std::span<const std::uint8_t> Peer::Impl::replay_outside_reach(Frame from) {
+  // Per-object catch-up: re-simulate the overridden bodies and whatever they can reach before
+  // the present; everything else replays its recorded frames.
+  const std::span<const ObjectState> states = history.states(from);
+  const float horizon = static_cast<float>(history.newest() - from) / config.tick_hz;
+  std::fill(replay_scratch.begin(), replay_scratch.end(), std::uint8_t{1});
+  for (BodyIndex m : mismatched_bodies) {
+    const float reach = radii[m] + length(states[m].linear_velocity) * horizon;
+    for (BodyIndex b = 0; b < body_count; ++b) {
+      const float own_reach = radii[b] + length(states[b].linear_velocity) * horizon;
+      if (distance(states[b].position, states[m].position) <= reach + own_reach && !owned_by_me[b]) {
+        replay_scratch[b] = 0;
+      }
+    }
+  }
+  return replay_scratch;
+}
+
+void Peer::Impl::snap_to(BodyIndex body, Frame frame, const ObjectState& owner_state) {
+  const Frame newest = history.newest();
+  ObjectState s = owner_state;
+  if (!s.at_rest && newest > frame) {
+    const float t = static_cast<float>(newest - frame) / config.tick_hz;
+    s.position += s.linear_velocity * t;
+    s.orientation = integrate(s.orientation, s.angular_velocity, t);
+  }
+  ObjectState& held = history.states(newest)[body];
+  smoother.on_correction(body, held, s);
+  held = s;
+  sim.write(body, s);
+  ++stats.snaps;
+  emit({EventKind::snapped, owner_of(body), objects.id(body), frame, newest - frame});
+}
+
+void Peer::Impl::run_sync_test(Frame frame) {
+  const Frame from = frame - config.sync_test_frames;
+  if (!history.has(from)) return;
+  const std::span<const ObjectState> straight = history.states(frame);
+  std::copy(straight.begin(), straight.end(), before.begin());
+  resimulator.resimulate(from, {}, false);
+  Event event{EventKind::desync, members.self(), 0, frame, config.sync_test_frames};
+  const std::span<const ObjectState> again = history.states(frame);
+  for (BodyIndex b = 0; b < body_count; ++b) {
+    if (!sync::bitwise_equal(before[b], again[b])) event.objects.push_back(objects.id(b));
+  }
+  if (!event.objects.empty()) {
+    ++stats.desyncs;
+    emit(std::move(event));
+  }
+}
+
+void Peer::Impl::send_pings(std::int64_t now_us) {
+  if (last_ping_us >= 0 && now_us - last_ping_us < std::int64_t{config.ping_interval_ms} * 1000) return;
+  last_ping_us = now_us;
+  for (const session::Member& m : members.remotes()) send_to(m.connection, wire::Ping{now_us});
+}
+
+void Peer::Impl::send_snapshots(Frame frame) {
+  if (members.remotes().empty()) return;
+  const std::span<const ObjectState> states = history.states(frame);
+  snapshot_out.sender = members.self();
+  snapshot_out.frame = frame;
+  snapshot_out.controlled = controlled ? objects.id(*controlled) : wire::kNoObject;
+  snapshot_out.inputs.clear();
+  if (controlled) {
+    for (int k = 0; k < config.input_redundancy && frame - k >= 0; ++k) {
+      snapshot_out.inputs.push_back({frame - k, inputs.input(*controlled, frame - k)});
+    }
+  }
+  const std::size_t per_datagram =
+      (wire::kMaxUnreliableDatagram - wire::kSnapshotFixedBytes -
+       snapshot_out.inputs.size() * wire::kInputRecordBytes) / wire::kObjectRecordBytes;
+  const bool moving_due = frame % config.snapshot_interval_frames == 0;
+
+  for (const session::Member& m : members.remotes()) {
+    // Interest: only what the receiver's simulated region holds, as this peer sees it; a peer
+    // that controls nothing (yet) gets everything.
+    const authority::PeerRegions& interest = regions_of(m.id);
+    const bool everything = std::none_of(remote_controlled.begin(), remote_controlled.end(),
+                                         [&](auto& p) { return p.first == m.id; });
+    snapshot_out.objects.clear();
+    bool sent = false;
+    for (BodyIndex b = 0; b < body_count; ++b) {
+      if (!owned_by_me[b] || !(everything || authority::is_member(interest.simulated, b))) continue;
+      const bool due = states[b].at_rest
+                           ? (frame + static_cast<Frame>(b)) % config.rest_snapshot_interval_frames == 0
+                           : moving_due;
+      if (!due) continue;
+      snapshot_out.objects.push_back({objects.id(b), states[b]});
+      if (snapshot_out.objects.size() == per_datagram) {
+        send_to(m.connection, snapshot_out);
+        snapshot_out.objects.clear();
+        sent = true;
+      }
+    }
+    // Inputs travel even when nothing owned is due, so remote prediction keeps up.
+    if (!snapshot_out.objects.empty() || (!sent && controlled && moving_due)) {
+      send_to(m.connection, snapshot_out);
+      sent = true;
+    }
+    if (sent) ++stats.snapshots_sent;
+  }
+}
+
+void Peer::Impl::send_checksum(Frame frame) {
+  // Frames older than the deepest catch-up are final on their owner.
+  const Frame checked = frame - config.max_resimulated_frames - 4;
+  if (!history.has(checked) || members.remotes().empty()) return;
+  const std::span<const ObjectState> states = history.states(checked);
+  wire::Checksum message;
+  message.frame = checked;
+  for (BodyIndex b = 0; b < body_count; ++b) {
+    const Frame since = ownership->record(b).frame;
+    if (owned_by_me[b] && (since == kNoFrame || since <= checked)) {
+      message.objects.push_back({objects.id(b), sync::state_hash(states[b])});
+    }
+  }
+  if (!message.objects.empty()) broadcast(message);
+}
+
+void Peer::Impl::refresh_visuals(std::int64_t now_us) {
+  const float dt = last_update_us < 0 ? 0.0f : static_cast<float>(now_us - last_update_us) * 1e-6f;
+  const Frame newest = history.newest();
+  const auto current = history.states(newest);
+  const auto previous = history.has(newest - 1) ? history.states(newest - 1) : current;
+  smoother.update(dt, previous, current, static_cast<float>(clock->fraction()), body_types,
+                  control_modes);
+}
+
+}  // namespace shoal

@@ -1,0 +1,50 @@
+// Owner frames received for objects this peer does not own, kept per frame for as long as the
+// history window, so catch-up can inject them into every re-simulated frame.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "shoal/simulation.hpp"
+
+namespace shoal::sync {
+
+class OwnerFrames {
+ public:
+  OwnerFrames(std::size_t body_count, int depth)
+      : bodies_(body_count), depth_(depth),
+        tags_(body_count * static_cast<std::size_t>(depth), kNoFrame),
+        states_(body_count * static_cast<std::size_t>(depth)),
+        newest_(body_count, kNoFrame) {}
+
+  void store(Frame frame, BodyIndex body, const ObjectState& state) {
+    const std::size_t i = slot(frame, body);
+    tags_[i] = frame;
+    states_[i] = state;
+    if (frame > newest_[body]) newest_[body] = frame;
+  }
+  /// The owner's state of body at frame, or nullptr when none was received.
+  const ObjectState* find(Frame frame, BodyIndex body) const {
+    if (frame < 0) return nullptr;
+    const std::size_t i = slot(frame, body);
+    return tags_[i] == frame ? &states_[i] : nullptr;
+  }
+  Frame newest(BodyIndex body) const { return newest_[body]; }
+  /// Forgets a body's frames (its owner changed: the old owner's frames no longer bind).
+  void clear(BodyIndex body) {
+    for (int d = 0; d < depth_; ++d) tags_[static_cast<std::size_t>(d) * bodies_ + body] = kNoFrame;
+    newest_[body] = kNoFrame;
+  }
+
+ private:
+  std::size_t slot(Frame frame, BodyIndex body) const {
+    return static_cast<std::size_t>(frame % depth_) * bodies_ + body;
+  }
+  std::size_t bodies_;
+  int depth_;
+  std::vector<Frame> tags_;
+  std::vector<ObjectState> states_;
+  std::vector<Frame> newest_;
+};
+
+}  // namespace shoal::sync

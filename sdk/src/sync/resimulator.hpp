@@ -1,0 +1,48 @@
+// Catch-up: re-simulates frames from an overridden frame up to the present.
+//
+// The order of operations per frame is the same in a straight run and in a re-simulation
+// (step, save engine state, inject owner frames, replay, record), so a catch-up from a frame
+// reproduces exactly what a straight run from that frame's state produces. Sync-test mode
+// checks that every frame.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "shoal/simulation.hpp"
+#include "sync/input_log.hpp"
+#include "sync/owner_frames.hpp"
+#include "world/frame_history.hpp"
+
+namespace shoal::sync {
+
+class Resimulator {
+ public:
+  Resimulator(Simulation& simulation, world::FrameHistory& history, const OwnerFrames& owner_frames,
+              const InputLog& inputs);
+
+  /// Straight run: steps from history.newest() to the next frame and records it.
+  void step_forward(std::span<const std::uint8_t> replay);
+
+  /// Re-simulates from `from` (held in history) to history.newest(). Owner frames are injected
+  /// where they exist (when `inject` is set); bodies whose `replay` flag is 1 follow their
+  /// recorded states instead of the simulation (objects this peer owns: its sent frames are
+  /// final; and, for per-object catch-up, everything the correction does not reach).
+  /// Returns the number of frames stepped.
+  int resimulate(Frame from, std::span<const std::uint8_t> replay, bool inject = true);
+
+ private:
+  void restore(Frame frame, bool inject);
+  void step_and_record(Frame frame, std::span<const std::uint8_t> replay, bool inject,
+                       bool rewrite);
+
+  Simulation& sim_;
+  world::FrameHistory& history_;
+  const OwnerFrames& owner_frames_;
+  const InputLog& inputs_;
+  std::vector<BodyInput> input_scratch_;
+  std::vector<ObjectState> state_scratch_;
+};
+
+}  // namespace shoal::sync

@@ -1,0 +1,213 @@
+// Matches of several shoal::Peer in one process, for the sync tests: the same arena on every
+// peer, seeded bots, and either the in-process network (time is the test's) or real ENet
+// sockets on loopback (time is the steady clock, every loop bounded).
+#pragma once
+
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "core/random.hpp"
+#include "shoal/memory_network.hpp"
+#include "shoal/peer.hpp"
+#include "shoal/reference_physics.hpp"
+
+namespace shoal::test {
+
+inline constexpr ObjectId kFirstBall = 1;      // ball of peer p: kFirstBall + p
+inline constexpr ObjectId kFirstObject = 100;  // shared objects: kFirstObject + i
+
+struct ArenaSpec {
+  int balls = 2;
+  int objects = 6;
+  float half_extent = 12;
+};
+
+/// The same world on every peer: one ball per player on a circle, shared objects in a grid.
+inline void build_arena(ReferencePhysics& physics, const ArenaSpec& spec) {
+  for (int p = 0; p < spec.balls; ++p) {
+    const float a = 6.2831853f * static_cast<float>(p) / static_cast<float>(spec.balls);
+    ObjectState s;
+    s.position = {std::cos(a) * spec.half_extent * 0.6f, 0.5f, std::sin(a) * spec.half_extent * 0.6f};
+    physics.add_sphere(kFirstBall + static_cast<ObjectId>(p), 0.5f, 2.0f, s);
+  }
+  const int side = static_cast<int>(std::ceil(std::sqrt(static_cast<float>(spec.objects))));
+  for (int i = 0; i < spec.objects; ++i) {
+    ObjectState s;
+    s.position = {(static_cast<float>(i % side) - static_cast<float>(side - 1) * 0.5f) * 1.5f, 0.4f,
+                  (static_cast<float>(i / side) - static_cast<float>(side - 1) * 0.5f) * 1.5f};
+    s.at_rest = true;
+    if (i % 2 == 0) {
+      physics.add_sphere(kFirstObject + static_cast<ObjectId>(i), 0.4f, 1.0f, s);
+    } else {
+      physics.add_box(kFirstObject + static_cast<ObjectId>(i), {0.4f, 0.4f, 0.4f}, 1.0f, s);
+    }
+  }
+}
+
+inline ReferencePhysicsConfig arena_physics(const ArenaSpec& spec) {
+  ReferencePhysicsConfig c;
+  c.arena_half_x = spec.half_extent;
+  c.arena_half_z = spec.half_extent;
+  return c;
+}
+
+/// A bot: steers its ball toward a target object, picking a new one every few seconds.
+class Bot {
+ public:
+  Bot(std::uint64_t seed, int objects) : random_(seed), objects_(objects) {}
+  Input input(const Peer& peer, ObjectId ball, Frame frame) {
+    if (frame >= next_pick_) {
+      target_ = kFirstObject + static_cast<ObjectId>(random_.next_u64() % static_cast<std::uint64_t>(objects_));
+      next_pick_ = frame + 120 + static_cast<Frame>(random_.next_u64() % 120);
+    }
+    const Vec3 to = peer.state(target_).position - peer.state(ball).position;
+    Input in;
+    in.axis = normalized(Vec3{to.x, 0, to.z});
+    return in;
+  }
+
+ private:
+  core::Random random_;
+  int objects_;
+  ObjectId target_ = kFirstObject;
+  Frame next_pick_ = 0;
+};
+
+/// Everything a match needs per peer.
+struct Player {
+  std::unique_ptr<ReferencePhysics> physics;
+  std::unique_ptr<Peer> peer;
+  std::optional<Bot> bot;
+  ObjectId ball = 0;
+  bool alive = true;
+};
+
+/// N peers on the in-process network; peer 0 hosts. Time advances in render frames of
+/// `render_us`, slightly offset per peer so that peers do not tick in lockstep.
+class FakeMatch {
+ public:
+  FakeMatch(int peers, const ArenaSpec& spec, PeerConfig config, std::uint64_t seed)
+      : net_(seed), spec_(spec) {
+    for (int p = 0; p < peers; ++p) {
+      Player player;
+      player.physics = std::make_unique<ReferencePhysics>(arena_physics(spec));
+      build_arena(*player.physics, spec);
+      player.peer = std::make_unique<Peer>(config, *player.physics,
+                                           net_.create_endpoint(static_cast<std::uint16_t>(p + 1), 2000));
+      player.ball = kFirstBall + static_cast<ObjectId>(p);
+      player.peer->set_controlled(player.ball);
+      players.push_back(std::move(player));
+    }
+    players[0].peer->host();
+    for (int p = 1; p < peers; ++p) players[static_cast<std::size_t>(p)].peer->join(players[0].peer->address());
+  }
+
+  MemoryNetwork& network() { return net_; }
+  std::int64_t now_us() const { return now_us_; }
+
+  void enable_bots(std::uint64_t seed) {
+    for (std::size_t p = 0; p < players.size(); ++p) players[p].bot.emplace(seed + p, spec_.objects);
+  }
+  void disable_bots() {
+    for (Player& p : players) {
+      p.bot.reset();
+      p.peer->set_input({});
+    }
+  }
+
+  /// Advances time by `seconds`, updating every live peer each render frame.
+  template <class OnFrame>
+  void run(double seconds, OnFrame&& on_frame) {
+    const auto frames = static_cast<int>(seconds * 1e6 / render_us);
+    for (int i = 0; i < frames; ++i) {
+      now_us_ += render_us;
+      net_.set_time_us(now_us_);
+      for (Player& p : players) {
+        if (!p.alive) continue;
+        if (p.bot && p.peer->in_match()) p.peer->set_input(p.bot->input(*p.peer, p.ball, p.peer->frame()));
+        p.peer->update_at(now_us_);
+      }
+      on_frame();
+    }
+  }
+  void run(double seconds) { run(seconds, [] {}); }
+
+  bool all_in_match() const {
+    for (const Player& p : players) if (p.alive && !p.peer->in_match()) return false;
+    return true;
+  }
+  /// Runs until every peer is in the match and sees every other, or `seconds` pass.
+  bool connect(double seconds = 5) {
+    for (int i = 0; i < static_cast<int>(seconds * 60); ++i) {
+      if (all_in_match() && all_see_each_other()) return true;
+      run(1.0 / 60);
+    }
+    return all_in_match() && all_see_each_other();
+  }
+  bool all_see_each_other() const {
+    std::size_t live = 0;
+    for (const Player& p : players) live += p.alive ? 1 : 0;
+    for (const Player& p : players) if (p.alive && p.peer->peers().size() != live) return false;
+    return true;
+  }
+
+  std::vector<Player> players;
+  std::int64_t render_us = 16'667;
+
+ private:
+  MemoryNetwork net_;
+  ArenaSpec spec_;
+  std::int64_t now_us_ = 1'000'000;
+};
+
+/// The largest difference between live peers' states at one frame that all still hold.
+struct Divergence {
+  Frame frame = kNoFrame;
+  float position_m = 0;
+  float rotation_rad = 0;
+  bool bitwise = true;
+  int objects_compared = 0;
+};
+
+inline Divergence divergence(const std::vector<Player>& players, const std::vector<ObjectId>& ids) {
+  Divergence d;
+  Frame common = kNoFrame;
+  for (const Player& p : players) {
+    if (!p.alive) continue;
+    common = common == kNoFrame ? p.peer->frame() : std::min(common, p.peer->frame());
+  }
+  d.frame = common;
+  const Player* reference = nullptr;
+  for (const Player& p : players) if (p.alive) { reference = &p; break; }
+  if (reference == nullptr) return d;
+  for (ObjectId id : ids) {
+    const auto a = reference->peer->state_at(id, common);
+    if (!a) continue;
+    for (const Player& p : players) {
+      if (!p.alive || &p == reference) continue;
+      const auto b = p.peer->state_at(id, common);
+      if (!b) continue;
+      d.position_m = std::max(d.position_m, distance(a->position, b->position));
+      d.rotation_rad = std::max(d.rotation_rad, angle_between(a->orientation, b->orientation));
+      d.bitwise = d.bitwise && std::memcmp(&a->position, &b->position, sizeof(Vec3)) == 0 &&
+                  std::memcmp(&a->orientation, &b->orientation, sizeof(Quat)) == 0 &&
+                  std::memcmp(&a->linear_velocity, &b->linear_velocity, sizeof(Vec3)) == 0 &&
+                  std::memcmp(&a->angular_velocity, &b->angular_velocity, sizeof(Vec3)) == 0 &&
+                  a->at_rest == b->at_rest;
+      ++d.objects_compared;
+    }
+  }
+  return d;
+}
+
+inline std::vector<ObjectId> all_ids(const ArenaSpec& spec) {
+  std::vector<ObjectId> ids;
+  for (int p = 0; p < spec.balls; ++p) ids.push_back(kFirstBall + static_cast<ObjectId>(p));
+  for (int i = 0; i < spec.objects; ++i) ids.push_back(kFirstObject + static_cast<ObjectId>(i));
+  return ids;
+}
+
+}  // namespace shoal::test
