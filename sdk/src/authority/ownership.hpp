@@ -1,0 +1,131 @@
+// Who owns each object, how concurrent changes are resolved, and this peer's claims and
+// releases. Every object has exactly one owner on every peer at every frame.
+//
+// Conflict rule: every change carries a key (sequence, kind, author). A change replaces the
+// current one when its key is greater: higher sequence first; at equal sequence a claim beats a
+// hand-off (a release to the default owner), then the lower author PeerId wins. The current
+// record is thus the greatest change seen, whatever order changes arrive in, so peers that saw
+// the same changes agree. (Claim-over-hand-off keeps that true with the hand-off rule below: a
+// release racing a claim would otherwise win on some peers and be refused on others.)
+//
+// Receivers check what they can check the same way as everyone else:
+//  - the author must be a live peer;
+//  - a claim (author == new_owner) must be plausible: the body lies in the author's simulated
+//    region as seen here (a generous bound on its core, so honest claims pass everywhere);
+//  - a hand-off (author != new_owner) must come from the body's current owner.
+// The rate limit is enforced where changes are made (decide()): a receiver cannot tell which
+// change a remote decision was based on, so refusing there would split peers.
+// Known limit: all peers agree only when a change's one-way delay stays under half the rate
+// limit's interval (250 ms by default), and a departing peer's changes reach every peer before
+// its departure (true of ENet's reliable channel for a graceful leave; a crash can lose its last
+// changes on some peers but not others).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "authority/regions.hpp"
+#include "shoal/authority_config.hpp"
+#include "shoal/simulation.hpp"
+#include "shoal/types.hpp"
+
+namespace shoal::authority {
+
+/// One ownership change; the same fields as the control message, with the ObjectId mapped to
+/// the body's index.
+struct OwnershipChange {
+  BodyIndex body = 0;
+  PeerId new_owner = kNoPeer;
+  std::uint32_t sequence = 0;
+  PeerId author = kNoPeer;
+  Frame frame = kNoFrame;
+
+  bool operator==(const OwnershipChange&) const = default;
+};
+
+/// An object's ownership on this peer.
+struct OwnerRecord {
+  PeerId owner = kNoPeer;      ///< always a live peer
+  std::uint32_t sequence = 0;  ///< of the last change; 0 = never changed
+  PeerId author = kNoPeer;     ///< of the last change; kNoPeer = never changed
+  Frame frame = kNoFrame;      ///< of the last change; the rate limit counts from it
+  bool claimed = false;        ///< the last change was its author claiming for itself
+
+  bool operator==(const OwnerRecord&) const = default;
+};
+
+enum class ApplyResult : std::uint8_t {
+  applied,
+  duplicate,            ///< the current change again
+  stale,                ///< loses to the current change
+  rejected_invalid,     ///< unknown body or no new owner
+  rejected_not_live,    ///< author is not a live peer
+  rejected_not_allowed  ///< implausible claim, or hand-off by a peer that is not the owner
+};
+
+struct OwnershipCounters {
+  std::uint64_t claims_sent = 0;
+  std::uint64_t releases_sent = 0;
+  std::uint64_t changes_applied = 0;  ///< remote changes, and this peer's own decisions
+  std::uint64_t duplicates_ignored = 0;
+  std::uint64_t stale_ignored = 0;
+  std::uint64_t rate_limited = 0;  ///< frames x objects where a wanted change had to wait
+  std::uint64_t rejected_invalid = 0;
+  std::uint64_t rejected_not_live = 0;
+  std::uint64_t rejected_not_allowed = 0;
+  std::uint64_t handed_to_default = 0;  ///< objects whose owner left, given to the default owner
+};
+
+class OwnershipTable {
+ public:
+  /// All `body_count` objects start owned by the default owner. `live_peers` must hold
+  /// `local_peer`. Throws std::invalid_argument for a bad config, frame rate or peer list.
+  OwnershipTable(const AuthorityConfig& config, float frame_rate_hz, PeerId local_peer,
+                 std::span<const PeerId> live_peers, std::size_t body_count);
+
+  /// Membership, as the session reports it. A joining peer owns nothing yet.
+  void peer_joined(PeerId peer);
+  /// Every object the peer owned passes to the default owner, computed over the remaining
+  /// peers. The (sequence, author) of each record is kept, so a claim racing the departure
+  /// resolves the same whether it arrives before or after it. Throws for the local peer.
+  void peer_left(PeerId peer);
+
+  /// Applies a change received from another peer. `regions` = every peer's regions as seen
+  /// here (used to check that a claim is plausible).
+  ApplyResult apply(const OwnershipChange& change, std::span<const PeerRegions> regions);
+
+  /// This peer's decisions for frame `now`: fills `out` (cleared first) with the changes to
+  /// send on the reliable channel, already applied locally. `regions` must hold the local
+  /// peer's; `at_rest` has one flag per body. Throws std::invalid_argument on size mismatch.
+  void decide(Frame now, std::span<const PeerRegions> regions,
+              std::span<const std::uint8_t> at_rest, std::vector<OwnershipChange>& out);
+
+  PeerId owner(BodyIndex body) const { return records_.at(body).owner; }
+  const OwnerRecord& record(BodyIndex body) const { return records_.at(body); }
+  std::size_t body_count() const { return records_.size(); }
+  PeerId local_peer() const { return local_peer_; }
+  /// The configured default owner if live, else the lowest live peer.
+  PeerId default_owner() const;
+  bool is_live(PeerId peer) const;
+  std::span<const PeerId> live_peers() const { return live_peers_; }
+  const OwnershipCounters& counters() const { return counters_; }
+  /// Frames that must pass between two changes of one object.
+  Frame min_frames_between_changes() const { return min_frames_between_changes_; }
+
+ private:
+  void commit(const OwnershipChange& change);
+  bool rate_limited(const OwnerRecord& record, Frame now) const;
+
+  AuthorityConfig config_;
+  PeerId local_peer_;
+  Frame min_frames_between_changes_;
+  std::vector<PeerId> live_peers_;  // sorted
+  std::vector<OwnerRecord> records_;
+  OwnershipCounters counters_;
+};
+
+/// The regions of `peer` in `regions`, or nullptr.
+const PeerRegions* find_regions(std::span<const PeerRegions> regions, PeerId peer);
+
+}  // namespace shoal::authority

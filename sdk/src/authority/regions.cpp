@@ -1,0 +1,113 @@
+#include "authority/regions.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace shoal::authority {
+namespace {
+
+// Cells a few core radii wide: a core query touches a handful of cells, a simulated-region
+// query (tens of metres) a few hundred at most.
+float grid_cell_size(const AuthorityConfig& config) {
+  validate(config);
+  return 4.0f * config.r_min;
+}
+
+}  // namespace
+
+RegionBuilder::RegionBuilder(const AuthorityConfig& config)
+    : config_(config),
+      body_grid_(grid_cell_size(config)),
+      swept_grid_(grid_cell_size(config)) {}
+
+void RegionBuilder::rebuild(const BodyMotions& world) {
+  if (world.velocities.size() != world.positions.size() ||
+      world.radii.size() != world.positions.size()) {
+    throw std::invalid_argument(
+        "RegionBuilder::rebuild: positions, velocities and radii must have one entry per body (" +
+        std::to_string(world.positions.size()) + ", " + std::to_string(world.velocities.size()) +
+        ", " + std::to_string(world.radii.size()) + ")");
+  }
+  positions_.assign(world.positions.begin(), world.positions.end());
+  velocities_.assign(world.velocities.begin(), world.velocities.end());
+  radii_.assign(world.radii.begin(), world.radii.end());
+
+  const float half_horizon = 0.5f * config_.T_predict;
+  swept_centers_.resize(positions_.size());
+  swept_radii_.resize(positions_.size());
+  for (std::size_t i = 0; i < positions_.size(); ++i) {
+    swept_centers_[i] = positions_[i] + velocities_[i] * half_horizon;
+    swept_radii_[i] = radii_[i] + length(velocities_[i]) * half_horizon;
+  }
+  body_grid_.rebuild(positions_, radii_);
+  swept_grid_.rebuild(swept_centers_, swept_radii_);
+}
+
+float RegionBuilder::core_radius(BodyIndex controlled) const {
+  return std::max(config_.r_min, length(velocities_.at(controlled)) * config_.T);
+}
+
+void RegionBuilder::compute(std::span<const BodyIndex> controlled, PeerRegions& regions) {
+  const std::size_t count = positions_.size();
+  for (const BodyIndex body : controlled) {
+    if (body >= count) {
+      throw std::out_of_range("RegionBuilder::compute: controlled body " + std::to_string(body) +
+                              " is outside the world of " + std::to_string(count) + " bodies");
+    }
+  }
+  // The caller's flags become the previous membership; the swap keeps both buffers warm.
+  std::swap(regions.core, previous_core_);
+  std::swap(regions.simulated, previous_simulated_);
+  regions.core.assign(count, 0);
+  regions.simulated.assign(count, 0);
+
+  for (const BodyIndex body : controlled) {
+    const float radius = core_radius(body);
+    add_sphere(positions_[body], radius, previous_core_, regions.core);
+    add_predicted_contacts(body, previous_core_, regions.core);
+    add_sphere(positions_[body], radius + config_.simulated_radius, previous_simulated_,
+               regions.simulated);
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    regions.simulated[i] = static_cast<std::uint8_t>(regions.simulated[i] | regions.core[i]);
+  }
+}
+
+void RegionBuilder::add_sphere(Vec3 center, float radius,
+                               const std::vector<std::uint8_t>& previous,
+                               std::vector<std::uint8_t>& members) const {
+  body_grid_.query_sphere(center, radius + config_.hysteresis, [&](BodyIndex body) {
+    // Distance from the sphere's center to the near side of the body's bounding sphere.
+    const float gap = distance(positions_[body], center) - radii_[body];
+    const float reach = is_member(previous, body) ? radius + config_.hysteresis : radius;
+    if (gap <= reach) members[body] = 1;
+  });
+}
+
+void RegionBuilder::add_predicted_contacts(BodyIndex controlled,
+                                           const std::vector<std::uint8_t>& previous,
+                                           std::vector<std::uint8_t>& members) const {
+  const Vec3 position = positions_[controlled];
+  const Vec3 velocity = velocities_[controlled];
+  const float horizon = config_.T_predict;
+  swept_grid_.query_sphere(
+      swept_centers_[controlled], swept_radii_[controlled] + config_.hysteresis,
+      [&](BodyIndex body) {
+        if (body == controlled) return;
+        // Linear extrapolation of both bodies; time of closest approach clamped to the horizon.
+        const Vec3 offset = positions_[body] - position;
+        const Vec3 closing = velocities_[body] - velocity;
+        const float closing_sq = length_squared(closing);
+        const float t = closing_sq > 0
+                            ? std::clamp(-dot(offset, closing) / closing_sq, 0.0f, horizon)
+                            : 0.0f;
+        const float closest = length(offset + closing * t);
+        const float contact = radii_[body] + radii_[controlled];
+        const float reach = is_member(previous, body) ? contact + config_.hysteresis : contact;
+        if (closest <= reach) members[body] = 1;
+      });
+}
+
+}  // namespace shoal::authority

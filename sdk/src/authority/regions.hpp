@@ -1,0 +1,83 @@
+// Core and simulated regions of a peer (ARCHITECTURE.md vocabulary; NOTES.md 003).
+// Pure geometry on the last simulated frame: no sockets, no clocks, deterministic.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "shoal/authority_config.hpp"
+#include "shoal/math.hpp"
+#include "shoal/simulation.hpp"
+#include "world/spatial_grid.hpp"
+
+namespace shoal::authority {
+
+/// Every body's motion at the last simulated frame; index in each span = BodyIndex.
+struct BodyMotions {
+  std::span<const Vec3> positions;
+  std::span<const Vec3> velocities;  ///< m/s
+  std::span<const float> radii;      ///< bounding-sphere radius (m)
+};
+
+/// One peer's regions as this peer sees them: one flag per BodyIndex, 1 = member.
+/// Keep one per peer across frames: compute() reads the previous flags for hysteresis.
+struct PeerRegions {
+  PeerId peer = kNoPeer;
+  std::vector<std::uint8_t> core;
+  std::vector<std::uint8_t> simulated;
+};
+
+/// True when `flags` (a region's membership) holds `body`; bodies past its end are not members.
+inline bool is_member(const std::vector<std::uint8_t>& flags, BodyIndex body) {
+  return body < flags.size() && flags[body] != 0;
+}
+
+/// Computes regions for any peer from the bodies it controls: the local peer's, and remote
+/// peers' as seen in the local world (the sync layer sends a peer what its simulated region
+/// holds). No allocation once the containers have reached the world's size.
+class RegionBuilder {
+ public:
+  /// Throws std::invalid_argument for a bad config.
+  explicit RegionBuilder(const AuthorityConfig& config);
+
+  /// Takes (copies) the world of the last simulated frame. Call once per frame before compute().
+  /// Throws std::invalid_argument when the spans differ in size.
+  void rebuild(const BodyMotions& world);
+
+  /// Recomputes `regions` in place for a peer controlling `controlled` (zero or more bodies);
+  /// its current flags are the previous membership. Throws std::out_of_range for a controlled
+  /// body outside the world.
+  void compute(std::span<const BodyIndex> controlled, PeerRegions& regions);
+
+  /// max(r_min, |v| * T) for a controlled body of the current world.
+  float core_radius(BodyIndex controlled) const;
+
+  std::size_t body_count() const { return positions_.size(); }
+  const AuthorityConfig& config() const { return config_; }
+
+ private:
+  /// Flags every body whose bounding sphere overlaps the sphere (center, radius), or lies within
+  /// `hysteresis` of it when `previous` says it was a member.
+  void add_sphere(Vec3 center, float radius, const std::vector<std::uint8_t>& previous,
+                  std::vector<std::uint8_t>& members) const;
+  /// Flags every body predicted to touch `controlled` within T_predict.
+  void add_predicted_contacts(BodyIndex controlled, const std::vector<std::uint8_t>& previous,
+                              std::vector<std::uint8_t>& members) const;
+
+  AuthorityConfig config_;
+  std::vector<Vec3> positions_;
+  std::vector<Vec3> velocities_;
+  std::vector<float> radii_;
+  // Each body's swept sphere over [0, T_predict]: a necessary condition for two bodies to
+  // touch within the horizon is that their swept spheres overlap, so the grid prunes pairs.
+  std::vector<Vec3> swept_centers_;
+  std::vector<float> swept_radii_;
+  world::SpatialGrid body_grid_;
+  world::SpatialGrid swept_grid_;
+  // Scratch: the membership before this compute(), swapped with the caller's flags.
+  std::vector<std::uint8_t> previous_core_;
+  std::vector<std::uint8_t> previous_simulated_;
+};
+
+}  // namespace shoal::authority
