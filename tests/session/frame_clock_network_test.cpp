@@ -97,6 +97,7 @@ RunResult run_match(std::uint64_t seed, const std::vector<double>& join_s, doubl
     p.join_true_us = static_cast<std::int64_t>(join_s[i] * 1e6);
     p.local_offset_us = offset(setup);
     p.rate_error = drift(setup);
+    p.sync.set_reference_peer(0);
   }
 
   SimNetwork network(seed);

@@ -94,6 +94,25 @@ TEST_CASE("time sync combines peers by median: one peer far off does not move th
   CHECK_FALSE(sync.target_match_frame(now).has_value());
 }
 
+TEST_CASE("time sync follows the reference peer (the host) alone while it has samples") {
+  TimeSync sync;
+  sync.set_reference_peer(5);
+  const Responder host{2000.0};
+  const Responder relay_a{2000.8};  // peers that follow the host, each with its own error
+  const Responder relay_b{2000.9};
+  std::int64_t now = 0;
+  for (int i = 0; i < 8; ++i) {
+    exchange(sync, 1, relay_a, now, 30'000, 30'000);
+    now = exchange(sync, 2, relay_b, now, 30'000, 30'000) + 50'000;
+  }
+  // Without the host's samples the median of the others is used.
+  CHECK(*sync.target_match_frame(now) == doctest::Approx(relay_a.match_time_at(static_cast<double>(now)) + 0.05));
+  for (int i = 0; i < 8; ++i) now = exchange(sync, 5, host, now, 30'000, 30'000) + 50'000;
+  CHECK(std::fabs(*sync.target_match_frame(now) - host.match_time_at(static_cast<double>(now))) < 0.05);
+  sync.forget(5);
+  CHECK(*sync.target_match_frame(now) > host.match_time_at(static_cast<double>(now)) + 0.5);
+}
+
 TEST_CASE("time sync rejects impossible samples and bad configuration") {
   TimeSync sync;
   CHECK_FALSE(sync.add_sample(1, 1000, 10.0, 999));       // arrived before it was sent

@@ -62,6 +62,11 @@ void TimeSync::forget(PeerId peer) {
   update_combined_estimate();
 }
 
+void TimeSync::set_reference_peer(PeerId peer) {
+  reference_ = peer;
+  update_combined_estimate();
+}
+
 std::optional<double> TimeSync::target_match_frame(std::int64_t now_us) const {
   if (!combined_) return std::nullopt;
   return *combined_ + static_cast<double>(now_us) / tick_us_;
@@ -119,6 +124,12 @@ void TimeSync::update_peer_estimate(PeerSamples& peer) {
 void TimeSync::update_combined_estimate() {
   if (peers_.empty()) {
     combined_.reset();
+    return;
+  }
+  const auto reference = std::find_if(peers_.begin(), peers_.end(),
+                                      [this](const PeerSamples& p) { return p.peer == reference_; });
+  if (reference != peers_.end()) {
+    combined_ = reference->estimate;
     return;
   }
   scratch_values_.clear();

@@ -9,7 +9,9 @@
 // range that most of its recent samples agree on (Marzullo's intersection, as NTP does): the
 // quickest outbound and the quickest return leg both narrow it, and a sample with a bogus
 // match time simply falls outside the majority. Peers are then combined by their median so
-// that one bad peer cannot drag the result.
+// that one bad peer cannot drag the result, except that the reference peer (the host, whose
+// clock defines the timeline) is used alone while it has samples: the others only relay its
+// timeline with their own error added, and with two sources a median is merely their mean.
 //
 // Only peers whose clock is already synchronised (or the host, which defines the timeline)
 // should answer pings: an unsynchronised peer's match time says nothing about the match.
@@ -43,6 +45,8 @@ class TimeSync {
                   std::int64_t received_us);
   /// Drops a peer's samples (it left, or its clock restarted).
   void forget(PeerId peer);
+  /// The peer whose clock defines the timeline (the host); kNoPeer = median of all peers.
+  void set_reference_peer(PeerId peer);
 
   /// The match time (frames) the timeline has reached at local time `now_us`, or nothing
   /// before the first sample.
@@ -80,7 +84,8 @@ class TimeSync {
   };
   std::vector<Endpoint> scratch_endpoints_;  ///< reused, so samples do not allocate
   std::vector<double> scratch_values_;
-  std::optional<double> combined_;     ///< median over peers of their estimates
+  PeerId reference_ = kNoPeer;
+  std::optional<double> combined_;     ///< the reference's estimate, else the median over peers
   std::uint64_t rejected_samples_ = 0;
 };
 
