@@ -1,0 +1,116 @@
+#include "present/visual_smoother.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace shoal::present {
+namespace {
+
+/// The rules express blending as a fraction removed per 1/30 s, as document 000's tables do.
+constexpr float kRuleRateHz = 30.0f;
+
+/// Size of an error after dt seconds of closing at max(k * e, floor) while e is above
+/// `floor_only_below`, and at `floor` under it. Integrated exactly (an exponential phase, then
+/// a linear one), so splitting dt into more, shorter updates gives the same result.
+float close_error(float e, float dt, float k, float floor, float floor_only_below) {
+  const float boundary = std::max(floor_only_below, floor / k);
+  if (e > boundary) {
+    const float time_to_boundary = std::log(e / boundary) / k;
+    if (dt <= time_to_boundary) return e * std::exp(-k * dt);
+    e = boundary;
+    dt -= time_to_boundary;
+  }
+  return std::max(0.0f, e - floor * dt);
+}
+
+float rotation_angle(Quat q) {
+  const float w = std::min(1.0f, std::fabs(q.w));
+  return 2.0f * std::acos(w);
+}
+
+void require_size(std::size_t actual, std::size_t expected, const char* what) {
+  if (actual == expected) return;
+  throw std::invalid_argument(std::string("VisualSmoother::update: ") + what + " holds " +
+                              std::to_string(actual) + " entries, expected one per body (" +
+                              std::to_string(expected) + ")");
+}
+
+}  // namespace
+
+VisualSmoother::VisualSmoother(std::size_t body_count, const SmoothingRules& rules)
+    : rules_(rules), offsets_(body_count), visuals_(body_count) {}
+
+void VisualSmoother::on_correction(BodyIndex body, const ObjectState& before,
+                                   const ObjectState& after) {
+  Offset& offset = offsets_.at(body);
+  offset.position += before.position - after.position;
+  // Keep rotation * orientation unchanged: new = old * before * after^-1.
+  offset.rotation =
+      normalized(offset.rotation * before.orientation * conjugate(after.orientation));
+  ++stats_.corrections;
+}
+
+float VisualSmoother::angle_error(BodyIndex body) const {
+  return rotation_angle(offsets_.at(body).rotation);
+}
+
+void VisualSmoother::close_offset(Offset& offset, const SmoothingRule& rule, float speed,
+                                  float dt) {
+  const float position_error = length(offset.position);
+  const float angle = rotation_angle(offset.rotation);
+  stats_.max_position_error_m = std::max(stats_.max_position_error_m, position_error);
+  stats_.max_angle_error_rad = std::max(stats_.max_angle_error_rad, angle);
+  if (position_error > rule.warp_distance_m || angle > rule.warp_angle_rad) {
+    offset = Offset{};
+    ++stats_.warps;
+    return;
+  }
+  if (position_error == 0 && angle == 0) return;
+
+  const float t = std::clamp((speed - rule.low_speed) / (rule.high_speed - rule.low_speed), 0.0f, 1.0f);
+  const float rate = rule.blend_rate_low_speed + (rule.blend_rate_high_speed - rule.blend_rate_low_speed) * t;
+  const float k = -std::log(1.0f - rate) * kRuleRateHz;  // per-second decay constant
+  const bool slow = speed < rule.slow_speed;
+
+  if (position_error > 0) {
+    const float floor =
+        rule.min_closing_speed_low + (rule.min_closing_speed_high - rule.min_closing_speed_low) * t;
+    const float threshold = slow ? rule.slow_blend_threshold_m : rule.blend_threshold_m;
+    const float remaining = close_error(position_error, dt, k, floor, threshold);
+    offset.position *= remaining / position_error;
+  }
+  if (angle > 0) {
+    const float floor = rule.min_closing_angular_speed_low +
+                        (rule.min_closing_angular_speed_high - rule.min_closing_angular_speed_low) * t;
+    const float threshold = slow ? rule.slow_blend_threshold_rad : rule.blend_threshold_rad;
+    const float remaining = close_error(angle, dt, k, floor, threshold);
+    offset.rotation = remaining > 0 ? slerp(Quat{}, offset.rotation, remaining / angle) : Quat{};
+  }
+}
+
+void VisualSmoother::update(float dt_seconds, std::span<const ObjectState> previous_frame,
+                            std::span<const ObjectState> current_frame, float alpha,
+                            std::span<const std::uint16_t> types,
+                            std::span<const ControlMode> modes) {
+  const std::size_t n = visuals_.size();
+  require_size(previous_frame.size(), n, "previous_frame");
+  require_size(current_frame.size(), n, "current_frame");
+  require_size(types.size(), n, "types");
+  require_size(modes.size(), n, "modes");
+  const float dt = std::isfinite(dt_seconds) && dt_seconds > 0 ? dt_seconds : 0.0f;
+  const float a = std::isfinite(alpha) ? std::clamp(alpha, 0.0f, 1.0f) : 1.0f;
+
+  for (std::size_t i = 0; i < n; ++i) {
+    const ObjectState& prev = previous_frame[i];
+    const ObjectState& cur = current_frame[i];
+    Offset& offset = offsets_[i];
+    close_offset(offset, rules_.find(types[i], modes[i]), length(cur.linear_velocity), dt);
+    visuals_[i].position = lerp(prev.position, cur.position, a) + offset.position;
+    visuals_[i].orientation =
+        normalized(offset.rotation * slerp(prev.orientation, cur.orientation, a));
+  }
+}
+
+}  // namespace shoal::present

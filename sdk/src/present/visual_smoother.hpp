@@ -1,0 +1,66 @@
+// Visual states of the simulated bodies: what the game draws, kept apart from what is simulated.
+//
+// The drawn pose is the render interpolation between the last two simulated frames plus an
+// error offset. A correction of the simulated state (override, catch-up) does not move the
+// drawn pose: the jump goes into the offset, which then closes according to the object's
+// SmoothingRule (see shoal/smoothing.hpp). The closing is integrated exactly over each update,
+// so the remaining error after a given time does not depend on the render rate.
+// The smoother only reads simulation state: it takes const spans and owns its own outputs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "shoal/simulation.hpp"
+#include "shoal/smoothing.hpp"
+#include "shoal/state.hpp"
+
+namespace shoal::present {
+
+struct SmootherStats {
+  std::uint64_t corrections = 0;
+  std::uint64_t warps = 0;              ///< offsets dropped because they passed the warp limit
+  float max_position_error_m = 0;       ///< largest position offset seen
+  float max_angle_error_rad = 0;        ///< largest rotation offset seen
+};
+
+class VisualSmoother {
+ public:
+  VisualSmoother(std::size_t body_count, const SmoothingRules& rules);
+
+  /// The simulation replaced `before` by `after` for this body's current frame. The drawn pose
+  /// stays where it was; the difference is closed over the following updates.
+  /// Throws std::out_of_range for a body index outside the table.
+  void on_correction(BodyIndex body, const ObjectState& before, const ObjectState& after);
+
+  /// Advances the offsets by dt_seconds (negative or non-finite counts as 0) and computes the
+  /// visual states at `alpha` (0..1, clamped) between previous_frame and current_frame. All
+  /// spans hold one entry per body. Throws std::invalid_argument when a span has another size.
+  void update(float dt_seconds, std::span<const ObjectState> previous_frame,
+              std::span<const ObjectState> current_frame, float alpha,
+              std::span<const std::uint16_t> types, std::span<const ControlMode> modes);
+
+  const VisualState& visual(BodyIndex body) const { return visuals_.at(body); }
+  /// The current offset of the drawn pose from the interpolated simulation pose.
+  Vec3 position_error(BodyIndex body) const { return offsets_.at(body).position; }
+  float angle_error(BodyIndex body) const;
+  const SmootherStats& stats() const { return stats_; }
+  std::size_t body_count() const { return visuals_.size(); }
+
+ private:
+  struct Offset {
+    Vec3 position;
+    Quat rotation;  ///< drawn orientation = rotation * interpolated orientation
+  };
+
+  void close_offset(Offset& offset, const SmoothingRule& rule, float speed, float dt);
+
+  SmoothingRules rules_;
+  std::vector<Offset> offsets_;
+  std::vector<VisualState> visuals_;
+  SmootherStats stats_;
+};
+
+}  // namespace shoal::present
