@@ -14,8 +14,9 @@ step() { echo "== $*"; }
 
 step "install into $prefix"
 cmake --install "$build_dir" --prefix "$prefix" >/dev/null
-test -f "$prefix/include/shoal/types.hpp"
-test -f "$prefix/include/shoal/drop_reason.hpp"
+for file in include/shoal/types.hpp include/shoal/drop_reason.hpp; do
+  [ -f "$prefix/$file" ] || { echo "install did not produce $file"; exit 1; }
+done
 
 step "find_package(shoal) consumer"
 cmake -S "$consumer" -B "$work/consumer-cmake" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
