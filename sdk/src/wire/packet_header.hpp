@@ -52,7 +52,7 @@ std::size_t max_datagram_size(MessageKind kind);
 class [[nodiscard]] DecodeStatus {
  public:
   static constexpr DecodeStatus success() { return DecodeStatus(); }
-  constexpr DecodeStatus(DropReason reason) : ok_(false), reason_(reason) {}  // NOLINT
+  constexpr DecodeStatus(DropReason reason) : ok_(false), reason_(reason) {}  // implicit on purpose
 
   constexpr bool ok() const { return ok_; }
   constexpr explicit operator bool() const { return ok_; }
