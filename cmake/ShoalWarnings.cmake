@@ -8,5 +8,7 @@ if(SHOAL_SANITIZE)
   set(SHOAL_SANITIZER_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=all
       -fno-omit-frame-pointer)
   add_compile_options(${SHOAL_SANITIZER_FLAGS})
-  add_link_options(-fsanitize=address,undefined)
+  # Also carried by the exported shoal::shoal target and shoal.pc, so consumers link.
+  set(SHOAL_SANITIZER_LINK_FLAGS -fsanitize=address,undefined)
+  add_link_options(${SHOAL_SANITIZER_LINK_FLAGS})
 endif()

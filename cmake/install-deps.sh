@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Shoal needs to build and test, only those that are missing.
+# Fast when nothing is missing: one dpkg-query call, no apt.
+set -euo pipefail
+
+# The one list of system packages; later features append here (SDL2, imgui, gnuplot, xvfb...).
+packages=(
+  build-essential
+  cmake
+  ninja-build
+  pkg-config
+  libenet-dev
+  libcereal-dev
+  libfmt-dev
+  doctest-dev
+)
+
+installed=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${packages[@]}" 2>/dev/null \
+  | awk '$2 == "ii" { print $1 }' || true)
+missing=()
+for package in "${packages[@]}"; do
+  grep -qxF "$package" <<<"$installed" || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+    as_root=(sudo -n)
+  else
+    echo "install-deps: missing packages: ${missing[*]}" >&2
+    echo "install-deps: run as root (or with sudo): apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+else
+  as_root=()
+fi
+
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update -qq
+"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The two commands of the README:
+#   bash cmake/run.sh match [args...]  builds build/ and runs the main job with args
+#   bash cmake/run.sh test             builds build/sanitize/ (ASan+UBSan) and runs every test
+# Both install missing dependencies first, configure only once, and build incrementally.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+# The main job: the transport demo until the LAN match sample replaces it.
+main_target=shoal-transport-demo
+jobs=2  # the machines have two cores
+
+# configure DIR [cmake args...]: only when DIR has never been configured; after that Ninja
+# re-runs CMake by itself when a CMakeLists.txt changes.
+configure() {
+  local dir=$1
+  shift
+  if [ ! -f "$dir/CMakeCache.txt" ] || [ ! -f "$dir/build.ninja" ]; then
+    cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@"
+  fi
+}
+
+command=${1:-}
+[ $# -gt 0 ] && shift
+case "$command" in
+  match)
+    bash cmake/install-deps.sh
+    configure build
+    cmake --build build -j"$jobs" --target "$main_target"
+    exec "build/bin/$main_target" "$@"
+    ;;
+  test)
+    bash cmake/install-deps.sh
+    configure build/sanitize -DSHOAL_SANITIZE=ON
+    cmake --build build/sanitize -j"$jobs"
+    ctest --test-dir build/sanitize -j"$jobs" --output-on-failure --timeout 300 "$@"
+    ;;
+  *)
+    echo "usage: bash cmake/run.sh match [args...]   build and run the main job" >&2
+    echo "       bash cmake/run.sh test               build with sanitizers and run all tests" >&2
+    exit 2
+    ;;
+esac

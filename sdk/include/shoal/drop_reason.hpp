@@ -1,0 +1,52 @@
+// Why an incoming datagram or message was dropped, and how many were dropped for each reason.
+// Every layer that rejects bad input counts it here, so a game can see in its statistics
+// what a hostile or broken peer is sending.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace shoal {
+
+enum class DropReason : std::uint8_t {
+  bad_magic,            ///< not a Shoal datagram
+  unsupported_version,  ///< a Shoal datagram of a protocol version this build does not speak
+  unknown_kind,         ///< message kind not known (or not the kind the decoder was asked for)
+  truncated,            ///< ends before the data it announces
+  oversize,             ///< longer than the limit for its kind
+  malformed,            ///< parses, but a value is impossible (NaN, non-unit quaternion, ...)
+  stale,                ///< older than what was already accepted
+  not_owner,            ///< state or a claim for an object the sender does not own
+  count                 ///< number of reasons; not a reason itself
+};
+
+inline constexpr std::size_t kDropReasonCount = static_cast<std::size_t>(DropReason::count);
+
+/// A short lowercase name, e.g. "bad_magic"; "unknown" for a value outside the enum.
+std::string_view to_string(DropReason reason);
+
+/// Counts of dropped input, one per reason.
+struct DropCounters {
+  std::array<std::uint64_t, kDropReasonCount> counts{};
+
+  /// Counts one drop. A value outside the enum is ignored rather than corrupting memory.
+  constexpr void add(DropReason reason) {
+    const auto index = static_cast<std::size_t>(reason);
+    if (index < counts.size()) ++counts[index];
+  }
+  constexpr std::uint64_t operator[](DropReason reason) const {
+    const auto index = static_cast<std::size_t>(reason);
+    return index < counts.size() ? counts[index] : 0;
+  }
+  constexpr std::uint64_t total() const {
+    std::uint64_t sum = 0;
+    for (const std::uint64_t n : counts) sum += n;
+    return sum;
+  }
+
+  bool operator==(const DropCounters&) const = default;
+};
+
+}  // namespace shoal

@@ -1,0 +1,20 @@
+#include "shoal/drop_reason.hpp"
+
+namespace shoal {
+
+std::string_view to_string(DropReason reason) {
+  switch (reason) {
+    case DropReason::bad_magic: return "bad_magic";
+    case DropReason::unsupported_version: return "unsupported_version";
+    case DropReason::unknown_kind: return "unknown_kind";
+    case DropReason::truncated: return "truncated";
+    case DropReason::oversize: return "oversize";
+    case DropReason::malformed: return "malformed";
+    case DropReason::stale: return "stale";
+    case DropReason::not_owner: return "not_owner";
+    case DropReason::count: break;
+  }
+  return "unknown";
+}
+
+}  // namespace shoal

@@ -1,0 +1,133 @@
+// Control-channel messages (membership, ownership, desync checksums) and time-channel messages
+// (clock sync), as plain structs. Serialised with Cereal's portable binary archive inside
+// control_messages.cpp only; layouts and limits are in sdk/src/wire/SPEC.md.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "shoal/types.hpp"
+#include "wire/packet_header.hpp"
+
+namespace shoal::wire {
+
+/// Longest session name or host string accepted (a DNS name is at most 253 characters).
+inline constexpr std::size_t kMaxNameLength = 255;
+
+/// Joiner -> host: asks to join `session`; the joiner accepts mesh connections on listen_port.
+struct JoinRequest {
+  std::string session;
+  std::uint16_t listen_port = 0;
+
+  bool operator==(const JoinRequest&) const = default;
+};
+
+/// A peer of the match as the host knows it: where the joiner can reach it.
+struct Member {
+  PeerId id = kNoPeer;
+  std::string host;
+  std::uint16_t port = 0;
+
+  bool operator==(const Member&) const = default;
+};
+
+/// Host -> joiner: the id assigned to the joiner and the peers it must connect to.
+struct Welcome {
+  PeerId your_id = kNoPeer;
+  Frame host_frame = kNoFrame;  ///< the host's current frame, the joiner's first estimate
+  std::vector<Member> members;
+  PeerId default_owner = kNoPeer;
+
+  bool operator==(const Welcome&) const = default;
+};
+
+/// Sent first on every new mesh connection, so each side knows which peer it is talking to.
+struct Hello {
+  PeerId id = kNoPeer;
+  std::string session;
+
+  bool operator==(const Hello&) const = default;
+};
+
+struct PeerLeft {
+  PeerId id = kNoPeer;
+
+  bool operator==(const PeerLeft&) const = default;
+};
+
+/// One object's change of owner. `sequence` orders the changes of one object; `author` is the
+/// peer that made the change (not always the sender: changes are relayed on); `frame` is the
+/// frame from which the new owner's state counts.
+struct OwnershipChange {
+  ObjectId object = 0;
+  PeerId new_owner = kNoPeer;
+  std::uint32_t sequence = 0;
+  PeerId author = kNoPeer;
+  Frame frame = kNoFrame;
+
+  bool operator==(const OwnershipChange&) const = default;
+};
+
+/// Ownership claims and releases.
+struct Ownership {
+  std::vector<OwnershipChange> changes;
+
+  bool operator==(const Ownership&) const = default;
+};
+
+struct ObjectHash {
+  ObjectId object = 0;
+  std::uint32_t hash = 0;
+
+  bool operator==(const ObjectHash&) const = default;
+};
+
+/// Hashes of objects' states at one frame, compared by receivers to detect desyncs.
+struct Checksum {
+  Frame frame = kNoFrame;
+  std::vector<ObjectHash> objects;
+
+  bool operator==(const Checksum&) const = default;
+};
+
+/// Time sync request: the sender's clock, in microseconds, echoed back by the Pong.
+struct Ping {
+  std::int64_t sent_us = 0;
+
+  bool operator==(const Ping&) const = default;
+};
+
+struct Pong {
+  std::int64_t echoed_sent_us = 0;
+  double match_frame = 0;  ///< responder's current frame plus the fraction elapsed of the next
+
+  bool operator==(const Pong&) const = default;
+};
+
+/// Writes header + body into `out` (replacing its contents). Returns false, leaving `out`
+/// empty, when a string is longer than kMaxNameLength or the datagram would exceed
+/// max_datagram_size() for the kind: the caller must split or shorten what it sends.
+[[nodiscard]] bool encode(const JoinRequest& message, std::vector<std::uint8_t>& out);
+[[nodiscard]] bool encode(const Welcome& message, std::vector<std::uint8_t>& out);
+[[nodiscard]] bool encode(const Hello& message, std::vector<std::uint8_t>& out);
+[[nodiscard]] bool encode(const PeerLeft& message, std::vector<std::uint8_t>& out);
+[[nodiscard]] bool encode(const Ownership& message, std::vector<std::uint8_t>& out);
+[[nodiscard]] bool encode(const Checksum& message, std::vector<std::uint8_t>& out);
+[[nodiscard]] bool encode(const Ping& message, std::vector<std::uint8_t>& out);
+[[nodiscard]] bool encode(const Pong& message, std::vector<std::uint8_t>& out);
+
+/// Decodes a whole datagram (header included) of the message's kind. Never throws; on
+/// failure `message` holds unspecified but valid values. A datagram of another kind fails
+/// with unknown_kind, so callers dispatch on read_header() first.
+DecodeStatus decode(std::span<const std::uint8_t> datagram, JoinRequest& message);
+DecodeStatus decode(std::span<const std::uint8_t> datagram, Welcome& message);
+DecodeStatus decode(std::span<const std::uint8_t> datagram, Hello& message);
+DecodeStatus decode(std::span<const std::uint8_t> datagram, PeerLeft& message);
+DecodeStatus decode(std::span<const std::uint8_t> datagram, Ownership& message);
+DecodeStatus decode(std::span<const std::uint8_t> datagram, Checksum& message);
+DecodeStatus decode(std::span<const std::uint8_t> datagram, Ping& message);
+DecodeStatus decode(std::span<const std::uint8_t> datagram, Pong& message);
+
+}  // namespace shoal::wire

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# check_layering.sh ROOT LAYER...   (layers in order, as SHOAL_LAYERS lists them)
+# Fails, listing each offence, when under ROOT/sdk:
+#   - a file in src/<layer>/ includes a header of a later layer;
+#   - src/ has a folder that is not a layer (its sources would silently not be built);
+#   - a public header (include/shoal/) includes ENet, Cereal or an internal layer header,
+#     which would leak them to every game that includes it.
+set -uo pipefail
+root=$1
+shift
+layers=("$@")
+src=$root/sdk/src
+public=$root/sdk/include/shoal
+offences=0
+
+report() {
+  echo "layering: $*"
+  offences=$((offences + 1))
+}
+
+include_pattern() {  # include of a header under any of the given folders
+  local IFS='|'
+  echo "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]($*)/"
+}
+
+if [ -d "$src" ]; then
+  for dir in "$src"/*/; do
+    name=$(basename "$dir")
+    [[ " ${layers[*]} " == *" $name "* ]] || report "sdk/src/$name is not a layer (${layers[*]})"
+  done
+fi
+
+for ((i = 0; i < ${#layers[@]}; i++)); do
+  layer=${layers[i]}
+  later=("${layers[@]:i+1}")
+  [ -d "$src/$layer" ] && [ ${#later[@]} -gt 0 ] || continue
+  while IFS= read -r hit; do
+    report "$hit: $layer may not include a later layer (${later[*]})"
+  done < <(grep -rnE "$(include_pattern "${later[@]}")" "$src/$layer" | sed "s|^$root/||")
+done
+
+if [ -d "$public" ]; then
+  while IFS= read -r hit; do
+    report "$hit: public headers may not include ENet, Cereal or internal headers"
+  done < <(grep -rnE "$(include_pattern enet cereal "${layers[@]}")|^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]enet\.h" \
+             "$public" | sed "s|^$root/||")
+fi
+
+if [ "$offences" -gt 0 ]; then
+  echo "layering: $offences offence(s)"
+  exit 1
+fi
+echo "layering: ok (${#layers[@]} layers)"

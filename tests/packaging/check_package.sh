@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# check_package.sh BUILD_DIR WORK_DIR CONSUMER_DIR CXX VERSION [CXX_FLAG...]
+# Installs BUILD_DIR into WORK_DIR/prefix, then builds and runs the consumer with CMake's
+# find_package(shoal) and with pkg-config. Fails on the first step that fails.
+set -euo pipefail
+build_dir=$1 work=$2 consumer=$3 cxx=$4 version=$5
+shift 5
+cxx_flags="$*"  # the sanitizer flags Shoal was built with, if any
+prefix=$work/prefix
+
+rm -rf "$work"
+mkdir -p "$work"
+step() { echo "== $*"; }
+
+step "install into $prefix"
+cmake --install "$build_dir" --prefix "$prefix" >/dev/null
+for file in include/shoal/types.hpp include/shoal/drop_reason.hpp; do
+  [ -f "$prefix/$file" ] || { echo "install did not produce $file"; exit 1; }
+done
+
+step "find_package(shoal) consumer"
+cmake -S "$consumer" -B "$work/consumer-cmake" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_FLAGS="$cxx_flags" \
+  -DEXPECTED_SHOAL_VERSION="$version" >"$work/configure.log" || { cat "$work/configure.log"; exit 1; }
+cmake --build "$work/consumer-cmake"
+"$work/consumer-cmake/shoal-consumer"
+
+step "pkg-config consumer"
+pc_path=$(dirname "$(find "$prefix" -name shoal.pc -print -quit)")
+export PKG_CONFIG_PATH=$pc_path
+pc_version=$(pkg-config --modversion shoal)
+[ "$pc_version" = "$version" ] || { echo "shoal.pc says version $pc_version, expected $version"; exit 1; }
+pkg-config --cflags --libs shoal
+# The library is static by default, so link with --static to pull in ENet and fmt.
+# shellcheck disable=SC2046,SC2086
+"$cxx" -std=c++20 $cxx_flags "$consumer/main.cpp" -o "$work/consumer-pkgconfig" \
+  $(pkg-config --cflags --libs --static shoal)
+"$work/consumer-pkgconfig"
+echo "packaging: ok"

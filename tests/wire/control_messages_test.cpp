@@ -1,0 +1,153 @@
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "allocation_counter.hpp"
+#include "wire/control_messages.hpp"
+
+using namespace shoal;
+using namespace shoal::wire;
+
+namespace {
+
+template <class Message>
+Message round_trip(const Message& sent) {
+  std::vector<std::uint8_t> bytes;
+  REQUIRE(encode(sent, bytes));
+  Message received;
+  const DecodeStatus status = decode(bytes, received);
+  REQUIRE_MESSAGE(status.ok(), to_string(status.reason()));
+  return received;
+}
+
+void put_u32(std::vector<std::uint8_t>& bytes, std::size_t at, std::uint32_t value) {
+  REQUIRE(at + 4 <= bytes.size());
+  std::memcpy(bytes.data() + at, &value, 4);  // the wire is little-endian, like the test host
+}
+
+// Offsets inside encoded bodies: header, then Cereal's one-byte byte-order marker.
+constexpr std::size_t kBody = kHeaderSize + 1;
+
+}  // namespace
+
+TEST_CASE("control: every message survives a round trip") {
+  const JoinRequest join{"lan-party", 40123};
+  CHECK(round_trip(join) == join);
+
+  const Welcome welcome{7, 12345,
+                        {{0, "127.0.0.1", 5000}, {3, "host.example", 5003}, {9, "", 0}}, 0};
+  CHECK(round_trip(welcome) == welcome);
+  CHECK(round_trip(Welcome{}) == Welcome{});
+
+  const Hello hello{4, std::string(kMaxNameLength, 'x')};
+  CHECK(round_trip(hello) == hello);
+
+  CHECK(round_trip(PeerLeft{65534}) == PeerLeft{65534});
+
+  const Ownership ownership{{{1, 2, 3, 4, 5}, {0xFFFFFFFE, kNoPeer, 0xFFFFFFFF, 0, -1}}};
+  CHECK(round_trip(ownership) == ownership);
+
+  Checksum checksum{600, {}};
+  for (std::uint32_t i = 0; i < 100; ++i) checksum.objects.push_back({i, i * 2654435761u});
+  CHECK(round_trip(checksum) == checksum);
+
+  CHECK(round_trip(Ping{-5}) == Ping{-5});
+  CHECK(round_trip(Ping{std::numeric_limits<std::int64_t>::max()}).sent_us ==
+        std::numeric_limits<std::int64_t>::max());
+  const Pong pong{1'700'000'000'000'000, 1234.625};
+  CHECK(round_trip(pong) == pong);
+}
+
+TEST_CASE("control: the byte layout is little-endian and as SPEC.md describes") {
+  std::vector<std::uint8_t> bytes;
+  REQUIRE(encode(PeerLeft{0x0102}, bytes));
+  const std::vector<std::uint8_t> expected{'S', 'H', 1, 4, 1, 0x02, 0x01};
+  CHECK(bytes == expected);
+
+  REQUIRE(encode(JoinRequest{"ab", 0x0A0B}, bytes));
+  const std::vector<std::uint8_t> join{'S', 'H', 1, 1, 1, 2, 0, 0, 0, 'a', 'b', 0x0B, 0x0A};
+  CHECK(bytes == join);
+}
+
+TEST_CASE("control: encode refuses what no receiver would accept") {
+  std::vector<std::uint8_t> bytes{1, 2, 3};
+  CHECK_FALSE(encode(JoinRequest{std::string(kMaxNameLength + 1, 'x'), 1}, bytes));
+  CHECK(bytes.empty());
+
+  Checksum huge{1, std::vector<ObjectHash>(kMaxControlDatagram / 8 + 1)};
+  CHECK_FALSE(encode(huge, bytes));
+  CHECK(bytes.empty());
+
+  // Just under the limit it works: the limit is the datagram size, not a guess.
+  const std::size_t fits = (kMaxControlDatagram - kBody - 4 - 4) / 8;
+  Checksum largest{1, std::vector<ObjectHash>(fits)};
+  CHECK(encode(largest, bytes));
+  CHECK(bytes.size() <= kMaxControlDatagram);
+  largest.objects.push_back({});
+  CHECK_FALSE(encode(largest, bytes));
+}
+
+TEST_CASE("control: hostile counts and lengths are rejected without allocating") {
+  std::vector<std::uint8_t> welcome_bytes;
+  REQUIRE(encode(Welcome{1, 2, {}, 0}, welcome_bytes));
+  std::vector<std::uint8_t> checksum_bytes;
+  REQUIRE(encode(Checksum{3, {}}, checksum_bytes));
+  std::vector<std::uint8_t> hello_bytes;
+  REQUIRE(encode(Hello{1, ""}, hello_bytes));
+
+  for (const std::uint32_t hostile : {0xFFFFFFFFu, 0x10000000u, 4096u, 1u}) {
+    CAPTURE(hostile);
+    put_u32(welcome_bytes, kBody + 2 + 4, hostile);  // after your_id, host_frame
+    put_u32(checksum_bytes, kBody + 4, hostile);     // after frame
+    put_u32(hello_bytes, kBody + 2, hostile);        // after id
+
+    Welcome welcome;
+    Checksum checksum;
+    Hello hello;
+    test::start_counting_allocations();
+    const DecodeStatus welcome_status = decode(welcome_bytes, welcome);
+    const DecodeStatus checksum_status = decode(checksum_bytes, checksum);
+    const DecodeStatus hello_status = decode(hello_bytes, hello);
+    const test::AllocationStats allocations = test::counted_allocations();
+
+    CHECK(welcome_status.reason() == DropReason::truncated);
+    CHECK(checksum_status.reason() == DropReason::truncated);
+    CHECK(hello_status.reason() ==
+          (hostile > kMaxNameLength ? DropReason::malformed : DropReason::truncated));
+    CHECK(welcome.members.capacity() == 0);
+    CHECK(checksum.objects.capacity() == 0);
+    // Stream machinery allocates a little; nothing near the announced sizes.
+    CHECK(allocations.largest < 4096);
+  }
+}
+
+TEST_CASE("control: damaged bodies are dropped with a reason") {
+  std::vector<std::uint8_t> bytes;
+  REQUIRE(encode(Ownership{{{1, 2, 3, 4, 5}}}, bytes));
+  Ownership ownership;
+
+  SUBCASE("cut short") {
+    for (std::size_t size = kHeaderSize; size < bytes.size(); ++size) {
+      CAPTURE(size);
+      const std::span<const std::uint8_t> prefix(bytes.data(), size);
+      CHECK(decode(prefix, ownership).reason() == DropReason::truncated);
+    }
+  }
+  SUBCASE("trailing bytes") {
+    bytes.push_back(0);
+    CHECK(decode(bytes, ownership).reason() == DropReason::malformed);
+  }
+  SUBCASE("big-endian marker") {
+    bytes[kHeaderSize] = 0;
+    CHECK(decode(bytes, ownership).reason() == DropReason::malformed);
+  }
+  SUBCASE("pong with a non-finite frame") {
+    REQUIRE(encode(Pong{1, std::numeric_limits<double>::quiet_NaN()}, bytes));
+    Pong pong;
+    CHECK(decode(bytes, pong).reason() == DropReason::malformed);
+    REQUIRE(encode(Pong{1, std::numeric_limits<double>::infinity()}, bytes));
+    CHECK(decode(bytes, pong).reason() == DropReason::malformed);
+  }
+}
