@@ -127,7 +127,7 @@ TEST_CASE("an object rolling from one core region into another changes owner wit
     if (owners_seen.empty() || owners_seen.back() != o) owners_seen.push_back(o);
   });
   CHECK(owners_seen.size() >= 2);  // the object did change hands
-  CHECK(worst_jump < config.smoothing.rule(0, ControlMode::uncontrolled).warp_distance_m);
+  CHECK(worst_jump < config.smoothing.find(0, ControlMode::uncontrolled).warp_distance_m);
   CHECK(worst_jump < 0.25f);
 }
 
@@ -205,9 +205,9 @@ TEST_CASE("a peer that leaves or crashes hands its objects to the default owner;
 TEST_CASE("smoothing never changes the simulation state or what is sent") {
   auto run_match = [](float warp_distance) {
     PeerConfig config = base_config();
-    SmoothingRule rule = config.smoothing.rule(0, ControlMode::uncontrolled);
+    SmoothingRule rule = config.smoothing.default_rule();
     rule.warp_distance_m = warp_distance;
-    config.smoothing.set_default(rule);
+    config.smoothing = SmoothingRules(rule);
     ArenaSpec spec{2, 6};
     auto m = std::make_unique<FakeMatch>(2, spec, config, 71);
     m->network().set_conditions(network(40, 0.1f, 10));

@@ -125,6 +125,30 @@ ApplyResult OwnershipTable::apply(const OwnershipChange& change,
   return ApplyResult::applied;
 }
 
+ApplyResult OwnershipTable::adopt(const OwnershipChange& change, PeerId sender) {
+  if (change.body >= records_.size() || change.new_owner == kNoPeer) {
+    ++counters_.rejected_invalid;
+    return ApplyResult::rejected_invalid;
+  }
+  if (change.new_owner != sender) {
+    ++counters_.rejected_not_allowed;
+    return ApplyResult::rejected_not_allowed;
+  }
+  if (!is_live(sender)) {
+    ++counters_.rejected_not_live;
+    return ApplyResult::rejected_not_live;
+  }
+  const OwnerRecord& current = records_[change.body];
+  const bool claim = change.new_owner == change.author;
+  if (!ranks_above(change.sequence, claim, change.author, current.sequence, current.claimed,
+                   current.author)) {
+    ++counters_.stale_ignored;
+    return ApplyResult::stale;
+  }
+  commit(change);
+  return ApplyResult::applied;
+}
+
 void OwnershipTable::commit(const OwnershipChange& change) {
   OwnerRecord& record = records_[change.body];
   record.sequence = change.sequence;

@@ -95,6 +95,11 @@ class OwnershipTable {
   /// here (used to check that a claim is plausible).
   ApplyResult apply(const OwnershipChange& change, std::span<const PeerRegions> regions);
 
+  /// Loads a record that a peer sends a newcomer about an object it owns now (`sender` must be
+  /// its new_owner). Ranked like apply(), but without the reach check of a claim: that was made
+  /// when the claim was, and a newcomer does not know the claimant's regions yet.
+  ApplyResult adopt(const OwnershipChange& change, PeerId sender);
+
   /// This peer's decisions for frame `now`: fills `out` (cleared first) with the changes to
   /// send on the reliable channel, already applied locally. `regions` must hold the local
   /// peer's; `at_rest` has one flag per body. Throws std::invalid_argument on size mismatch.

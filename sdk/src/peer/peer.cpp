@@ -69,6 +69,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       radii(body_count),
       at_rest(body_count, 0) {
   if (!transport) throw std::invalid_argument("shoal::Peer: the transport is null");
+  time_sync.set_reference_peer(0);  // the host defines the timeline while it is there
   body_types.reserve(body_count);
   for (BodyIndex b = 0; b < body_count; ++b) {
     body_types.push_back(sim.body_type(b));

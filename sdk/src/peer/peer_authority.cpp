@@ -22,6 +22,14 @@ authority::PeerRegions& Peer::Impl::regions_of(PeerId peer) {
   return *it;
 }
 
+void Peer::Impl::reset_regions(PeerId peer) {
+  // Until a peer says what it controls, nothing bounds where it may act: its simulated region
+  // is everything (and it is sent everything it needs), its core nothing.
+  authority::PeerRegions& r = regions_of(peer);
+  std::fill(r.core.begin(), r.core.end(), std::uint8_t{0});
+  std::fill(r.simulated.begin(), r.simulated.end(), std::uint8_t{1});
+}
+
 void Peer::Impl::update_regions_and_ownership(Frame frame) {
   const std::span<const ObjectState> states = history.states(frame);
   for (BodyIndex b = 0; b < body_count; ++b) {
@@ -40,6 +48,7 @@ void Peer::Impl::update_regions_and_ownership(Frame frame) {
       for (const auto& [owner, body] : remote_controlled) {
         if (owner == peer) controlled_scratch.push_back(body);
       }
+      if (controlled_scratch.empty()) continue;  // unknown yet: keeps reset_regions()
     }
     regions.compute(controlled_scratch, regions_of(peer));
   }
@@ -53,12 +62,14 @@ void Peer::Impl::update_regions_and_ownership(Frame frame) {
   note_owner_changes();
 }
 
-void Peer::Impl::apply_ownership(const wire::OwnershipChange& change) {
+void Peer::Impl::apply_ownership(const wire::OwnershipChange& change, bool record) {
   const auto body = objects.find(change.object);
   if (!body) return drop(DropReason::malformed);
   const authority::OwnershipChange c{*body, change.new_owner, change.sequence, change.author,
                                      change.frame};
-  switch (ownership->apply(c, peer_regions)) {
+  const authority::ApplyResult result =
+      record ? ownership->adopt(c, change.new_owner) : ownership->apply(c, peer_regions);
+  switch (result) {
     case authority::ApplyResult::applied:
       note_owner_changes();
       break;
@@ -93,12 +104,12 @@ void Peer::Impl::send_owned_records(ConnectionId connection) {
   // A newcomer missed the claims made before it came: every peer tells it what it owns.
   constexpr std::size_t kRecordsPerMessage = 1024;
   wire::Ownership message;
+  message.records = true;
   const PeerId self = members.self();
   for (BodyIndex b = 0; b < body_count; ++b) {
     const authority::OwnerRecord& r = ownership->record(b);
-    if (r.owner != self) continue;
-    message.changes.push_back({objects.id(b), self, r.sequence, r.author == kNoPeer ? self : r.author,
-                               r.frame});
+    if (r.owner != self || r.sequence == 0) continue;  // never changed: the newcomer agrees
+    message.changes.push_back({objects.id(b), self, r.sequence, r.author, r.frame});
     if (message.changes.size() == kRecordsPerMessage) {
       send_to(connection, message);
       message.changes.clear();

@@ -56,7 +56,8 @@ struct Peer::Impl {
   void on_snapshot(PeerId from, const wire::Snapshot& snapshot);
   void on_owner_frame(Frame frame, BodyIndex body, const ObjectState& state);
   void peer_gone(PeerId peer);
-  void apply_ownership(const wire::OwnershipChange& change);
+  void apply_ownership(const wire::OwnershipChange& change, bool record);
+  void reset_regions(PeerId peer);
   void send_owned_records(ConnectionId connection);
   void note_owner_changes();   // after table-wide changes: events and owned_by_me
   authority::PeerRegions& regions_of(PeerId peer);
@@ -82,7 +83,11 @@ struct Peer::Impl {
   authority::RegionBuilder regions;
   std::vector<authority::PeerRegions> peer_regions;   // self and every remote, ascending id
   std::optional<authority::OwnershipTable> ownership;  // from the start of the match
-  std::vector<wire::OwnershipChange> adopted_records;   // learnt while syncing, applied at start
+  struct EarlyChange {
+    wire::OwnershipChange change;
+    bool record;
+  };
+  std::vector<EarlyChange> early_ownership;  // received while syncing, applied at the start
   present::VisualSmoother smoother;
   session::Membership members;
   session::TimeSync time_sync;

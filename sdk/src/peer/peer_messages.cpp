@@ -59,6 +59,7 @@ void Peer::Impl::on_connected(ConnectionId connection) {
     pending_mesh.erase(pending);
     members.add({id, connection, transport->remote_address(connection)});
     if (ownership) ownership->peer_joined(id);
+    reset_regions(id);
     send_to(connection, wire::Hello{members.self(), config.session});
     send_owned_records(connection);
     emit({EventKind::peer_joined, id});
@@ -177,6 +178,7 @@ void Peer::Impl::on_join_request(ConnectionId connection, const wire::JoinReques
   }
   members.add({welcome.your_id, connection, joiner});
   ownership->peer_joined(welcome.your_id);
+  reset_regions(welcome.your_id);
   send_to(connection, welcome);
   send_owned_records(connection);
   emit({EventKind::peer_joined, welcome.your_id});
@@ -206,6 +208,7 @@ void Peer::Impl::on_hello(ConnectionId connection, const wire::Hello& hello) {
   }
   members.add({hello.id, connection, transport->remote_address(connection)});
   if (ownership) ownership->peer_joined(hello.id);
+  reset_regions(hello.id);
   send_owned_records(connection);
   emit({EventKind::peer_joined, hello.id});
 }
@@ -216,17 +219,17 @@ void Peer::Impl::on_ownership(PeerId from, const wire::Ownership& message) {
       drop(DropReason::malformed);
       continue;
     }
-    // A peer speaks for itself: its own claims and releases, or (to a newcomer) the records of
-    // the objects it owns now.
-    if (change.author != from && change.new_owner != from) {
+    // A peer speaks for itself: its own claims and releases, or (to a newcomer) the records
+    // of the objects it owns now.
+    if (message.records ? change.new_owner != from : change.author != from) {
       drop(DropReason::not_owner);
       continue;
     }
     if (!ownership) {
-      adopted_records.push_back(change);  // applied once the match starts here
+      early_ownership.push_back({change, message.records});  // applied when the match starts here
       continue;
     }
-    apply_ownership(change);
+    apply_ownership(change, message.records);
   }
 }
 

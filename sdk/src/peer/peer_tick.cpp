@@ -51,8 +51,9 @@ void Peer::Impl::start_match(std::int64_t now_us, Frame frame) {
   sim.save(frame);
   const std::vector<PeerId> live = members.live();
   ownership.emplace(config.authority, config.tick_hz, members.self(), live, body_count);
-  for (const wire::OwnershipChange& record : adopted_records) apply_ownership(record);
-  adopted_records.clear();
+  for (PeerId peer : live) reset_regions(peer);
+  for (const EarlyChange& early : early_ownership) apply_ownership(early.change, early.record);
+  early_ownership.clear();
   note_owner_changes();
   phase = Phase::in_match;
   emit({EventKind::joined_match, members.self(), 0, frame});

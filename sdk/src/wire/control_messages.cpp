@@ -144,7 +144,7 @@ template <class Archive> void serialize(Archive& a, OwnershipChange& m) {
   a(m.object, m.new_owner, m.sequence, m.author, m.frame);
 }
 template <class Archive> void serialize(Archive& a, Ownership& m) {
-  a(BoundedVector<OwnershipChange>{m.changes});
+  a(BoundedVector<OwnershipChange>{m.changes}, m.records);
 }
 template <class Archive> void serialize(Archive& a, ObjectHash& m) { a(m.object, m.hash); }
 template <class Archive> void serialize(Archive& a, Checksum& m) {

@@ -70,9 +70,11 @@ struct OwnershipChange {
   bool operator==(const OwnershipChange&) const = default;
 };
 
-/// Ownership claims and releases.
+/// Ownership claims and releases; or, with `records` set, the current ownership records of the
+/// objects the sender owns, sent once to a newcomer that missed the changes made before it came.
 struct Ownership {
   std::vector<OwnershipChange> changes;
+  bool records = false;
 
   bool operator==(const Ownership&) const = default;
 };
