@@ -38,9 +38,11 @@ struct ReferencePhysicsConfig {
 /// Determinism: the same build, bodies and inputs give the same states bit for bit. After
 /// write() of every body's state for frame F and restore(F), stepping reproduces the original
 /// run bit for bit, provided save(F) was called after stepping F and F is among the last
-/// `history_frames` saved frames. Restoring a frame that is not held falls back to sleep timers
-/// derived from the written at_rest flags (asleep bodies stay asleep, the others start counting
-/// afresh): well defined, but not a bitwise replay.
+/// `history_frames` saved frames. The engine-private state saved per frame is the sleep timers
+/// and the contact impulses carried into the next step (warm starting). Restoring a frame that
+/// is not held falls back to sleep timers derived from the written at_rest flags (asleep
+/// bodies stay asleep, the others start counting afresh) and no carried impulses: well
+/// defined, but not a bitwise replay.
 class ReferencePhysics final : public Simulation {
  public:
   explicit ReferencePhysics(const ReferencePhysicsConfig& config);

@@ -37,7 +37,7 @@ void tangent_basis(Vec3 n, Vec3& t1, Vec3& t2) {
 
 }  // namespace
 
-void prepare_contacts(std::span<SolverContact> contacts, std::span<const SolverBody> bodies,
+void prepare_contacts(std::span<SolverContact> contacts, std::span<SolverBody> bodies,
                       const SolverSettings& settings) {
   for (SolverContact& c : contacts) {
     const SolverBody& a = bodies[c.a];
@@ -57,7 +57,14 @@ void prepare_contacts(std::span<SolverContact> contacts, std::span<const SolverB
     }
     const float overlap = -c.separation - kPenetrationSlop;
     c.target_pseudo_speed = overlap > 0 ? kPositionCorrection * overlap / settings.dt : 0.0f;
-    c.normal_impulse = c.tangent1_impulse = c.tangent2_impulse = c.pseudo_impulse = 0;
+    c.pseudo_impulse = 0;
+  }
+  // Warm start only once every target is known: the targets must see the velocities before
+  // any contact acts.
+  for (SolverContact& c : contacts) {
+    apply_impulse(bodies[c.a], bodies[c.b], c.ra, c.rb,
+                  c.normal * c.normal_impulse + c.tangent1 * c.tangent1_impulse +
+                      c.tangent2 * c.tangent2_impulse);
   }
 }
 

@@ -43,8 +43,9 @@ struct SolverSettings {
 };
 
 /// Computes each contact's lever arms, effective masses and targets from the bodies' current
-/// (gravity-applied) velocities.
-void prepare_contacts(std::span<SolverContact> contacts, std::span<const SolverBody> bodies,
+/// (gravity-applied) velocities, then applies the impulses the contacts start with (warm start;
+/// zero for new contacts).
+void prepare_contacts(std::span<SolverContact> contacts, std::span<SolverBody> bodies,
                       const SolverSettings& settings);
 
 /// Runs settings.iterations passes over the contacts in order.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "world/collide.hpp"
+#include "world/contact_cache.hpp"
 #include "world/contact_solver.hpp"
 #include "world/spatial_grid.hpp"
 
@@ -102,6 +103,7 @@ struct ReferencePhysics::Impl {
     planes[3] = {{0, 0, -1}, -c.arena_half_z};
     planes[4] = {{0, 0, 1}, -c.arena_half_z};
     saved_frames.assign(static_cast<std::size_t>(c.history_frames), kNoFrame);
+    saved_caches.resize(saved_frames.size());
   }
 
   BodyIndex add(ObjectId id, const Shape& shape, float mass, Vec3 inertia_factors,
@@ -129,10 +131,13 @@ struct ReferencePhysics::Impl {
   ReferencePhysicsConfig config;
   Plane planes[5];
   std::vector<Body> bodies;
-  std::vector<int> sleep_counters;  // engine-private state, saved per frame
+  // Engine-private state, saved per frame.
+  std::vector<int> sleep_counters;
+  world::ContactCache contact_cache;
 
   std::vector<Frame> saved_frames;  // ring slot -> frame it holds
   std::vector<int> saved_counters;  // ring slot x body
+  std::vector<std::vector<world::CachedImpulse>> saved_caches;  // ring slot
 
   // Per-step scratch, sized when bodies are added.
   world::SpatialGrid grid;
@@ -176,6 +181,7 @@ BodyIndex ReferencePhysics::Impl::add(ObjectId id, const Shape& shape, float mas
   const std::size_t n = bodies.size();
   saved_counters.assign(saved_frames.size() * n, 0);
   std::fill(saved_frames.begin(), saved_frames.end(), kNoFrame);  // saved rows no longer fit
+  contact_cache.clear();  // the static sentinel's index moves
   centers.resize(n);
   push.resize(n);
   radii.resize(n);
@@ -211,8 +217,10 @@ void ReferencePhysics::Impl::step(std::span<const BodyInput> inputs) {
   apply_forces();
   const world::SolverSettings settings{config.dt, config.restitution, config.friction,
                                        config.solver_iterations};
+  contact_cache.warm(contacts, poses);
   world::prepare_contacts(contacts, solver_bodies, settings);
   world::solve_contacts(contacts, solver_bodies, settings);
+  contact_cache.store(contacts, poses);
   integrate();
   update_sleep();
 }
@@ -442,6 +450,8 @@ void ReferencePhysics::save(Frame frame) {
   m.saved_frames[s] = frame;
   std::copy(m.sleep_counters.begin(), m.sleep_counters.end(),
             m.saved_counters.begin() + static_cast<std::ptrdiff_t>(s * m.bodies.size()));
+  const auto cached = m.contact_cache.entries();
+  m.saved_caches[s].assign(cached.begin(), cached.end());
 }
 
 void ReferencePhysics::restore(Frame frame) {
@@ -450,8 +460,10 @@ void ReferencePhysics::restore(Frame frame) {
   if (m.saved_frames[s] == frame) {
     const auto begin = m.saved_counters.begin() + static_cast<std::ptrdiff_t>(s * m.bodies.size());
     std::copy(begin, begin + static_cast<std::ptrdiff_t>(m.bodies.size()), m.sleep_counters.begin());
+    m.contact_cache.assign(m.saved_caches[s]);
     return;
   }
+  m.contact_cache.clear();
   for (BodyIndex b = 0; b < m.bodies.size(); ++b) {
     m.sleep_counters[b] = m.bodies[b].state.at_rest ? m.config.sleep_frames : 0;
   }
