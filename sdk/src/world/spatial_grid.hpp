@@ -1,8 +1,8 @@
 // Broad phase: a uniform grid hashed into a flat bucket array, rebuilt from bounding spheres.
 // Used by the reference physics for contact pairs and by the authority layer for region
-// queries. A grid measured faster than a rebuilt bounding-volume tree for these scenes (many
-// similar-sized bodies on a plane), and its results come in an order that depends only on the
-// input, never on what was built before, which keeps the physics deterministic after restore.
+// queries. A grid suits Shoal's scenes (many similar-sized bodies spread over a plane) and is
+// cheap to rebuild every step; its results come in an order that depends only on the input,
+// never on what was built before, which keeps the physics deterministic after restore.
 #pragma once
 
 #include <cstdint>
