@@ -1,0 +1,83 @@
+// Shoal's built-in reference physics: rigid spheres and boxes in a walled arena.
+// Deterministic and restorable bit for bit, so catch-up and sync-test mode work out of the box;
+// games with their own engine implement shoal::Simulation instead.
+#pragma once
+
+#include <memory>
+#include <span>
+
+#include "shoal/simulation.hpp"
+
+namespace shoal {
+
+/// Every field is checked by ReferencePhysics' constructor; a bad value throws
+/// std::invalid_argument naming the field, the value and what is expected.
+struct ReferencePhysicsConfig {
+  float dt = 1.0f / 60.0f;            ///< seconds per step, (0, 1]
+  Vec3 gravity{0, -9.81f, 0};         ///< m/s^2, y is up
+  float arena_half_x = 50;            ///< walls at x = +-arena_half_x (m), > 0
+  float arena_half_z = 50;            ///< walls at z = +-arena_half_z (m), > 0; ground at y = 0
+  float restitution = 0.3f;           ///< 0..1, bounciness of every contact
+  float friction = 0.5f;              ///< Coulomb coefficient, >= 0
+  float linear_damping = 0.05f;       ///< 1/s, >= 0
+  float angular_damping = 0.1f;       ///< 1/s, >= 0
+  int solver_iterations = 10;         ///< contact solver passes per step, 1..256
+  bool allow_sleep = true;            ///< false: bodies never fall asleep on their own
+  float sleep_linear_speed = 0.08f;   ///< m/s, >= 0: slower than this counts as still
+  float sleep_angular_speed = 0.1f;   ///< rad/s, >= 0
+  int sleep_frames = 30;              ///< frames a touching group stays still before it sleeps, >= 1
+  float push_acceleration = 20;       ///< m/s^2 of a full Input.axis push, >= 0
+  float max_push_speed = 6;           ///< m/s: pushing does not speed a body past this, >= 0
+  int history_frames = 64;            ///< frames of engine-private state save() keeps, >= 1
+  float grid_cell_size = 1;           ///< m, broad-phase cell edge, > 0 (about 2-3x a typical radius)
+};
+
+/// The reference physics engine. Bodies are added once, before stepping (adding later is
+/// allowed but forgets every saved frame). A body of mass 0 is static: it never moves.
+///
+/// Determinism: the same build, bodies and inputs give the same states bit for bit. After
+/// write() of every body's state for frame F and restore(F), stepping reproduces the original
+/// run bit for bit, provided save(F) was called after stepping F and F is among the last
+/// `history_frames` saved frames. The engine-private state saved per frame is the sleep timers
+/// and the contact impulses carried into the next step (warm starting). Restoring a frame that
+/// is not held falls back to sleep timers derived from the written at_rest flags (asleep
+/// bodies stay asleep, the others start counting afresh) and no carried impulses: well
+/// defined, but not a bitwise replay.
+class ReferencePhysics final : public Simulation {
+ public:
+  explicit ReferencePhysics(const ReferencePhysicsConfig& config);
+  ~ReferencePhysics() override;
+  ReferencePhysics(const ReferencePhysics&) = delete;
+  ReferencePhysics& operator=(const ReferencePhysics&) = delete;
+
+  /// Adds a body and returns its index (bodies are numbered in the order added). Throws
+  /// std::invalid_argument for a non-finite or non-positive size, a negative or non-finite mass
+  /// or a non-finite state. The orientation is used as given (keep it unit length).
+  BodyIndex add_sphere(ObjectId id, float radius, float mass, const ObjectState& state);
+  BodyIndex add_box(ObjectId id, Vec3 half_extents, float mass, const ObjectState& state);
+
+  /// Inputs: Input.axis x and z (length clamped to 1) push the body horizontally with
+  /// push_acceleration, up to max_push_speed; a push wakes a sleeping body. Throws
+  /// std::invalid_argument for a body index out of range. Non-finite axes count as no push.
+  void step(Frame frame, std::span<const BodyInput> inputs) override;
+
+  std::size_t body_count() const override;
+  ObjectId body_id(BodyIndex body) const override;
+  float bounding_radius(BodyIndex body) const override;
+  ObjectState read(BodyIndex body) const override;
+  /// Throws std::invalid_argument for a non-finite state or a body out of range.
+  void write(BodyIndex body, const ObjectState& state) override;
+  void save(Frame frame) override;
+  void restore(Frame frame) override;
+
+  const ReferencePhysicsConfig& config() const;
+  bool is_static(BodyIndex body) const;
+  /// Contacts found in the last step (after sleeping pairs were skipped): a cheap statistic.
+  std::size_t contact_count() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace shoal

@@ -1,0 +1,35 @@
+// Object table: ids map to body indices; duplicate ids are refused with a clear message.
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+#include <vector>
+
+#include "physics_helpers.hpp"
+#include "world/object_table.hpp"
+
+using namespace shoal;
+using shoal::world::ObjectTable;
+
+TEST_CASE("object table finds bodies by id") {
+  const std::vector<ObjectId> ids{42, 7, 1000, 3};
+  const ObjectTable table(ids);
+  REQUIRE(table.size() == 4);
+  for (BodyIndex b = 0; b < ids.size(); ++b) {
+    CHECK(table.find(ids[b]) == b);
+    CHECK(table.id(b) == ids[b]);
+  }
+  CHECK(!table.find(8).has_value());
+  CHECK(!table.contains(0));
+}
+
+TEST_CASE("object table built from a simulation rejects duplicate ids") {
+  ReferencePhysics physics(ReferencePhysicsConfig{});
+  physics.add_sphere(5, 0.5f, 1, test::at({0, 1, 0}));
+  physics.add_box(9, {0.5f, 0.5f, 0.5f}, 1, test::at({3, 1, 0}));
+  const ObjectTable table(physics);
+  CHECK(table.find(9) == 1u);
+  physics.add_sphere(5, 0.5f, 1, test::at({-3, 1, 0}));
+  CHECK_THROWS_WITH_AS(ObjectTable{physics},
+                       "ObjectTable: object id 5 is used by bodies 0 and 2; every body needs its own id",
+                       std::invalid_argument);
+}
