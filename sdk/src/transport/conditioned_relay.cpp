@@ -1,0 +1,160 @@
+#include "transport/conditioned_relay.hpp"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+
+namespace shoal::transport {
+namespace {
+
+constexpr std::size_t kMaxUdpPayload = 65536;
+constexpr std::int64_t kRateWindowUs = 1'000'000;
+
+}  // namespace
+
+struct ConditionedRelay::Pipe {
+  Pipe(const Endpoint& remote_endpoint, const Endpoint& bind, const ConditionerConfig& conditions,
+       std::uint64_t stream)
+      : remote(remote_endpoint),
+        socket(bind),
+        outbound(conditions.outbound, core::Random::derive_seed(conditions.seed, 2 * stream)),
+        inbound(conditions.inbound, core::Random::derive_seed(conditions.seed, 2 * stream + 1)) {}
+
+  Endpoint remote;
+  UdpSocket socket;
+  LinkConditioner outbound;  ///< inner endpoint -> remote
+  LinkConditioner inbound;   ///< remote -> inner endpoint
+
+  // Counts of the current rate window and the rates of the last complete one.
+  std::int64_t window_start_us = -1;
+  std::uint64_t packets_out = 0, packets_in = 0, bytes_out = 0, bytes_in = 0;
+  PipeRates rates;
+};
+
+ConditionedRelay::ConditionedRelay(const RelayConfig& config)
+    : config_(config), public_socket_(config.public_bind) {}
+
+ConditionedRelay::~ConditionedRelay() = default;
+
+const Endpoint& ConditionedRelay::public_endpoint() const { return public_socket_.local(); }
+
+ConditionedRelay::Pipe* ConditionedRelay::open_pipe(const Endpoint& remote) {
+  if (auto found = by_remote_.find(remote); found != by_remote_.end()) return found->second;
+  if (pipes_.size() >= config_.max_pipes) return nullptr;
+  pipes_.push_back(std::make_unique<Pipe>(remote, config_.pipe_bind, config_.conditions,
+                                          pipes_.size()));
+  Pipe* pipe = pipes_.back().get();
+  by_remote_.emplace(remote, pipe);
+  by_pipe_port_.emplace(pipe->socket.local().port, pipe);
+  return pipe;
+}
+
+std::optional<Endpoint> ConditionedRelay::pipe_for(const Endpoint& remote) {
+  const Pipe* pipe = open_pipe(remote);
+  if (pipe == nullptr) return std::nullopt;
+  Endpoint local = pipe->socket.local();
+  // A pipe bound to the wildcard address is reached through loopback.
+  if (local.ipv4 == 0) local.ipv4 = 0x7F000001;
+  return local;
+}
+
+std::optional<Endpoint> ConditionedRelay::remote_behind(const Endpoint& pipe_local) const {
+  const auto found = by_pipe_port_.find(pipe_local.port);
+  if (found == by_pipe_port_.end()) return std::nullopt;
+  return found->second->remote;
+}
+
+void ConditionedRelay::set_conditions(const ConditionerConfig& conditions) {
+  config_.conditions = conditions;
+  for (const auto& pipe : pipes_) {
+    pipe->outbound.set_conditions(conditions.outbound);
+    pipe->inbound.set_conditions(conditions.inbound);
+  }
+}
+
+void ConditionedRelay::pump(std::int64_t now_us) {
+  std::array<std::uint8_t, kMaxUdpPayload> received;
+  Endpoint from;
+  for (std::ptrdiff_t size; (size = public_socket_.receive_from(received, from)) >= 0;) {
+    Pipe* pipe = open_pipe(from);
+    if (pipe == nullptr) {
+      ++counters_.dropped_pipe_limit;
+      continue;
+    }
+    ++pipe->packets_in;
+    pipe->bytes_in += static_cast<std::uint64_t>(size);
+    pipe->inbound.submit(now_us, std::span(received.data(), static_cast<std::size_t>(size)));
+  }
+  for (const auto& pipe : pipes_) {
+    for (std::ptrdiff_t size; (size = pipe->socket.receive_from(received, from)) >= 0;) {
+      if (from != config_.inner) {
+        ++counters_.dropped_unknown_source;
+        continue;
+      }
+      pipe->outbound.submit(now_us, std::span(received.data(), static_cast<std::size_t>(size)));
+    }
+  }
+  for (const auto& pipe : pipes_) {
+    while (pipe->inbound.release(now_us, datagram_)) pipe->socket.send_to(config_.inner, datagram_);
+    while (pipe->outbound.release(now_us, datagram_)) {
+      public_socket_.send_to(pipe->remote, datagram_);
+      ++pipe->packets_out;
+      pipe->bytes_out += datagram_.size();
+    }
+    update_rates(*pipe, now_us);
+  }
+}
+
+void ConditionedRelay::update_rates(Pipe& pipe, std::int64_t now_us) {
+  if (pipe.window_start_us < 0) pipe.window_start_us = now_us;
+  const std::int64_t elapsed_us = now_us - pipe.window_start_us;
+  if (elapsed_us < kRateWindowUs) return;
+  const auto per_second = [elapsed_us](std::uint64_t count) {
+    return static_cast<float>(static_cast<double>(count) * 1e6 / static_cast<double>(elapsed_us));
+  };
+  pipe.rates = {per_second(pipe.packets_out), per_second(pipe.packets_in),
+                per_second(pipe.bytes_out), per_second(pipe.bytes_in)};
+  pipe.packets_out = pipe.packets_in = pipe.bytes_out = pipe.bytes_in = 0;
+  pipe.window_start_us = now_us;
+}
+
+std::int64_t ConditionedRelay::next_release_us() const {
+  std::int64_t next = std::numeric_limits<std::int64_t>::max();
+  for (const auto& pipe : pipes_) {
+    next = std::min({next, pipe->outbound.next_release_us(), pipe->inbound.next_release_us()});
+  }
+  return next;
+}
+
+void ConditionedRelay::wait(std::int64_t now_us, int timeout_ms, int extra_fd) const {
+  std::vector<pollfd>& fds = poll_fds_;
+  fds.clear();
+  fds.push_back({public_socket_.fd(), POLLIN, 0});
+  for (const auto& pipe : pipes_) fds.push_back({pipe->socket.fd(), POLLIN, 0});
+  if (extra_fd >= 0) fds.push_back({extra_fd, POLLIN, 0});
+
+  std::int64_t timeout = std::max(timeout_ms, 0);
+  const std::int64_t next = next_release_us();
+  if (next != std::numeric_limits<std::int64_t>::max()) {
+    // Round up so we never wake just before the datagram is due and spin.
+    timeout = std::clamp<std::int64_t>((next - now_us + 999) / 1000, 0, timeout);
+  }
+  ::poll(fds.data(), fds.size(), static_cast<int>(timeout));
+}
+
+PipeRates ConditionedRelay::rates(const Endpoint& remote) const {
+  const auto found = by_remote_.find(remote);
+  return found == by_remote_.end() ? PipeRates{} : found->second->rates;
+}
+
+const LinkConditioner::Counters* ConditionedRelay::outbound_counters(const Endpoint& remote) const {
+  const auto found = by_remote_.find(remote);
+  return found == by_remote_.end() ? nullptr : &found->second->outbound.counters();
+}
+
+const LinkConditioner::Counters* ConditionedRelay::inbound_counters(const Endpoint& remote) const {
+  const auto found = by_remote_.find(remote);
+  return found == by_remote_.end() ? nullptr : &found->second->inbound.counters();
+}
+
+}  // namespace shoal::transport

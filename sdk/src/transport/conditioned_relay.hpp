@@ -1,0 +1,96 @@
+// A conditioning UDP proxy: the one piece that puts LinkConditioners on a real link, used by
+// the ENet transport (in front of its ENet host) and by shoal-netsim (in front of any server).
+//
+//   remote R  <--UDP-->  public socket  ==  pipe socket for R  <--UDP-->  inner endpoint
+//
+// Datagrams from R reach the public socket, pass R's inbound conditioner and leave R's pipe
+// socket for the inner endpoint; the inner endpoint answers the pipe, which passes R's
+// outbound conditioner and leaves the public socket for R. The inner endpoint thus sees one
+// distinct local address per remote, and each remote sees only the public address.
+#pragma once
+
+#include <poll.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "shoal/link_conditions.hpp"
+#include "transport/link_conditioner.hpp"
+#include "transport/udp_socket.hpp"
+
+namespace shoal::transport {
+
+struct RelayConfig {
+  Endpoint public_bind;  ///< where remotes send to
+  Endpoint inner;        ///< where pipes forward to (ENet's own port, or netsim's target)
+  Endpoint pipe_bind;    ///< where pipe sockets bind (port 0: one ephemeral port each)
+  std::size_t max_pipes = 64;
+  ConditionerConfig conditions;
+};
+
+/// Traffic through one pipe as it crosses the public socket ("on the wire"), per second.
+struct PipeRates {
+  float packets_out_per_s = 0;
+  float packets_in_per_s = 0;
+  float bytes_out_per_s = 0;
+  float bytes_in_per_s = 0;
+};
+
+struct RelayCounters {
+  std::uint64_t dropped_unknown_source = 0;  ///< at a pipe, from anyone but the inner endpoint
+  std::uint64_t dropped_pipe_limit = 0;      ///< from a new remote while max_pipes are open
+};
+
+class ConditionedRelay {
+ public:
+  /// Throws std::runtime_error when a socket cannot be bound.
+  explicit ConditionedRelay(const RelayConfig& config);
+  ~ConditionedRelay();
+  ConditionedRelay(const ConditionedRelay&) = delete;
+  ConditionedRelay& operator=(const ConditionedRelay&) = delete;
+
+  const Endpoint& public_endpoint() const;
+
+  /// The local endpoint that stands for `remote` towards the inner endpoint, opening its pipe
+  /// if needed; nullopt when max_pipes are already open.
+  std::optional<Endpoint> pipe_for(const Endpoint& remote);
+  /// The real remote behind a pipe's local endpoint, if that is one of our pipes.
+  std::optional<Endpoint> remote_behind(const Endpoint& pipe_local) const;
+
+  /// Applies to every pipe, present and future, from now on.
+  void set_conditions(const ConditionerConfig& conditions);
+
+  /// Moves every waiting datagram into its conditioner and sends every one that is due.
+  void pump(std::int64_t now_us);
+  /// When pump next has a datagram to release; INT64_MAX when none is queued.
+  std::int64_t next_release_us() const;
+  /// Blocks up to timeout_ms until one of the relay's sockets (or `extra_fd`, if >= 0) is
+  /// readable or a conditioned datagram falls due.
+  void wait(std::int64_t now_us, int timeout_ms, int extra_fd) const;
+
+  PipeRates rates(const Endpoint& remote) const;
+  /// Both conditioners of one remote's pipe: outbound (towards it), inbound (from it).
+  const LinkConditioner::Counters* outbound_counters(const Endpoint& remote) const;
+  const LinkConditioner::Counters* inbound_counters(const Endpoint& remote) const;
+  const RelayCounters& counters() const { return counters_; }
+  std::size_t pipe_count() const { return pipes_.size(); }
+
+ private:
+  struct Pipe;
+  Pipe* open_pipe(const Endpoint& remote);
+  void update_rates(Pipe& pipe, std::int64_t now_us);
+
+  RelayConfig config_;
+  UdpSocket public_socket_;
+  std::vector<std::unique_ptr<Pipe>> pipes_;  ///< in opening order: gives each its seed stream
+  std::unordered_map<Endpoint, Pipe*, EndpointHash> by_remote_;
+  std::unordered_map<std::uint16_t, Pipe*> by_pipe_port_;
+  std::vector<std::uint8_t> datagram_;  ///< one release buffer, reused
+  mutable std::vector<pollfd> poll_fds_;  ///< reused by wait
+  RelayCounters counters_;
+};
+
+}  // namespace shoal::transport

@@ -1,0 +1,157 @@
+// Real ENet transports on 127.0.0.1: connection life cycle, channels, full mesh, timeouts,
+// statistics, bad configuration.
+#include <doctest/doctest.h>
+
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "harness.hpp"
+
+using namespace shoal;
+using shoal::test::service_until;
+using shoal::test::TestPeer;
+
+TEST_CASE("two peers connect, see real addresses, exchange every channel, and say goodbye") {
+  TestPeer a, b;
+  const ConnectionId a_to_b = a.transport->connect(b.address());
+  REQUIRE(a_to_b != kNoConnection);
+  REQUIRE(service_until({&a, &b}, [&] {
+    return a.saw(TransportEventKind::connected, a_to_b) && b.saw(TransportEventKind::connected);
+  }));
+  const ConnectionId b_to_a = b.first(TransportEventKind::connected);
+  // Each side sees the other's public address, never the internal pipe.
+  CHECK(a.transport->remote_address(a_to_b) == b.address());
+  CHECK(b.transport->remote_address(b_to_a) == a.address());
+
+  CHECK(a.send_text(a_to_b, Channel::control, "reliable from a"));
+  CHECK(b.send_text(b_to_a, Channel::control, "reliable from b"));
+  CHECK_FALSE(a.send_text(kNoConnection + 999, Channel::control, "nobody"));
+  std::vector<std::uint8_t> too_big(a.transport->max_message_size() + 1);
+  CHECK_FALSE(a.transport->send(a_to_b, Channel::control, too_big));
+  // Unreliable channels: resend each round until one copy lands.
+  REQUIRE(service_until({&a, &b}, [&] {
+    return !b.texts_from(b_to_a, Channel::state).empty() && !b.texts_from(b_to_a, Channel::time).empty() &&
+           !a.texts_from(a_to_b, Channel::control).empty();
+  }, std::chrono::seconds(10), [&] {
+    a.send_text(a_to_b, Channel::state, "snapshot");
+    a.send_text(a_to_b, Channel::time, "ping");
+  }));
+  CHECK(b.texts_from(b_to_a, Channel::control) == std::vector<std::string>{"reliable from a"});
+  CHECK(a.texts_from(a_to_b, Channel::control) == std::vector<std::string>{"reliable from b"});
+  CHECK(b.texts_from(b_to_a, Channel::state).front() == "snapshot");
+  CHECK(b.texts_from(b_to_a, Channel::time).front() == "ping");
+
+  a.transport->disconnect(a_to_b);
+  REQUIRE(service_until({&a, &b}, [&] {
+    return a.saw(TransportEventKind::disconnected, a_to_b) && b.saw(TransportEventKind::disconnected, b_to_a);
+  }));
+  CHECK_FALSE(a.saw(TransportEventKind::timed_out));
+  CHECK_FALSE(b.saw(TransportEventKind::timed_out));
+  CHECK_FALSE(a.send_text(a_to_b, Channel::control, "after goodbye"));
+}
+
+TEST_CASE("three peers form a full mesh and each hears both others") {
+  TestPeer a, b, c;
+  a.transport->connect(b.address());
+  a.transport->connect(c.address());
+  b.transport->connect(c.address());
+  const auto connections = [](const TestPeer& p) {
+    std::vector<ConnectionId> ids;
+    for (const auto& e : p.events) {
+      if (e.kind == TransportEventKind::connected) ids.push_back(e.connection);
+    }
+    return ids;
+  };
+  REQUIRE(service_until({&a, &b, &c}, [&] {
+    return connections(a).size() == 2 && connections(b).size() == 2 && connections(c).size() == 2;
+  }));
+  for (TestPeer* p : {&a, &b, &c}) {
+    for (ConnectionId id : connections(*p)) {
+      CHECK(p->send_text(id, Channel::control, "from " + to_string(p->address())));
+    }
+  }
+  const auto heard = [&](const TestPeer& p) {
+    std::set<std::string> texts;
+    for (ConnectionId id : connections(p)) {
+      for (auto& t : p.texts_from(id, Channel::control)) texts.insert(t);
+    }
+    return texts;
+  };
+  REQUIRE(service_until({&a, &b, &c}, [&] {
+    return heard(a).size() == 2 && heard(b).size() == 2 && heard(c).size() == 2;
+  }));
+  CHECK(heard(a) == std::set<std::string>{"from " + to_string(b.address()), "from " + to_string(c.address())});
+  CHECK(heard(b) == std::set<std::string>{"from " + to_string(a.address()), "from " + to_string(c.address())});
+  CHECK(heard(c) == std::set<std::string>{"from " + to_string(a.address()), "from " + to_string(b.address())});
+}
+
+TEST_CASE("a peer that stops servicing times out; a connect to nobody times out") {
+  TransportConfig config;
+  config.timeout_ms = 600;
+  TestPeer a(config), b(config);
+  const ConnectionId a_to_b = a.transport->connect(b.address());
+  REQUIRE(service_until({&a, &b}, [&] { return a.saw(TransportEventKind::connected, a_to_b); }));
+  const auto silent_since = std::chrono::steady_clock::now();
+  REQUIRE(service_until({&a}, [&] { return a.saw(TransportEventKind::timed_out, a_to_b); }));
+  CHECK(std::chrono::steady_clock::now() - silent_since >= std::chrono::milliseconds(500));
+  CHECK_FALSE(a.saw(TransportEventKind::disconnected));
+
+  // The remote's port is bound by a transport that never answers: nobody speaks ENet there.
+  TestPeer mute(config);
+  const ConnectionId to_mute = a.transport->connect(mute.address());
+  REQUIRE(service_until({&a}, [&] { return a.saw(TransportEventKind::timed_out, to_mute); }));
+  CHECK_FALSE(a.saw(TransportEventKind::connected, to_mute));
+}
+
+TEST_CASE("disconnecting while still connecting reports a disconnect") {
+  TestPeer a, nobody;
+  const ConnectionId id = a.transport->connect(nobody.address());
+  a.transport->disconnect(id);
+  REQUIRE(service_until({&a}, [&] { return a.saw(TransportEventKind::disconnected, id); },
+                        std::chrono::seconds(2)));
+}
+
+TEST_CASE("stats report round trip and traffic; set_conditions changes the link at run time") {
+  TestPeer a, b;
+  const ConnectionId a_to_b = a.transport->connect(b.address());
+  REQUIRE(service_until({&a, &b}, [&] { return b.saw(TransportEventKind::connected); }));
+  const ConnectionId b_to_a = b.first(TransportEventKind::connected);
+  const auto chat = [&] {
+    a.send_text(a_to_b, Channel::control, "tick");
+    b.send_text(b_to_a, Channel::control, "tock");
+  };
+  REQUIRE(service_until({&a, &b}, [&] {
+    const LinkStats s = a.transport->stats(a_to_b);
+    return s.bytes_out_per_s > 0 && s.bytes_in_per_s > 0 && s.packets_out_per_s > 0;
+  }, std::chrono::seconds(5), chat));
+  CHECK(a.transport->stats(a_to_b).rtt_ms < 50);
+
+  ConditionerConfig slow;
+  slow.outbound.latency_ms = 60;
+  slow.inbound.latency_ms = 60;
+  a.transport->set_conditions(slow);
+  // Both directions of a's link are slowed, so both ends measure about 120 ms.
+  REQUIRE(service_until({&a, &b}, [&] {
+    return a.transport->stats(a_to_b).rtt_ms >= 100 && b.transport->stats(b_to_a).rtt_ms >= 100;
+  }, std::chrono::seconds(10), chat));
+  CHECK(a.transport->stats(a_to_b).rtt_ms <= 200);
+}
+
+TEST_CASE("bad transport config is refused with a message that says what is wrong") {
+  TransportConfig no_connections;
+  no_connections.max_connections = 0;
+  CHECK_THROWS_WITH_AS(make_enet_transport(no_connections),
+                       doctest::Contains("max_connections is 0"), std::invalid_argument);
+
+  TransportConfig bad_host;
+  bad_host.bind_host = "bad host!";
+  CHECK_THROWS_WITH_AS(make_enet_transport(bad_host), doctest::Contains("cannot resolve host 'bad host!'"),
+                       std::invalid_argument);
+
+  TestPeer first;
+  TransportConfig taken;
+  taken.port = first.address().port;
+  CHECK_THROWS_WITH_AS(make_enet_transport(taken), doctest::Contains("already in use"),
+                       std::runtime_error);
+}
