@@ -4,7 +4,9 @@
 #pragma once
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -49,6 +51,9 @@ inline void build_arena(ReferencePhysics& physics, const ArenaSpec& spec) {
 
 inline ReferencePhysicsConfig arena_physics(const ArenaSpec& spec) {
   ReferencePhysicsConfig c;
+  // Enough damping that a match comes to rest within seconds once the bots stop.
+  c.linear_damping = 0.6f;
+  c.angular_damping = 0.6f;
   c.arena_half_x = spec.half_extent;
   c.arena_half_z = spec.half_extent;
   return c;
@@ -121,7 +126,7 @@ class FakeMatch {
   /// Advances time by `seconds`, updating every live peer each render frame.
   template <class OnFrame>
   void run(double seconds, OnFrame&& on_frame) {
-    const auto frames = static_cast<int>(seconds * 1e6 / render_us);
+    const auto frames = static_cast<int>(std::lround(seconds * 1e6 / static_cast<double>(render_us)));
     for (int i = 0; i < frames; ++i) {
       now_us_ += render_us;
       net_.set_time_us(now_us_);

@@ -64,9 +64,12 @@ constexpr Vec3 rotate(Quat q, Vec3 v) {
   return v + t * q.w + cross(u, t);
 }
 /// Angle in radians between two orientations (0..pi), treating q and -q as the same.
+/// atan2 of the relative rotation's parts stays accurate for nearly equal orientations,
+/// where acos of a dot product close to 1 loses everything to rounding.
 inline float angle_between(Quat a, Quat b) {
-  const float d = std::fabs(dot(a, b));
-  return 2.0f * std::acos(d > 1.0f ? 1.0f : d);
+  const Quat r = conjugate(a) * b;
+  const float s = std::sqrt(r.x * r.x + r.y * r.y + r.z * r.z);
+  return 2.0f * std::atan2(s, std::fabs(r.w));
 }
 /// Spherical interpolation along the shorter arc.
 inline Quat slerp(Quat a, Quat b, float t) {

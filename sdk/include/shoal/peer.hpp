@@ -59,7 +59,7 @@ struct PeerConfig {
   CompareTolerance compare;
   CatchupScope catchup = CatchupScope::region;
   AuthorityConfig authority;
-  SmoothingRules smoothing;
+  SmoothingRules smoothing = SmoothingRules{};
   /// Sync-test mode (as in GGPO): every frame, roll back this many frames and re-simulate,
   /// raising a desync event if the result differs bit for bit. 0 = off.
   int sync_test_frames = 0;

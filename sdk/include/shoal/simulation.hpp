@@ -43,7 +43,8 @@ class Simulation {
   virtual void write(BodyIndex body, const ObjectState& state) = 0;
 
   /// Engine-private state (contact caches, sleep timers) that ObjectState does not carry.
-  /// save(frame) is called after each step; restore(frame) before re-simulating from frame.
+  /// save(frame) is called after each step; restore(frame) before re-simulating from frame,
+  /// after every body has been written with its state of that frame.
   /// Engines whose step depends only on ObjectState leave both empty.
   virtual void save(Frame) {}
   virtual void restore(Frame) {}

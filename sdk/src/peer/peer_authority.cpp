@@ -95,7 +95,7 @@ void Peer::Impl::note_owner_changes() {
     known_owner[b] = owner;
     if (first) continue;  // the initial assignment is not a change
     ++stats.ownership_changes;
-    emit({EventKind::ownership_changed, owner, objects.id(b), history.newest()});
+    emit(make_event(EventKind::ownership_changed, owner, objects.id(b), history.newest()));
   }
 }
 

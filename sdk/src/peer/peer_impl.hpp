@@ -23,6 +23,17 @@
 
 namespace shoal {
 
+inline Event make_event(EventKind kind, PeerId peer, ObjectId object = 0, Frame frame = kNoFrame,
+                        int depth = 0) {
+  Event e;
+  e.kind = kind;
+  e.peer = peer;
+  e.object = object;
+  e.frame = frame;
+  e.depth = depth;
+  return e;
+}
+
 struct Peer::Impl {
   enum class Phase { idle, hosting, joining, syncing, in_match, left };
 
@@ -124,10 +135,29 @@ struct Peer::Impl {
   wire::Snapshot snapshot_in, snapshot_out;
   wire::Ownership ownership_out;
 
+  struct PendingPong {
+    ConnectionId connection;
+    std::int64_t ping_sent_us;
+  };
+  std::vector<PendingPong> pending_pongs;  // answered once the clock has advanced
   std::deque<Event> events;
   PeerStats stats;
   std::int64_t last_update_us = -1;
   std::int64_t last_ping_us = -1;
 };
+
+template <class Message>
+void Peer::Impl::send_to(ConnectionId connection, const Message& message) {
+  if (!wire::encode(message, out_buffer)) return;
+  transport->send(connection, wire::channel_of(static_cast<wire::MessageKind>(out_buffer[3])),
+                  out_buffer);
+}
+
+template <class Message>
+void Peer::Impl::broadcast(const Message& message) {
+  if (!wire::encode(message, out_buffer)) return;
+  const Channel channel = wire::channel_of(static_cast<wire::MessageKind>(out_buffer[3]));
+  for (const session::Member& m : members.remotes()) transport->send(m.connection, channel, out_buffer);
+}
 
 }  // namespace shoal

@@ -9,26 +9,6 @@
 
 namespace shoal {
 
-template <class Message>
-void Peer::Impl::send_to(ConnectionId connection, const Message& message) {
-  if (wire::encode(message, out_buffer)) {
-    transport->send(connection, wire::channel_of(static_cast<wire::MessageKind>(out_buffer[3])),
-                    out_buffer);
-  }
-}
-
-template <class Message>
-void Peer::Impl::broadcast(const Message& message) {
-  if (!wire::encode(message, out_buffer)) return;
-  const Channel channel = wire::channel_of(static_cast<wire::MessageKind>(out_buffer[3]));
-  for (const session::Member& m : members.remotes()) transport->send(m.connection, channel, out_buffer);
-}
-
-template void Peer::Impl::broadcast(const wire::Ownership&);
-template void Peer::Impl::broadcast(const wire::Checksum&);
-template void Peer::Impl::send_to(ConnectionId, const wire::Ping&);
-template void Peer::Impl::send_to(ConnectionId, const wire::Snapshot&);
-
 void Peer::Impl::drain_transport(std::int64_t now_us) {
   TransportEvent event;
   // Bounded, so a flood cannot stall the game's frame; the rest waits for the next update.
@@ -62,7 +42,7 @@ void Peer::Impl::on_connected(ConnectionId connection) {
     reset_regions(id);
     send_to(connection, wire::Hello{members.self(), config.session});
     send_owned_records(connection);
-    emit({EventKind::peer_joined, id});
+    emit(make_event(EventKind::peer_joined, id));
   }
   // Otherwise an incoming connection: it introduces itself with JoinRequest or Hello.
 }
@@ -86,7 +66,7 @@ void Peer::Impl::peer_gone(PeerId peer) {
     ownership->peer_left(peer);
     note_owner_changes();
   }
-  emit({EventKind::peer_left, peer});
+  emit(make_event(EventKind::peer_left, peer));
 }
 
 void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const std::uint8_t> bytes,
@@ -119,9 +99,11 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
     case wire::MessageKind::ping: {
       wire::Ping m;
       if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
-      // Only a peer on the match timeline may answer: anyone else's time says nothing.
-      const bool on_timeline = phase == Phase::in_match && clock.has_value();
-      send_to(connection, wire::Pong{m.sent_us, on_timeline ? clock->match_time() : -1.0});
+      // Only a peer on the match timeline may answer (anyone else's time says nothing), and
+      // only after this update has advanced its clock, so the time it reports is now's.
+      if (phase != Phase::in_match) return send_to(connection, wire::Pong{m.sent_us, -1.0});
+      constexpr std::size_t kMaxPendingPongs = 256;  // bounded: a ping flood answers less
+      if (pending_pongs.size() < kMaxPendingPongs) pending_pongs.push_back({connection, m.sent_us});
       return;
     }
     case wire::MessageKind::pong: {
@@ -181,7 +163,7 @@ void Peer::Impl::on_join_request(ConnectionId connection, const wire::JoinReques
   reset_regions(welcome.your_id);
   send_to(connection, welcome);
   send_owned_records(connection);
-  emit({EventKind::peer_joined, welcome.your_id});
+  emit(make_event(EventKind::peer_joined, welcome.your_id));
 }
 
 void Peer::Impl::on_welcome(ConnectionId connection, const wire::Welcome& welcome) {
@@ -210,7 +192,7 @@ void Peer::Impl::on_hello(ConnectionId connection, const wire::Hello& hello) {
   if (ownership) ownership->peer_joined(hello.id);
   reset_regions(hello.id);
   send_owned_records(connection);
-  emit({EventKind::peer_joined, hello.id});
+  emit(make_event(EventKind::peer_joined, hello.id));
 }
 
 void Peer::Impl::on_ownership(PeerId from, const wire::Ownership& message) {
@@ -235,7 +217,7 @@ void Peer::Impl::on_ownership(PeerId from, const wire::Ownership& message) {
 
 void Peer::Impl::on_checksum(PeerId from, const wire::Checksum& message) {
   if (!history.has(message.frame)) return;  // too old or too new to compare: not a desync
-  Event event{EventKind::desync, from};
+  Event event = make_event(EventKind::desync, from);
   event.frame = message.frame;
   const std::span<const ObjectState> states = history.states(message.frame);
   for (const wire::ObjectHash& h : message.objects) {

@@ -34,6 +34,10 @@ void Peer::Impl::update(std::int64_t now_us) {
     if (!is_host) target = time_sync.target_match_frame(now_us);
     const int due = clock->advance(now_us, target);
     for (int i = 0; i < due; ++i) step_frame();
+    for (const PendingPong& p : pending_pongs) {
+      send_to(p.connection, wire::Pong{p.ping_sent_us, clock->match_time()});
+    }
+    pending_pongs.clear();
     send_pings(now_us);
     refresh_visuals(now_us);
   }
@@ -56,7 +60,7 @@ void Peer::Impl::start_match(std::int64_t now_us, Frame frame) {
   early_ownership.clear();
   note_owner_changes();
   phase = Phase::in_match;
-  emit({EventKind::joined_match, members.self(), 0, frame});
+  emit(make_event(EventKind::joined_match, members.self(), 0, frame));
 }
 
 void Peer::Impl::step_frame() {
@@ -84,7 +88,7 @@ void Peer::Impl::apply_corrections() {
         config.catchup == CatchupScope::object ? replay_outside_reach(from) : owned_by_me;
     stats.catchup_frames += static_cast<std::uint64_t>(resimulator.resimulate(from, replay));
     for (BodyIndex b : mismatched_bodies) {
-      emit({EventKind::override_applied, owner_of(b), objects.id(b), from, depth});
+      emit(make_event(EventKind::override_applied, owner_of(b), objects.id(b), from, depth));
     }
   } else {
     // Too much work for one update: the owner's newest frame, extrapolated, wins at once.
@@ -133,7 +137,7 @@ void Peer::Impl::snap_to(BodyIndex body, Frame frame, const ObjectState& owner_s
   held = s;
   sim.write(body, s);
   ++stats.snaps;
-  emit({EventKind::snapped, owner_of(body), objects.id(body), frame, newest - frame});
+  emit(make_event(EventKind::snapped, owner_of(body), objects.id(body), frame, newest - frame));
 }
 
 void Peer::Impl::run_sync_test(Frame frame) {
@@ -142,7 +146,7 @@ void Peer::Impl::run_sync_test(Frame frame) {
   const std::span<const ObjectState> straight = history.states(frame);
   std::copy(straight.begin(), straight.end(), before.begin());
   resimulator.resimulate(from, {}, false);
-  Event event{EventKind::desync, members.self(), 0, frame, config.sync_test_frames};
+  Event event = make_event(EventKind::desync, members.self(), 0, frame, config.sync_test_frames);
   const std::span<const ObjectState> again = history.states(frame);
   for (BodyIndex b = 0; b < body_count; ++b) {
     if (!sync::bitwise_equal(before[b], again[b])) event.objects.push_back(objects.id(b));

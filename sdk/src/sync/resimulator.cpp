@@ -33,8 +33,9 @@ void Resimulator::restore(Frame frame, bool inject) {
       }
     }
   }
-  sim_.restore(frame);
+  // Bodies first: writing a body may reset engine state (waking it) that restore() then sets.
   for (BodyIndex b = 0; b < count; ++b) sim_.write(b, states[b]);
+  sim_.restore(frame);
 }
 
 void Resimulator::step_and_record(Frame frame, std::span<const std::uint8_t> replay, bool inject,
