@@ -163,53 +163,6 @@ void Peer::Impl::send_pings(std::int64_t now_us) {
   for (const session::Member& m : members.remotes()) send_to(m.connection, wire::Ping{now_us});
 }
 
-void Peer::Impl::send_snapshots(Frame frame) {
-  if (members.remotes().empty()) return;
-  const std::span<const ObjectState> states = history.states(frame);
-  snapshot_out.sender = members.self();
-  snapshot_out.frame = frame;
-  snapshot_out.controlled = controlled ? objects.id(*controlled) : wire::kNoObject;
-  snapshot_out.inputs.clear();
-  if (controlled) {
-    for (int k = 0; k < config.input_redundancy && frame - k >= 0; ++k) {
-      snapshot_out.inputs.push_back({frame - k, inputs.input(*controlled, frame - k)});
-    }
-  }
-  const std::size_t per_datagram =
-      (wire::kMaxUnreliableDatagram - wire::kSnapshotFixedBytes -
-       snapshot_out.inputs.size() * wire::kInputRecordBytes) / wire::kObjectRecordBytes;
-  const bool moving_due = frame % config.snapshot_interval_frames == 0;
-
-  for (const session::Member& m : members.remotes()) {
-    // Interest: only what the receiver's simulated region holds, as this peer sees it; a peer
-    // that controls nothing (yet) gets everything.
-    const authority::PeerRegions& interest = regions_of(m.id);
-    const bool everything = std::none_of(remote_controlled.begin(), remote_controlled.end(),
-                                         [&](auto& p) { return p.first == m.id; });
-    snapshot_out.objects.clear();
-    bool sent = false;
-    for (BodyIndex b = 0; b < body_count; ++b) {
-      if (!owned_by_me[b] || !(everything || authority::is_member(interest.simulated, b))) continue;
-      const bool due = states[b].at_rest
-                           ? (frame + static_cast<Frame>(b)) % config.rest_snapshot_interval_frames == 0
-                           : moving_due;
-      if (!due) continue;
-      snapshot_out.objects.push_back({objects.id(b), states[b]});
-      if (snapshot_out.objects.size() == per_datagram) {
-        send_to(m.connection, snapshot_out);
-        snapshot_out.objects.clear();
-        sent = true;
-      }
-    }
-    // Inputs travel even when nothing owned is due, so remote prediction keeps up.
-    if (!snapshot_out.objects.empty() || (!sent && controlled && moving_due)) {
-      send_to(m.connection, snapshot_out);
-      sent = true;
-    }
-    if (sent) ++stats.snapshots_sent;
-  }
-}
-
 void Peer::Impl::send_checksum(Frame frame) {
   // Frames older than the deepest catch-up are final on their owner.
   const Frame checked = frame - config.max_resimulated_frames - 4;
