@@ -17,6 +17,15 @@
 
 namespace shoal::sync {
 
+/// Applied to every body's state after every step, straight or re-simulated, and written
+/// back into the simulation: quantisation on both sides, so that an owner's frames and a
+/// receiver's own frames are compared like with like.
+class StateFilter {
+ public:
+  virtual ~StateFilter() = default;
+  virtual void apply(BodyIndex body, ObjectState& state) const = 0;
+};
+
 class Resimulator {
  public:
   Resimulator(Simulation& simulation, world::FrameHistory& history, const OwnerFrames& owner_frames,
@@ -32,6 +41,9 @@ class Resimulator {
   /// Returns the number of frames stepped.
   int resimulate(Frame from, std::span<const std::uint8_t> replay, bool inject = true);
 
+  /// Installs (or, with nullptr, removes) the filter applied after every step.
+  void set_state_filter(const StateFilter* filter) { filter_ = filter; }
+
  private:
   void restore(Frame frame, bool inject);
   void step_and_record(Frame frame, std::span<const std::uint8_t> replay, bool inject,
@@ -41,6 +53,7 @@ class Resimulator {
   world::FrameHistory& history_;
   const OwnerFrames& owner_frames_;
   const InputLog& inputs_;
+  const StateFilter* filter_ = nullptr;
   std::vector<BodyInput> input_scratch_;
   std::vector<ObjectState> state_scratch_;
 };
