@@ -258,8 +258,13 @@ LinkStats EnetTransport::stats(ConnectionId connection) const {
   LinkStats stats;
   stats.rtt_ms = static_cast<float>(found->peer->roundTripTime);
   stats.rtt_variance_ms = static_cast<float>(found->peer->roundTripTimeVariance);
-  stats.packet_loss = static_cast<float>(found->peer->packetLoss) /
-                      static_cast<float>(ENET_PEER_PACKET_LOSS_SCALE);
+  const ENetPeer* peer = found->peer;
+  // ENet publishes its smoothed loss only every ENET_PEER_PACKET_LOSS_INTERVAL (10 s); until
+  // the first one, report the running count of the current interval.
+  stats.packet_loss =
+      (peer->packetLoss == 0 && peer->packetsSent > 0)
+          ? static_cast<float>(peer->packetsLost) / static_cast<float>(peer->packetsSent)
+          : static_cast<float>(peer->packetLoss) / static_cast<float>(ENET_PEER_PACKET_LOSS_SCALE);
   stats.packets_out_per_s = rates.packets_out_per_s;
   stats.packets_in_per_s = rates.packets_in_per_s;
   stats.bytes_out_per_s = rates.bytes_out_per_s;
