@@ -126,7 +126,7 @@ TEST_CASE("stats report round trip and traffic; set_conditions changes the link 
     const LinkStats s = a.transport->stats(a_to_b);
     return s.bytes_out_per_s > 0 && s.bytes_in_per_s > 0 && s.packets_out_per_s > 0;
   }, std::chrono::seconds(5), chat));
-  CHECK(a.transport->stats(a_to_b).rtt_ms < 50);
+  CHECK(a.transport->stats(a_to_b).rtt_ms < 100);  // loopback, unconditioned
 
   ConditionerConfig slow;
   slow.outbound.latency_ms = 60;

@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <exception>
 #include <limits>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
