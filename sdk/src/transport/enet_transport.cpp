@@ -22,6 +22,8 @@ namespace {
 constexpr enet_uint32 kGoodbye = 0x5348;  // "SH"
 constexpr std::size_t kMaxMessageSize = 64 * 1024;
 constexpr Endpoint kLoopback{0x7F000001, 0};
+constexpr enet_uint32 kMinRetransmitCapMs = 100;
+constexpr enet_uint32 kMaxRetransmitCapMs = 1000;
 
 std::int64_t now_us() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
@@ -217,11 +219,33 @@ bool EnetTransport::poll(TransportEvent& event) {
   relay_->pump(now_us());
   // Each ENet event is consumed; the loop ends when ENet has none left.
   for (;;) {
+    bound_retransmission_timers();
     ENetEvent raw{};
     const int result = enet_host_service(host_.get(), &raw, 0);
     relay_->pump(now_us());  // what ENet just sent leaves (or enters its conditioner) now
     if (result <= 0) return false;
     if (translate(raw, event)) return true;
+  }
+}
+
+void EnetTransport::bound_retransmission_timers() {
+  // ENet 1.3.17 doubles a reliable command's retransmission timeout on every loss, without
+  // limit, and only looks for due commands once the *oldest* one in flight is due. Under
+  // heavy loss (30%) that stalls an ordered channel for many seconds behind one unlucky
+  // command. We cap each timeout at a few round trips and let every command be checked on
+  // each service. Silence is still detected: timeout_ms runs from the first unacknowledged
+  // resend and is reset only by an acknowledgement (enet_peer_timeout's maximum).
+  for (auto& [id, connection] : connections_) {
+    ENetPeer* peer = connection.peer;
+    const enet_uint32 cap =
+        std::clamp<enet_uint32>(4 * (peer->roundTripTime + peer->roundTripTimeVariance),
+                                kMinRetransmitCapMs, kMaxRetransmitCapMs);
+    for (ENetListIterator node = enet_list_begin(&peer->sentReliableCommands);
+         node != enet_list_end(&peer->sentReliableCommands); node = enet_list_next(node)) {
+      auto* command = reinterpret_cast<ENetOutgoingCommand*>(node);  // the list node is its first member
+      command->roundTripTimeout = std::min(command->roundTripTimeout, cap);
+    }
+    peer->nextTimeout = host_->serviceTime;
   }
 }
 
@@ -234,8 +258,13 @@ LinkStats EnetTransport::stats(ConnectionId connection) const {
   LinkStats stats;
   stats.rtt_ms = static_cast<float>(found->peer->roundTripTime);
   stats.rtt_variance_ms = static_cast<float>(found->peer->roundTripTimeVariance);
-  stats.packet_loss = static_cast<float>(found->peer->packetLoss) /
-                      static_cast<float>(ENET_PEER_PACKET_LOSS_SCALE);
+  const ENetPeer* peer = found->peer;
+  // ENet publishes its smoothed loss only every ENET_PEER_PACKET_LOSS_INTERVAL (10 s); until
+  // the first one, report the running count of the current interval.
+  stats.packet_loss =
+      (peer->packetLoss == 0 && peer->packetsSent > 0)
+          ? static_cast<float>(peer->packetsLost) / static_cast<float>(peer->packetsSent)
+          : static_cast<float>(peer->packetLoss) / static_cast<float>(ENET_PEER_PACKET_LOSS_SCALE);
   stats.packets_out_per_s = rates.packets_out_per_s;
   stats.packets_in_per_s = rates.packets_in_per_s;
   stats.bytes_out_per_s = rates.bytes_out_per_s;

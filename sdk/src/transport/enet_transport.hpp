@@ -68,6 +68,7 @@ class EnetTransport final : public Transport {
   void configure_peer(_ENetPeer* peer) const;
   bool translate(const _ENetEvent& raw, TransportEvent& event);
   const Connection* find(ConnectionId connection) const;
+  void bound_retransmission_timers();
 
   TransportConfig config_;
   std::unique_ptr<_ENetHost, HostDeleter> host_;

@@ -18,7 +18,6 @@ class LinkConditioner {
 
   /// Takes effect for later submits; datagrams already queued keep their schedule.
   void set_conditions(const LinkConditions& conditions);
-  const LinkConditions& conditions() const { return conditions_; }
 
   /// Offers a datagram sent at now_us: dropped, delayed (latency +- uniform jitter),
   /// duplicated, reordered (held back behind the next one), or rate-limited by the

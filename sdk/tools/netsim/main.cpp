@@ -1,0 +1,168 @@
+// shoal-netsim: a standalone conditioning UDP proxy. Point clients at --listen instead of the
+// real server (--target); each client gets its own path through the seeded link conditioner,
+// both directions. Built on the same ConditionedRelay the ENet transport uses.
+#include <csignal>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <exception>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "transport/conditioned_relay.hpp"
+
+namespace {
+
+using shoal::transport::ConditionedRelay;
+using shoal::transport::Endpoint;
+
+constexpr std::string_view kUsage =
+    "usage: shoal-netsim --listen PORT --target HOST:PORT [--latency-ms L] [--jitter-ms J]\n"
+    "                    [--loss P] [--duplicate P] [--reorder P] [--bandwidth BYTES_PER_S]\n"
+    "                    [--seed S] [--seconds N]\n"
+    "  Forwards UDP between clients of 127.0.0.1:PORT (0 = any free port) and the target,\n"
+    "  impairing both directions alike. P is a fraction 0..1; --seconds 0 runs until killed.\n";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Options {
+  std::uint16_t listen_port = 0;
+  bool has_listen = false;
+  shoal::Address target;
+  bool has_target = false;
+  shoal::LinkConditions conditions;
+  std::uint64_t seed = 1;
+  double seconds = 0;
+};
+
+double parse_number(std::string_view flag, const std::string& text, double low, double high,
+                    std::string_view expected) {
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty() || !(value >= low && value <= high)) {
+    throw UsageError(fmt::format("{} '{}' is not valid: expected {}", flag, text, expected));
+  }
+  return value;
+}
+
+std::uint16_t parse_port(std::string_view flag, const std::string& text, bool allow_zero) {
+  const double port = parse_number(flag, text, allow_zero ? 0 : 1, 65535,
+                                   allow_zero ? "a port 0..65535" : "a port 1..65535");
+  if (port != static_cast<double>(static_cast<std::uint16_t>(port))) {
+    throw UsageError(fmt::format("{} '{}' is not valid: expected a whole port number", flag, text));
+  }
+  return static_cast<std::uint16_t>(port);
+}
+
+Options parse(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view flag = argv[i];
+    if (flag == "--help" || flag == "-h") throw UsageError("");
+    if (i + 1 >= argc) throw UsageError(fmt::format("{} needs a value", flag));
+    const std::string value = argv[++i];
+    if (flag == "--listen") {
+      options.listen_port = parse_port(flag, value, true);
+      options.has_listen = true;
+    } else if (flag == "--target") {
+      const auto colon = value.rfind(':');
+      if (colon == std::string::npos || colon == 0) {
+        throw UsageError(fmt::format("--target '{}' is not valid: expected HOST:PORT", value));
+      }
+      options.target = {value.substr(0, colon), parse_port(flag, value.substr(colon + 1), false)};
+      options.has_target = true;
+    } else if (flag == "--latency-ms") {
+      options.conditions.latency_ms = static_cast<float>(parse_number(flag, value, 0, 60'000, "milliseconds 0..60000"));
+    } else if (flag == "--jitter-ms") {
+      options.conditions.jitter_ms = static_cast<float>(parse_number(flag, value, 0, 60'000, "milliseconds 0..60000"));
+    } else if (flag == "--loss") {
+      options.conditions.loss = static_cast<float>(parse_number(flag, value, 0, 1, "a fraction 0..1"));
+    } else if (flag == "--duplicate") {
+      options.conditions.duplicate = static_cast<float>(parse_number(flag, value, 0, 1, "a fraction 0..1"));
+    } else if (flag == "--reorder") {
+      options.conditions.reorder = static_cast<float>(parse_number(flag, value, 0, 1, "a fraction 0..1"));
+    } else if (flag == "--bandwidth") {
+      options.conditions.bandwidth_bytes_per_s = static_cast<std::uint64_t>(
+          parse_number(flag, value, 0, 1e12, "bytes per second, 0 = unlimited"));
+    } else if (flag == "--seed") {
+      options.seed = static_cast<std::uint64_t>(parse_number(flag, value, 0, 9e15, "a whole number"));
+    } else if (flag == "--seconds") {
+      options.seconds = parse_number(flag, value, 0, 1e9, "seconds, 0 = until killed");
+    } else {
+      throw UsageError(fmt::format("unknown flag '{}'", flag));
+    }
+  }
+  if (!options.has_listen) throw UsageError("--listen PORT is required");
+  if (!options.has_target) throw UsageError("--target HOST:PORT is required");
+  return options;
+}
+
+volatile std::sig_atomic_t stop_requested = 0;
+
+std::int64_t now_us() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+int run(const Options& options) {
+  shoal::transport::RelayConfig config;
+  config.public_bind = {0x7F000001, options.listen_port};
+  config.inner = shoal::transport::resolve(options.target);
+  config.pipe_bind = {0, 0};
+  config.max_pipes = 256;
+  config.conditions.outbound = options.conditions;
+  config.conditions.inbound = options.conditions;
+  config.conditions.seed = options.seed;
+  ConditionedRelay relay(config);
+
+  // Tools and tests read this line to learn the port (with --listen 0).
+  fmt::print("shoal-netsim: listening on {} -> {}\n",
+             to_string(shoal::transport::to_address(relay.public_endpoint())),
+             to_string(options.target));
+  std::fflush(stdout);
+
+  std::signal(SIGINT, [](int) { stop_requested = 1; });
+  std::signal(SIGTERM, [](int) { stop_requested = 1; });
+  const std::int64_t start = now_us();
+  const std::int64_t end = options.seconds > 0
+                               ? start + static_cast<std::int64_t>(options.seconds * 1e6)
+                               : std::numeric_limits<std::int64_t>::max();
+  while (stop_requested == 0 && now_us() < end) {
+    relay.wait(now_us(), 50, -1);
+    relay.pump(now_us());
+  }
+  fmt::print("shoal-netsim: {} clients, {} datagrams from unknown sources dropped\n",
+             relay.pipe_count(), relay.counters().dropped_unknown_source);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  try {
+    options = parse(argc, argv);
+  } catch (const UsageError& error) {
+    if (error.what()[0] != '\0') fmt::print(stderr, "shoal-netsim: {}\n", error.what());
+    fmt::print(stderr, "{}", kUsage);
+    return 2;
+  }
+  try {
+    return run(options);
+  } catch (const std::exception& error) {
+    fmt::print(stderr, "shoal-netsim: {}\n", error.what());
+    return 1;
+  }
+}
