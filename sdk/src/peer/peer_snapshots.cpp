@@ -116,7 +116,9 @@ void Peer::Impl::on_owner_frame(Frame frame, BodyIndex body, const ObjectState& 
   owner_frames.store(frame, body, state);
   const ObjectState& own = history.states(frame)[body];
   if (sync::states_agree(state, own, config.compare)) {
-    history.set_confirmed(frame, body, true);
+    // Confirmed means "holds the owner's data": within tolerance is not the same bits, and
+    // desync checksums compare bits.
+    if (sync::bitwise_equal(state, own)) history.set_confirmed(frame, body, true);
     return;
   }
   ++stats.overrides;

@@ -16,8 +16,8 @@ void Resimulator::step_forward(std::span<const std::uint8_t> replay) {
 
 int Resimulator::resimulate(Frame from, std::span<const std::uint8_t> replay, bool inject) {
   const Frame to = history_.newest();
-  if (!history_.has(from) || from >= to) return 0;
-  restore(from, inject);
+  if (!history_.has(from)) return 0;
+  restore(from, inject);  // an override of the newest frame is just this
   for (Frame f = from + 1; f <= to; ++f) step_and_record(f, replay, inject, true);
   return to - from;
 }

@@ -1,0 +1,240 @@
+// Bad input and bad peers: garbage, forged snapshots, lying owners, long outages.
+#include <doctest/doctest.h>
+
+#include <cstring>
+
+#include "core/random.hpp"
+#include "match_harness.hpp"
+#include "wire/control_messages.hpp"
+#include "wire/snapshot_codec.hpp"
+
+using namespace shoal;
+using namespace shoal::test;
+
+namespace {
+
+// Sends whatever the test wants on a connection of its own to a peer.
+struct Intruder {
+  std::unique_ptr<Transport> transport;
+  ConnectionId connection = kNoConnection;
+
+  void send(Channel channel, std::span<const std::uint8_t> bytes) {
+    transport->send(connection, channel, bytes);
+  }
+  void drain() {
+    TransportEvent e;
+    for (int i = 0; i < 10'000 && transport->poll(e); ++i) {}
+  }
+};
+
+template <class Message>
+std::vector<std::uint8_t> encoded(const Message& m) {
+  std::vector<std::uint8_t> out;
+  REQUIRE(wire::encode(m, out));
+  return out;
+}
+
+// Owner that lies: what it sends differs from what it simulated.
+class TamperingTransport final : public Transport {
+ public:
+  explicit TamperingTransport(std::unique_ptr<Transport> inner) : inner_(std::move(inner)) {}
+  ConnectionId connect(const Address& a) override { return inner_->connect(a); }
+  void disconnect(ConnectionId c) override { inner_->disconnect(c); }
+  bool send(ConnectionId c, Channel channel, std::span<const std::uint8_t> bytes) override {
+    if (channel == Channel::state && wire::decode(bytes, snapshot_)) {
+      for (wire::ObjectRecord& r : snapshot_.objects) {
+        if (!r.state.at_rest) r.state.position.y += 0.01f;  // a centimetre off, quietly
+      }
+      if (wire::encode(snapshot_, buffer_)) return inner_->send(c, channel, buffer_);
+    }
+    return inner_->send(c, channel, bytes);
+  }
+  bool poll(TransportEvent& e) override { return inner_->poll(e); }
+  void wait(int ms) override { inner_->wait(ms); }
+  LinkStats stats(ConnectionId c) const override { return inner_->stats(c); }
+  Address local_address() const override { return inner_->local_address(); }
+  Address remote_address(ConnectionId c) const override { return inner_->remote_address(c); }
+  std::size_t max_message_size() const override { return inner_->max_message_size(); }
+  void set_conditions(const ConditionerConfig& c) override { inner_->set_conditions(c); }
+
+ private:
+  std::unique_ptr<Transport> inner_;
+  wire::Snapshot snapshot_;
+  std::vector<std::uint8_t> buffer_;
+};
+
+}  // namespace
+
+TEST_CASE("garbage from a stranger is dropped and counted; the match goes on") {
+  ArenaSpec spec{2, 4};
+  FakeMatch m(2, spec, PeerConfig{}, 91);
+  REQUIRE(m.connect(5));
+  m.enable_bots(1);
+  Intruder intruder{m.network().create_endpoint(77)};
+  intruder.connection = intruder.transport->connect(m.players[0].peer->address());
+  m.run(0.2);
+  intruder.drain();
+  core::Random random(5);
+  std::vector<std::uint8_t> bytes;
+  for (int i = 0; i < 3000; ++i) {
+    bytes.resize(random.next_u64() % 1500);
+    for (auto& b : bytes) b = static_cast<std::uint8_t>(random.next_u64());
+    if (i % 3 == 0 && bytes.size() >= 4) {  // a valid header, so the body is what is wrong
+      bytes[0] = 'S';
+      bytes[1] = 'H';
+      bytes[2] = 1;
+      bytes[3] = static_cast<std::uint8_t>(std::array{1, 2, 3, 5, 6, 16, 17, 32}[i % 8]);
+    }
+    intruder.send(static_cast<Channel>(i % 3), bytes);
+    if (i % 100 == 0) {
+      m.run(1.0 / 60);
+      intruder.drain();
+    }
+  }
+  m.run(1);
+  const PeerStats s = m.players[0].peer->stats();
+  CHECK(s.dropped.total() >= 2900);  // everything but a few ignored pings
+  CHECK(s.dropped[DropReason::bad_magic] > 0);
+  CHECK(s.dropped[DropReason::truncated] + s.dropped[DropReason::malformed] > 0);
+  CHECK(m.players[0].peer->peers() == std::vector<PeerId>{0, 1});  // the stranger never joined
+  m.disable_bots();
+  m.run(6);
+  CHECK(divergence(m.players, all_ids(spec)).bitwise);
+}
+
+TEST_CASE("a member cannot move objects it does not own") {
+  ArenaSpec spec{2, 4};
+  FakeMatch m(2, spec, PeerConfig{}, 92);
+  REQUIRE(m.connect(5));
+  Intruder liar{m.network().create_endpoint(78)};
+  liar.connection = liar.transport->connect(m.players[0].peer->address());
+  m.run(0.2);
+  liar.drain();
+  liar.send(Channel::control, encoded(wire::Hello{9, "shoal"}));
+  m.run(0.2);
+  liar.drain();
+  REQUIRE(m.players[0].peer->peers() == std::vector<PeerId>{0, 1, 9});
+  const ObjectId target = kFirstObject;
+  const ObjectState before = m.players[0].peer->state(target);
+  const auto not_owner_before = m.players[0].peer->stats().dropped[DropReason::not_owner];
+  for (int i = 0; i < 60; ++i) {
+    wire::Snapshot forged;
+    forged.sender = 9;
+    forged.frame = m.players[0].peer->frame() - 1;
+    ObjectState moved = before;
+    moved.position.x += 3;
+    moved.at_rest = false;
+    forged.objects.push_back({target, moved});
+    liar.send(Channel::state, encoded(forged));
+    forged.sender = 1;  // and pretending to be someone else
+    liar.send(Channel::state, encoded(forged));
+    // A release in another peer's name is refused too.
+    liar.send(Channel::control, encoded(wire::Ownership{{{target, 9, 50, 0, forged.frame}}, false}));
+    m.run(1.0 / 60);
+    liar.drain();
+  }
+  CHECK(m.players[0].peer->stats().dropped[DropReason::not_owner] - not_owner_before >= 120);
+  CHECK(m.players[0].peer->owner(target) == 0);
+  CHECK(distance(m.players[0].peer->state(target).position, before.position) < 0.01f);
+}
+
+TEST_CASE("an owner whose snapshots disagree with its own frames raises a desync naming them") {
+  ArenaSpec spec{2, 4};
+  PeerConfig config;
+  config.checksum_interval_frames = 30;
+  MemoryNetwork net(93);
+  std::vector<Player> players;
+  for (int p = 0; p < 2; ++p) {
+    Player player;
+    player.physics = std::make_unique<ReferencePhysics>(arena_physics(spec));
+    build_arena(*player.physics, spec);
+    std::unique_ptr<Transport> t = net.create_endpoint(static_cast<std::uint16_t>(p + 1));
+    if (p == 0) t = std::make_unique<TamperingTransport>(std::move(t));
+    player.peer = std::make_unique<Peer>(config, *player.physics, std::move(t));
+    player.ball = kFirstBall + static_cast<ObjectId>(p);
+    player.peer->set_controlled(player.ball);
+    players.push_back(std::move(player));
+  }
+  players[0].peer->host();
+  players[1].peer->join(players[0].peer->address());
+  std::int64_t now = 1'000'000;
+  Event desync;
+  bool seen = false;
+  for (int i = 0; i < 60 * 8 && !seen; ++i) {
+    now += 16'667;
+    net.set_time_us(now);
+    Input push;
+    push.axis = {-1, 0, 0.3f};
+    players[0].peer->set_input(push);  // peer 0's ball moves: its frames are sent every frame
+    for (Player& p : players) p.peer->update_at(now);
+    for (Event e; players[1].peer->poll_event(e);) {
+      if (e.kind == EventKind::desync) {
+        desync = e;
+        seen = true;
+      }
+    }
+  }
+  REQUIRE(seen);
+  CHECK(desync.peer == 0);
+  CHECK(desync.frame != kNoFrame);
+  CHECK(std::find(desync.objects.begin(), desync.objects.end(), players[0].ball) != desync.objects.end());
+}
+
+TEST_CASE("an honest match raises no desync, in both catch-up scopes and with tolerant compare") {
+  for (int variant = 0; variant < 3; ++variant) {
+    CAPTURE(variant);
+    PeerConfig config;
+    config.checksum_interval_frames = 30;
+    if (variant == 1) config.catchup = CatchupScope::object;
+    if (variant == 2) config.compare.exact = false;
+    ArenaSpec spec{3, 8};
+    FakeMatch m(3, spec, config, 94);
+    LinkConditions link;
+    link.latency_ms = 40;
+    link.loss = 0.1f;
+    m.network().set_conditions(link);
+    REQUIRE(m.connect(5));
+    m.enable_bots(11);
+    m.run(10);
+    m.disable_bots();
+    m.run(8);
+    std::uint64_t desyncs = 0, catchup = 0;
+    for (Player& p : m.players) {
+      desyncs += p.peer->stats().desyncs;
+      catchup += p.peer->stats().catchup_frames;
+    }
+    CHECK(desyncs == 0);
+    CHECK(catchup > 0);
+    const Divergence d = divergence(m.players, all_ids(spec));
+    CHECK(d.objects_compared > 0);
+    if (variant == 2) {
+      CHECK(d.position_m <= 0.001f);
+      CHECK(d.rotation_rad <= 0.001f);
+    } else {
+      CHECK(d.bitwise);
+    }
+  }
+}
+
+TEST_CASE("a peer cut off for longer than its history snaps back and ends consistent") {
+  ArenaSpec spec{2, 6};
+  PeerConfig config;
+  FakeMatch m(2, spec, config, 95);
+  LinkConditions link;
+  link.latency_ms = 20;
+  m.network().set_conditions(link);
+  REQUIRE(m.connect(5));
+  m.enable_bots(13);
+  m.run(2);
+  m.network().set_blocked(1, 2, true);  // 1.5 s: more than the 64-frame history, less than the timeout
+  m.run(1.5);
+  m.network().set_blocked(1, 2, false);
+  m.run(3);
+  CHECK(m.players[0].peer->stats().snaps + m.players[1].peer->stats().snaps > 0);
+  m.disable_bots();
+  m.run(6);
+  CHECK(m.players[0].peer->peers().size() == 2);
+  const Divergence d = divergence(m.players, all_ids(spec));
+  CHECK(d.objects_compared > 0);
+  CHECK(d.bitwise);
+}
