@@ -187,7 +187,9 @@ TEST_CASE("a peer that leaves or crashes hands its objects to the default owner;
   for (const bool crash : {false, true}) {
     CAPTURE(crash);
     ArenaSpec spec{3, 6};
-    FakeMatch m(3, spec, base_config(), 61);
+    PeerConfig config = base_config();
+    config.rejoin_grace_ms = 1000;  // a crash is final after the timeout and this
+    FakeMatch m(3, spec, config, 61);
     m.network().set_conditions(network(20, 0.02f));
     REQUIRE(m.connect(5));
     m.enable_bots(5);

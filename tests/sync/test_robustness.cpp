@@ -13,27 +13,6 @@ using namespace shoal::test;
 
 namespace {
 
-// Sends whatever the test wants on a connection of its own to a peer.
-struct Intruder {
-  std::unique_ptr<Transport> transport;
-  ConnectionId connection = kNoConnection;
-
-  void send(Channel channel, std::span<const std::uint8_t> bytes) {
-    transport->send(connection, channel, bytes);
-  }
-  void drain() {
-    TransportEvent e;
-    for (int i = 0; i < 10'000 && transport->poll(e); ++i) {}
-  }
-};
-
-template <class Message>
-std::vector<std::uint8_t> encoded(const Message& m) {
-  std::vector<std::uint8_t> out;
-  REQUIRE(wire::encode(m, out));
-  return out;
-}
-
 // Owner that lies: what it sends differs from what it simulated.
 class TamperingTransport final : public Transport {
  public:

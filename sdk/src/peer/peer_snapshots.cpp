@@ -34,10 +34,13 @@ void Peer::Impl::send_snapshots(Frame frame) {
     snapshot_out.objects.clear();
     bool sent = false;
     for (BodyIndex b = 0; b < body_count; ++b) {
-      if (!owned_by_me[b] || !(everything || authority::is_member(interest.simulated, b))) continue;
-      const bool due = states[b].at_rest
-                           ? (frame + static_cast<Frame>(b)) % config.rest_snapshot_interval_frames == 0
-                           : moving_due;
+      if (!owned_by_me[b]) continue;
+      // Outside the receiver's simulated region only resting objects go, and rarely: enough
+      // for every peer to agree on the whole world once it settles, at almost no cost.
+      const bool relevant = everything || authority::is_member(interest.simulated, b);
+      const Frame rest_interval = config.rest_snapshot_interval_frames * (relevant ? 1 : 4);
+      const bool due = states[b].at_rest ? (frame + static_cast<Frame>(b)) % rest_interval == 0
+                                         : relevant && moving_due;
       if (!due) continue;
       snapshot_out.objects.push_back({objects.id(b), states[b]});
       if (snapshot_out.objects.size() == per_datagram) {

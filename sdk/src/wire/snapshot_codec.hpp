@@ -11,13 +11,12 @@
 #include "shoal/state.hpp"
 #include "shoal/types.hpp"
 #include "wire/packet_header.hpp"
+#include "wire/state_checks.hpp"
 
 namespace shoal::wire {
 
 inline constexpr ObjectId kNoObject = 0xFFFFFFFF;
 
-/// How far |q|^2 of a received orientation may be from 1 before it is rejected as malformed.
-inline constexpr float kUnitQuaternionTolerance = 1e-3f;
 
 struct InputRecord {
   Frame frame = kNoFrame;
