@@ -323,13 +323,8 @@ class Launcher {
     int code = report.consistent ? 0 : 1;
     try {
       if (!options_.report_path.empty()) write_json(options_.report_path, report);
-      std::string csv = options_.csv_path;
-      if (csv.empty() && !options_.plot_path.empty()) csv = options_.plot_path + ".csv";
-      if (!csv.empty()) write_csv(csv, rows_);
-      if (!options_.plot_path.empty()) {
-        write_plot(options_.plot_path, csv, options_.peers);
-        if (options_.csv_path.empty()) std::remove(csv.c_str());
-      }
+      if (!options_.csv_path.empty()) write_csv(options_.csv_path, rows_);
+      if (!options_.plot_path.empty()) write_plot(options_.plot_path, rows_);
     } catch (const std::exception& e) {
       fmt::print(stderr, "shoal-lan-match: {}\n", e.what());
       code = 1;

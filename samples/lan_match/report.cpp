@@ -124,23 +124,43 @@ void write_csv(const std::string& path, const std::vector<SecondRow>& rows) {
   file.close();
 }
 
-void write_plot(const std::string& png_path, const std::string& csv_path, int peers) {
-  const std::string script = fmt::format(
+void write_plot(const std::string& png_path, const std::vector<SecondRow>& rows) {
+  // The data goes into the script as named blocks, one per peer, so each peer's line is whole.
+  std::string script = "$divergence << EOD\n";
+  std::vector<std::string> peer_blocks;
+  for (const SecondRow& row : rows) {
+    script += fmt::format("{} {}\n", row.time_s, row.max_position_error_m);
+    peer_blocks.resize(std::max(peer_blocks.size(), row.peers.size()));
+    for (std::size_t i = 0; i < row.peers.size(); ++i) {
+      if (row.peers[i]) {
+        peer_blocks[i] += fmt::format("{} {} {} {}\n", row.time_s, row.peers[i]->kbps_out, row.peers[i]->kbps_in,
+                                      row.peers[i]->peer);
+      }
+    }
+  }
+  script += "EOD\n";
+  std::string bandwidth_plots;
+  for (std::size_t i = 0; i < peer_blocks.size(); ++i) {
+    script += fmt::format("$peer{} << EOD\n{}EOD\n", i, peer_blocks[i]);
+    bandwidth_plots += fmt::format("{0}$peer{1} using 1:2 with linespoints lc {2} title 'peer #{1} out', "
+                                   "$peer{1} using 1:3 with lines dashtype 2 lc {2} title 'peer #{1} in'",
+                                   i == 0 ? "" : ", ", i, i + 1);
+  }
+  script += fmt::format(
       "set terminal png size 1000,800\n"
-      "set output '{0}'\n"
-      "set datafile separator ','\n"
+      "set output '{}'\n"
       "set key outside right\n"
-      "set multiplot layout 2,1 title 'shoal-lan-match'\n"
-      "set title 'bandwidth per peer'\n"
       "set xlabel 'match time (s)'\n"
+      "set multiplot layout 2,1 title 'shoal-lan-match'\n"
+      "set title 'bandwidth per launched peer'\n"
       "set ylabel 'kbit/s'\n"
-      "plot for [p=0:{2}] '{1}' using 1:($2==p ? $5 : NaN) with linespoints title sprintf('peer %d out', p), "
-      "for [p=0:{2}] '{1}' using 1:($2==p ? $6 : NaN) with lines dashtype 2 title sprintf('peer %d in', p)\n"
-      "set title 'largest position difference between peers'\n"
+      "plot {}\n"
+      "set title 'largest position difference between peers (same frame)'\n"
       "set ylabel 'm'\n"
-      "plot '{1}' using 1:($2==0 ? $10 : NaN) with linespoints title 'max position error'\n"
+      "set yrange [0:0.001<*]\n"
+      "plot $divergence using 1:2 with linespoints title 'max position error'\n"
       "unset multiplot\n",
-      png_path, csv_path, peers - 1);
+      png_path, bandwidth_plots.empty() ? "NaN notitle" : bandwidth_plots);
   char script_path[] = "/tmp/shoal-lan-match-plot-XXXXXX";
   const int fd = ::mkstemp(script_path);
   if (fd < 0) throw std::runtime_error(fmt::format("cannot create a gnuplot script: {}", std::strerror(errno)));

@@ -53,6 +53,6 @@ void print_report(const MatchReport& report);
 /// Throws std::runtime_error when a file cannot be written (or gnuplot fails), saying which.
 void write_json(const std::string& path, const MatchReport& report);
 void write_csv(const std::string& path, const std::vector<SecondRow>& rows);
-void write_plot(const std::string& png_path, const std::string& csv_path, int peers);
+void write_plot(const std::string& png_path, const std::vector<SecondRow>& rows);
 
 }  // namespace lan_match
