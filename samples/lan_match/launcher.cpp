@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -21,6 +20,7 @@
 #include "arena.hpp"
 #include "peer_report.hpp"
 #include "report.hpp"
+#include "shoal/peer.hpp"
 #include "timeline.hpp"
 
 namespace lan_match {
@@ -95,7 +95,7 @@ class Launcher {
  public:
   Launcher(const Options& options, const char* self_path)
       : options_(options), arena_(arena_for(options.peers, options.objects)),
-        bodies_(static_cast<int>(all_bodies(arena_).size())), timeline_(timeline_for(options, 60)) {
+        bodies_(static_cast<int>(all_bodies(arena_).size())), timeline_(timeline_for(options, shoal::PeerConfig{}.tick_hz)) {
     fmt::print("shoal-lan-match: {} peers, {} objects, {} s of play then {} s to settle; "
                "each link: {}% loss, {} ms latency +-{} ms, {}% duplicated, {}% reordered\n",
                options.peers, options.objects, options.seconds, options.settle_seconds, options.loss * 100,

@@ -129,7 +129,7 @@ int play(const Options& options, SampleWriter& out) {
       bot.emplace(options.seed * 1000 + event.peer, options.objects, config.tick_hz);
       out.joined(event.peer, shoal::to_string(peer.address()));
     }
-    if (bot) {
+    if (bot) {  // in the match
       const shoal::Frame now = peer.frame();
       for (; next_sample < timeline.compare && now >= next_sample + timeline.report_delay;
            next_sample += timeline.sample_interval) {
