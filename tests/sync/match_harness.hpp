@@ -215,6 +215,15 @@ inline Divergence divergence(const std::vector<Player>& players, const std::vect
   return d;
 }
 
+/// A simulated link: one-way latency, loss fraction and +- jitter.
+inline LinkConditions link(float one_way_ms, float loss, float jitter_ms = 0) {
+  LinkConditions l;
+  l.latency_ms = one_way_ms;
+  l.jitter_ms = jitter_ms;
+  l.loss = loss;
+  return l;
+}
+
 /// Sends whatever a test wants, on a connection of its own, to a peer.
 struct Intruder {
   std::unique_ptr<Transport> transport;

@@ -8,20 +8,13 @@ using namespace shoal::test;
 
 namespace {
 
-LinkConditions lossy(float one_way_ms, float loss) {
-  LinkConditions l;
-  l.latency_ms = one_way_ms;
-  l.jitter_ms = 5;
-  l.loss = loss;
-  return l;
-}
 
 }  // namespace
 
 TEST_CASE("a late joiner gets a baseline and reaches the same state as everyone") {
   ArenaSpec spec{3, 10, 10};
   FakeMatch m(3, spec, PeerConfig{}, 101, 2);
-  m.network().set_conditions(lossy(30, 0.05f));
+  m.network().set_conditions(link(30, 0.05f, 5));
   m.enable_bots(21);
   m.players[2].bot.reset();
   m.run(6);  // two peers move things about; the third still has the initial world
@@ -42,7 +35,7 @@ TEST_CASE("a peer that drops and comes back within the grace period keeps its id
   PeerConfig config;
   config.rejoin_grace_ms = 6000;
   FakeMatch m(3, spec, config, 102);
-  m.network().set_conditions(lossy(20, 0.02f));
+  m.network().set_conditions(link(20, 0.02f, 5));
   REQUIRE(m.connect(5));
   m.enable_bots(5);
   m.run(2);

@@ -168,10 +168,7 @@ TEST_CASE("an honest match raises no desync, in both catch-up scopes and with to
     if (variant == 2) config.compare.exact = false;
     ArenaSpec spec{3, 8};
     FakeMatch m(3, spec, config, 94);
-    LinkConditions link;
-    link.latency_ms = 40;
-    link.loss = 0.1f;
-    m.network().set_conditions(link);
+    m.network().set_conditions(link(40, 0.1f));
     REQUIRE(m.connect(5));
     m.enable_bots(11);
     m.run(10);
@@ -199,9 +196,7 @@ TEST_CASE("a peer cut off for longer than its history snaps back and ends consis
   ArenaSpec spec{2, 6};
   PeerConfig config;
   FakeMatch m(2, spec, config, 95);
-  LinkConditions link;
-  link.latency_ms = 20;
-  m.network().set_conditions(link);
+  m.network().set_conditions(link(20, 0));
   REQUIRE(m.connect(5));
   m.enable_bots(13);
   m.run(2);
