@@ -9,7 +9,6 @@
 #include "shoal/authority_config.hpp"
 #include "shoal/math.hpp"
 #include "shoal/simulation.hpp"
-#include "world/spatial_grid.hpp"
 
 namespace shoal::authority {
 
@@ -70,11 +69,12 @@ class RegionBuilder {
   std::vector<Vec3> velocities_;
   std::vector<float> radii_;
   // Each body's swept sphere over [0, T_predict]: a necessary condition for two bodies to
-  // touch within the horizon is that their swept spheres overlap, so the grid prunes pairs.
+  // touch within the horizon is that their swept spheres overlap, which prunes pairs cheaply.
+  // Queries scan the bodies linearly: a few scans per controlled body cost less than
+  // rebuilding a spatial index every frame (regions are wide, tens of metres, and a match has
+  // a handful of controlled bodies).
   std::vector<Vec3> swept_centers_;
   std::vector<float> swept_radii_;
-  world::SpatialGrid body_grid_;
-  world::SpatialGrid swept_grid_;
   // Scratch: the membership before this compute(), swapped with the caller's flags.
   std::vector<std::uint8_t> previous_core_;
   std::vector<std::uint8_t> previous_simulated_;
