@@ -59,27 +59,32 @@ void RegionBuilder::compute(std::span<const BodyIndex> controlled, PeerRegions& 
 
   for (const BodyIndex body : controlled) {
     const float radius = core_radius(body);
-    add_sphere(positions_[body], radius, previous_core_, regions.core);
+    add_spheres(positions_[body], radius, radius + config_.simulated_radius, regions);
     add_predicted_contacts(body, previous_core_, regions.core);
-    add_sphere(positions_[body], radius + config_.simulated_radius, previous_simulated_,
-               regions.simulated);
   }
   for (std::size_t i = 0; i < count; ++i) {
     regions.simulated[i] = static_cast<std::uint8_t>(regions.simulated[i] | regions.core[i]);
   }
 }
 
-void RegionBuilder::add_sphere(Vec3 center, float radius,
-                               const std::vector<std::uint8_t>& previous,
-                               std::vector<std::uint8_t>& members) const {
-  const float query_radius = radius + config_.hysteresis;
+void RegionBuilder::add_spheres(Vec3 center, float core_radius, float simulated_radius,
+                                PeerRegions& regions) const {
+  // One pass for both spheres around the same center: the simulated sphere contains the core
+  // sphere, so a body outside the simulated query is outside the core query too.
+  const float hysteresis = config_.hysteresis;
+  const float core_query = core_radius + hysteresis;
+  const float simulated_query = simulated_radius + hysteresis;
   const auto count = static_cast<BodyIndex>(positions_.size());
   for (BodyIndex body = 0; body < count; ++body) {
-    if (!spheres_overlap(center, query_radius, positions_[body], radii_[body])) continue;
+    if (!spheres_overlap(center, simulated_query, positions_[body], radii_[body])) continue;
     // Distance from the sphere's center to the near side of the body's bounding sphere.
     const float gap = distance(positions_[body], center) - radii_[body];
-    const float reach = is_member(previous, body) ? radius + config_.hysteresis : radius;
-    if (gap <= reach) members[body] = 1;
+    const float simulated_reach =
+        is_member(previous_simulated_, body) ? simulated_radius + hysteresis : simulated_radius;
+    if (gap <= simulated_reach) regions.simulated[body] = 1;
+    if (!spheres_overlap(center, core_query, positions_[body], radii_[body])) continue;
+    const float core_reach = is_member(previous_core_, body) ? core_radius + hysteresis : core_radius;
+    if (gap <= core_reach) regions.core[body] = 1;
   }
 }
 

@@ -56,10 +56,11 @@ class RegionBuilder {
   const AuthorityConfig& config() const { return config_; }
 
  private:
-  /// Flags every body whose bounding sphere overlaps the sphere (center, radius), or lies within
-  /// `hysteresis` of it when `previous` says it was a member.
-  void add_sphere(Vec3 center, float radius, const std::vector<std::uint8_t>& previous,
-                  std::vector<std::uint8_t>& members) const;
+  /// Flags in regions.core every body whose bounding sphere overlaps the sphere (center,
+  /// core_radius), or lies within `hysteresis` of it when it was a core member before; the same
+  /// for regions.simulated with simulated_radius (>= core_radius).
+  void add_spheres(Vec3 center, float core_radius, float simulated_radius,
+                   PeerRegions& regions) const;
   /// Flags every body predicted to touch `controlled` within T_predict.
   void add_predicted_contacts(BodyIndex controlled, const std::vector<std::uint8_t>& previous,
                               std::vector<std::uint8_t>& members) const;
