@@ -13,6 +13,11 @@ packages=(
   libcereal-dev
   libfmt-dev
   doctest-dev
+  libsdl2-dev   # shoal-arena window
+  libimgui-dev  # shoal-arena overlay (contains the SDL2 and SDL_Renderer backends)
+  libstb-dev    # needed by imgui; stb_image_write for arena screenshots
+  xvfb          # arena screenshot test under a virtual X server
+  xauth         # xvfb-run needs it
 )
 
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${packages[@]}" 2>/dev/null \
