@@ -21,8 +21,12 @@ double seconds_now() {
 
 }  // namespace
 
-App::App(const Options& options) : options_(options), layout_(arena_layout(options.objects)) {
+App::SdlVideo::SdlVideo() {
   if (SDL_Init(SDL_INIT_VIDEO) != 0) sdl_failed("cannot start SDL video");
+}
+App::SdlVideo::~SdlVideo() { SDL_Quit(); }
+
+App::App(const Options& options) : options_(options), layout_(arena_layout(options.objects)) {
   window_.reset(SDL_CreateWindow("shoal-arena", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
                                  options.width, options.height, SDL_WINDOW_SHOWN));
   if (!window_) sdl_failed("cannot open the window");
@@ -34,18 +38,20 @@ App::App(const Options& options) : options_(options), layout_(arena_layout(optio
   controls_.loss = options.loss;
   controls_.latency_ms = options.latency_ms;
   controls_.jitter_ms = options.jitter_ms;
+  controls_.scene.raw_state = options.raw_state;
+  controls_.seed = options.seed;
   shoal::TransportConfig transport;
   // A LAN match listens on every interface; a match against bots stays on loopback.
   transport.bind_host = options.lan_host || options.join ? "0.0.0.0" : "127.0.0.1";
   transport.port = options.port;
-  transport.conditioner = conditions_of(controls_, options.seed);
+  transport.conditioner = conditions_of(controls_);
   player_ = make_player(layout_, transport);
 
   shoal::Address host{"127.0.0.1", player_.peer->address().port};
   if (options.join) {
     host = *options.join;
     player_.peer->join(host);
-    where_ = "joining " + shoal::to_string(host);
+    where_ = "match hosted at " + shoal::to_string(host);
   } else {
     player_.peer->host();
     where_ = options.lan_host
@@ -55,13 +61,6 @@ App::App(const Options& options) : options_(options), layout_(arena_layout(optio
   }
   if (options.bots > 0) bots_.emplace(options.bots, layout_, transport, host, options.seed);
   if (options.overlay) overlay_ = std::make_unique<Overlay>(window_.get(), renderer_.get());
-}
-
-App::~App() {
-  overlay_.reset();
-  renderer_.reset();
-  window_.reset();
-  SDL_Quit();
 }
 
 void App::run() {

@@ -20,7 +20,6 @@ class App {
   /// Opens the window and starts (or joins) the match. Throws std::runtime_error when SDL
   /// or the network cannot be set up.
   explicit App(const Options& options);
-  ~App();
   App(const App&) = delete;
   App& operator=(const App&) = delete;
 
@@ -32,12 +31,20 @@ class App {
   shoal::Input keyboard_input() const;
   void render_frame();
 
+  /// SDL's video subsystem for the lifetime of the App; declared first, so it ends last.
+  struct SdlVideo {
+    SdlVideo();
+    ~SdlVideo();
+    SdlVideo(const SdlVideo&) = delete;
+    SdlVideo& operator=(const SdlVideo&) = delete;
+  };
   struct SdlDeleter {
     void operator()(SDL_Window* w) const { SDL_DestroyWindow(w); }
     void operator()(SDL_Renderer* r) const { SDL_DestroyRenderer(r); }
   };
 
   Options options_;
+  SdlVideo video_;
   std::unique_ptr<SDL_Window, SdlDeleter> window_;
   std::unique_ptr<SDL_Renderer, SdlDeleter> renderer_;
   std::vector<Body> layout_;

@@ -34,14 +34,15 @@ shoal::Address host_and_port(std::string_view text) {
 const char* usage() {
   return "usage: shoal-arena [--host [--port P] | --join HOST:PORT] [--bots N] [--objects K]\n"
          "                   [--seed S] [--loss P] [--latency-ms L] [--jitter-ms J]\n"
-         "                   [--width W] [--height H] [--no-overlay]\n"
+         "                   [--width W] [--height H] [--no-overlay] [--raw-state]\n"
          "                   [--frames N [--screenshot FILE.png]]\n"
          "  Play one peer with WASD or the arrow keys against N bots (separate peers in this\n"
          "  process, on loopback ENet). --host listens on every interface (port 40000 unless\n"
          "  --port) so arena windows on the LAN can --join; all windows of a match need the same\n"
          "  --objects. --loss is a fraction (0.05 = 5%); latency and jitter apply to each\n"
          "  direction of every link of the player's peer and can be changed in the overlay.\n"
-         "  --frames N exits after N frames; with --screenshot it saves the last one first.\n";
+         "  --frames N exits after N frames; with --screenshot it saves the last one first.\n"
+         "  --raw-state starts with the simulation state outlined beside the smoothed one.\n";
 }
 
 Options parse_options(int argc, char** argv) {
@@ -66,6 +67,7 @@ Options parse_options(int argc, char** argv) {
     else if (flag == "--width") o.width = number(flag, value(), 640, 7680);
     else if (flag == "--height") o.height = number(flag, value(), 480, 4320);
     else if (flag == "--no-overlay") o.overlay = false;
+    else if (flag == "--raw-state") o.raw_state = true;
     else if (flag == "--frames") o.frames = number(flag, value(), 1, 1'000'000);
     else if (flag == "--screenshot") {
       o.screenshot = std::string(value());

@@ -27,6 +27,7 @@ struct Options {
   float loss = 0, latency_ms = 0, jitter_ms = 0;  ///< initial link conditioner of the player
   int width = 1200, height = 760;
   bool overlay = true;
+  bool raw_state = false;  ///< start with the raw simulation state outlined
   int frames = 0;          ///< 0 = run until the window closes
   std::string screenshot;  ///< PNG written after `frames` frames
 };

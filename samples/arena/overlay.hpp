@@ -37,6 +37,7 @@ class StatsHistory {
 struct Controls {
   SceneOptions scene;
   float loss = 0, latency_ms = 0, jitter_ms = 0;  ///< applied to the player's peer on change
+  std::uint64_t seed = 1;                          ///< of the conditioner's random impairments
 };
 
 class Overlay {
@@ -59,6 +60,6 @@ class Overlay {
 };
 
 /// Both directions of every link of the peer get the same impairments.
-shoal::ConditionerConfig conditions_of(const Controls& controls, std::uint64_t seed);
+shoal::ConditionerConfig conditions_of(const Controls& controls);
 
 }  // namespace arena
