@@ -4,6 +4,7 @@
 #include <backends/imgui_impl_sdl.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cstdio>
 
 #include "palette.hpp"
@@ -91,8 +92,9 @@ void Overlay::build(Player& player, const StatsHistory& history, const std::stri
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(kWidth - 20, 0), ImGuiCond_FirstUseEver);
-  ImGui::Begin("Shoal arena");
+  // Fixed width, height fitted to the contents as they grow (more peers, longer figures).
+  ImGui::SetNextWindowSizeConstraints(ImVec2(kWidth - 20, 0), ImVec2(kWidth - 20, FLT_MAX));
+  ImGui::Begin("Shoal arena", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
   const shoal::Peer& peer = *player.peer;
   const shoal::PeerStats stats = peer.stats();
   if (peer.in_match()) {
