@@ -14,6 +14,11 @@ packages=(
   libfmt-dev
   doctest-dev
   gnuplot-nox   # shoal-lan-match --plot
+  libsdl2-dev   # shoal-arena window
+  libimgui-dev  # shoal-arena overlay (its library has the SDL2 backend)
+  libstb-dev    # needed by imgui; stb_image_write for arena screenshots
+  xvfb          # arena screenshot test under a virtual X server
+  xauth         # xvfb-run needs it
 )
 
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${packages[@]}" 2>/dev/null \

@@ -133,6 +133,10 @@ class Peer {
   PeerStats stats() const;
   Address address() const;    ///< where other peers reach this one
 
+  /// Changes the transport's simulated network at run time (every link, both directions as
+  /// configured): the Peer owns its transport, so games and tools reach it through here.
+  void set_conditions(const ConditionerConfig& conditions);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -158,6 +158,9 @@ bool Peer::in_match() const { return impl_->phase == Impl::Phase::in_match; }
 Frame Peer::frame() const { return impl_->history.empty() ? kNoFrame : impl_->history.newest(); }
 std::vector<PeerId> Peer::peers() const { return impl_->members.live(); }
 Address Peer::address() const { return impl_->transport->local_address(); }
+void Peer::set_conditions(const ConditionerConfig& conditions) {
+  impl_->transport->set_conditions(conditions);
+}
 
 PeerStats Peer::stats() const {
   PeerStats s = impl_->stats;

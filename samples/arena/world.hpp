@@ -1,0 +1,48 @@
+// The arena every peer of a match builds identically: one ball per player slot on a circle and
+// a mix of spheres and boxes in the middle, plus one peer of it (a Player).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "shoal/peer.hpp"
+#include "shoal/reference_physics.hpp"
+
+namespace arena {
+
+/// Balls exist for every slot whether or not a player takes it, so the world does not depend
+/// on who joins; peer p drives ball kFirstBall + p (later peers watch).
+inline constexpr int kPlayerSlots = 8;
+inline constexpr shoal::ObjectId kFirstBall = 1;
+inline constexpr shoal::ObjectId kFirstObject = 100;
+inline constexpr float kHalfExtent = 14;  ///< m, walls at +-kHalfExtent in x and z
+
+enum class Shape { sphere, box };
+
+/// What the renderer needs to know of a body beyond its state.
+struct Body {
+  shoal::ObjectId id = 0;
+  Shape shape = Shape::sphere;
+  float half_size = 0.5f;  ///< radius of a sphere, half edge of a box
+  bool player_ball = false;
+};
+
+std::vector<Body> arena_layout(int objects);
+std::optional<shoal::ObjectId> ball_of(shoal::PeerId peer);
+
+/// One peer of the match with its own physics, as the human player or a bot uses it.
+struct Player {
+  std::unique_ptr<shoal::ReferencePhysics> physics;
+  std::unique_ptr<shoal::Peer> peer;
+  std::optional<shoal::ObjectId> ball;  ///< set once the match gives this peer an id
+  std::uint64_t desyncs = 0;
+};
+
+Player make_player(const std::vector<Body>& layout, const shoal::TransportConfig& transport);
+/// The peer settings every window and bot of a match shares.
+shoal::PeerConfig arena_peer_config();
+/// Drains the peer's events: takes the ball of its slot on joining, counts desyncs.
+void handle_events(Player& player);
+
+}  // namespace arena
