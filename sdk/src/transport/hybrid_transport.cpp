@@ -423,12 +423,14 @@ void Hybrid::drive_opener(ConnectionId id, Route& route, std::int64_t now) {
 
 void Hybrid::service(std::int64_t now) {
   const auto timeout_us = std::int64_t{config_.direct.timeout_ms} * 1000;
-  for (auto& unbound : unbound_) {
-    for (auto it = unbound.begin(); it != unbound.end();) {
-      const ConnectionId underlying = it->first;
-      const bool silent = now - it->second.since_us > timeout_us;
-      it = silent ? unbound.erase(it) : std::next(it);
-      if (silent) side(static_cast<Side>(&unbound - unbound_)).disconnect(underlying);
+  for (const Side s : {kDirect, kRelay}) {  // incoming paths that never said hello
+    for (auto it = unbound_[s].begin(); it != unbound_[s].end();) {
+      if (now - it->second.since_us <= timeout_us) {
+        ++it;
+        continue;
+      }
+      side(s).disconnect(it->first);
+      it = unbound_[s].erase(it);
     }
   }
   std::vector<ConnectionId> expired;
