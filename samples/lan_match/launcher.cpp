@@ -56,6 +56,10 @@ std::vector<std::string> peer_arguments(const Options& o, const char* self_path,
       "--loss", fmt::format("{}", o.loss), "--latency-ms", fmt::format("{}", o.latency_ms),
       "--jitter-ms", fmt::format("{}", o.jitter_ms), "--duplicate", fmt::format("{}", o.duplicate),
       "--reorder", fmt::format("{}", o.reorder)};
+  if (o.relay) {
+    args.push_back("--relay");
+    args.push_back(shoal::to_string(*o.relay));
+  }
   return args;
 }
 
@@ -100,6 +104,7 @@ class Launcher {
                "each link: {}% loss, {} ms latency +-{} ms, {}% duplicated, {}% reordered\n",
                options.peers, options.objects, options.seconds, options.settle_seconds, options.loss * 100,
                options.latency_ms, options.jitter_ms, options.duplicate * 100, options.reorder * 100);
+    if (options.relay) fmt::print("shoal-lan-match: every peer plays through the relay at {}\n", to_string(*options.relay));
     children_.resize(static_cast<std::size_t>(options.peers));
     for (int i = 0; i < options.peers; ++i) {
       Child& child = children_[static_cast<std::size_t>(i)];

@@ -23,13 +23,6 @@ int main(int argc, char** argv) {
     return 0;
   }
   const lan_match::Options& options = parsed.options;
-  if (!options.relay.empty()) {
-    fmt::print(stderr,
-               "shoal-lan-match: --relay {}: the relay does not exist yet (issue 6); "
-               "on a LAN peers reach each other directly, so leave --relay out\n",
-               options.relay);
-    return 2;
-  }
   try {
     if (options.peer_mode) return lan_match::run_peer(options);
     // A peer that exits early closes its pipe; the launcher notices by reading, not by dying.

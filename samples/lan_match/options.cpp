@@ -28,6 +28,15 @@ float fraction(std::string_view flag, std::string_view text) {
   return parse_number<float>(flag, text, 0.0f, 1.0f, "a fraction from 0 to 1 (0.05 = 5%)");
 }
 
+shoal::Address parse_host_port(std::string_view flag, std::string_view text) {
+  const std::size_t colon = text.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) {
+    throw UsageError(fmt::format("{} '{}' is not valid: expected HOST:PORT", flag, text));
+  }
+  return {std::string(text.substr(0, colon)),
+          parse_number<std::uint16_t>(flag, text.substr(colon + 1), 1, 65535, "HOST:PORT with a port from 1 to 65535")};
+}
+
 }  // namespace
 
 const char* usage_text() {
@@ -46,7 +55,8 @@ network (each direction of every link):
   --jitter-ms J         latency varies by +-J, 0..2000
   --duplicate P         fraction of datagrams delivered twice, 0..1
   --reorder P           fraction of datagrams held back behind later ones, 0..1
-  --relay HOST:PORT     reach the peers through a relay (not available yet)
+  --relay HOST:PORT     reach the peers through a shoal-relay instead of the LAN (the launch's
+                        session name is the relay session id and its token)
 output:
   --report FILE.json    the report as JSON
   --csv FILE.csv        one row per peer and second
@@ -110,10 +120,7 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
     } else if (flag == "--jitter-ms") {
       o.jitter_ms = parse_number(flag, next(), 0.0f, 2000.0f, "milliseconds from 0 to 2000");
     } else if (flag == "--relay") {
-      o.relay = next();
-      if (o.relay.find(':') == std::string::npos) {
-        throw UsageError(fmt::format("--relay '{}' is not valid: expected HOST:PORT", o.relay));
-      }
+      o.relay = parse_host_port(flag, next());
     } else if (flag == "--report") {
       o.report_path = path();
     } else if (flag == "--csv") {
@@ -147,6 +154,9 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
                                  o.jitter_ms, o.latency_ms));
   }
   if (o.loss >= 1) throw UsageError("--loss 1 loses every datagram: expected a fraction below 1");
+  if (o.relay && o.peer_mode && o.role == PeerRole::host_or_join) {
+    throw UsageError("--peer --relay cannot look for a host on the LAN: expected --host or --join");
+  }
   if (o.role != PeerRole::host_or_join && !o.peer_mode) {
     throw UsageError("--host and --join choose the role of one peer: expected them with --peer");
   }

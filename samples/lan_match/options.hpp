@@ -2,10 +2,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "shoal/link_conditions.hpp"
+#include "shoal/transport.hpp"
 
 namespace lan_match {
 
@@ -27,7 +29,7 @@ struct Options {
   float jitter_ms = 0;
   float duplicate = 0;
   float reorder = 0;
-  std::string relay;             ///< HOST:PORT; not available yet
+  std::optional<shoal::Address> relay;  ///< play through this shoal-relay instead of the LAN
   std::string report_path, csv_path, plot_path;
   std::string session = "shoal-lan-match";
   std::uint16_t discovery_port = 47474;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 
@@ -16,6 +17,7 @@
 #include "peer_report.hpp"
 #include "shoal/lan_discovery.hpp"
 #include "shoal/peer.hpp"
+#include "shoal/relay.hpp"
 #include "timeline.hpp"
 
 namespace lan_match {
@@ -64,9 +66,30 @@ void take_sample(const shoal::Peer& peer, const std::vector<shoal::ObjectId>& bo
   }
 }
 
-// Hosts, or finds the session and joins, as the role says. Returns the announcer a host keeps
-// running so that peers can find it at any time.
+// Through a relay, the session name is both the relay session id and its token, and the host
+// takes the slot every joiner looks for.
+std::unique_ptr<shoal::Transport> make_transport(const Options& options, const shoal::TransportConfig& local) {
+  if (!options.relay) return shoal::make_enet_transport(local);
+  shoal::RelayClientConfig relay;
+  relay.relay = *options.relay;
+  relay.session = options.session;
+  relay.token = options.session;
+  relay.slot = options.role == PeerRole::host ? shoal::kRelayHostSlot : 0;
+  relay.local = local;
+  return shoal::make_relay_transport(relay);
+}
+
+// Hosts, or finds the session and joins, as the role says. Returns the announcer a host on a
+// LAN keeps running so that peers can find it at any time.
 std::optional<shoal::LanAnnouncer> enter_match(const Options& options, shoal::Peer& peer) {
+  if (options.relay) {
+    if (options.role == PeerRole::host) {
+      peer.host();
+    } else {
+      peer.join(shoal::relay_host_address());
+    }
+    return std::nullopt;
+  }
   const shoal::LanDiscoveryConfig discovery{options.discovery_port};
   if (options.role != PeerRole::host) {
     shoal::LanSeeker seeker(discovery);
@@ -106,7 +129,7 @@ int play(const Options& options, SampleWriter& out) {
   // Each peer impairs what it sends, so every direction of every link gets the flags' values.
   transport.conditioner.outbound = link_conditions(options);
   transport.conditioner.seed = options.seed * 1000 + static_cast<std::uint64_t>(options.index) + 1;
-  shoal::Peer peer(config, physics, shoal::make_enet_transport(transport));
+  shoal::Peer peer(config, physics, make_transport(options, transport));
   std::optional<shoal::LanAnnouncer> announcer = enter_match(options, peer);
 
   std::optional<Bot> bot;

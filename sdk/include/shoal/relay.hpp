@@ -79,4 +79,46 @@ std::vector<RelaySessionInfo> list_relay_sessions(const Address& relay, int time
 /// The short code a session id gets on every relay (6 characters, no look-alike letters).
 std::string relay_session_code(const std::string& session);
 
+// ---- Mixed paths: direct where possible, the relay where not ----
+//
+// A hybrid transport reaches each remote directly (ENet) when it can and through the relay
+// when it cannot: it tries direct first, opens a relay link when no direct connection comes up
+// within direct_timeout_ms, keeps trying direct and moves back when one opens. A connection
+// keeps one ConnectionId whatever its path, and control messages stay reliable, ordered and
+// exactly-once across every switch.
+//
+// Its addresses name both paths: host "<direct host>/<relay slot>", port = the direct port,
+// so a peer's address from Welcome reaches it either way:
+//
+//   shoal::HybridConfig hybrid;
+//   hybrid.relay = relay;                        // a RelayClientConfig, as above
+//   hybrid.direct.bind_host = "0.0.0.0";  hybrid.direct.port = 40000;
+//   shoal::Peer peer(config, physics, shoal::make_hybrid_transport(hybrid));
+//   hosting ? peer.host() : peer.join(shoal::hybrid_address({"203.0.113.7", 40000}, shoal::kRelayHostSlot));
+
+/// Which way a hybrid connection's messages go right now.
+enum class Path : std::uint8_t { none, direct, relay };
+const char* to_string(Path path);
+
+struct HybridConfig {
+  RelayClientConfig relay;   ///< the fallback; relay.local is the relay link's own socket
+  TransportConfig direct;    ///< the direct socket; its timeout_ms also ends a connection with no path
+  std::uint32_t direct_timeout_ms = 1000;  ///< no direct connection within this: use the relay
+  std::uint32_t direct_retry_ms = 2000;    ///< while on the relay, try direct again this often
+};
+
+/// The hybrid address of a peer: its direct address and its slot on the relay (0: none known).
+Address hybrid_address(const Address& direct, std::uint16_t relay_slot);
+
+class HybridTransport : public Transport {
+ public:
+  /// The path a connection uses now; Path::none for an unknown one or one between paths.
+  virtual Path path(ConnectionId connection) const = 0;
+  virtual RelayStatus relay_status() const = 0;
+};
+
+/// Throws std::invalid_argument for a bad config (zero timeouts, or as make_relay_transport and
+/// make_enet_transport) and std::runtime_error when a local port cannot be bound.
+std::unique_ptr<HybridTransport> make_hybrid_transport(const HybridConfig& config);
+
 }  // namespace shoal
