@@ -39,18 +39,17 @@ void Peer::Impl::update_regions_and_ownership(Frame frame) {
   }
   regions.rebuild({positions, velocities, radii});
   // Every live peer's regions as seen here: ownership checks claims against them and
-  // snapshots go to the peers whose simulated region holds an object.
-  for (PeerId peer : members.live()) {
-    controlled_scratch.clear();
-    if (peer == members.self()) {
-      if (controlled) controlled_scratch.push_back(*controlled);
-    } else {
-      for (const auto& [owner, body] : remote_controlled) {
-        if (owner == peer) controlled_scratch.push_back(body);
-      }
-      if (controlled_scratch.empty()) continue;  // unknown yet: keeps reset_regions()
-    }
-    regions.compute(controlled_scratch, regions_of(peer));
+  // snapshots go to the peers whose simulated region holds an object. This peer's own regions
+  // decide its claims and are kept exact; remote peers' only bound what they may claim and
+  // what they are sent, so a few frames of staleness cost nothing and save a pass per peer.
+  constexpr Frame kRemoteRegionInterval = 4;
+  controlled_scratch.clear();
+  if (controlled) controlled_scratch.push_back(*controlled);
+  regions.compute(controlled_scratch, regions_of(members.self()));
+  for (const auto& [peer, body] : remote_controlled) {
+    if ((frame + peer) % kRemoteRegionInterval != 0) continue;
+    const BodyIndex controlled_of_peer[] = {body};
+    regions.compute(controlled_of_peer, regions_of(peer));
   }
   ownership->decide(frame, peer_regions, at_rest, decided);
   if (decided.empty()) return;

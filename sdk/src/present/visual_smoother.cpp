@@ -111,8 +111,11 @@ void VisualSmoother::update(float dt_seconds, std::span<const ObjectState> previ
       close_offset(offset, rules_.find(types[i], modes[i]), length(cur.linear_velocity), dt);
     }
     visuals_[i].position = lerp(prev.position, cur.position, a) + offset.position;
+    // Resting bodies (most of a large world) have nothing to interpolate or offset.
+    const Quat turned =
+        prev.orientation == cur.orientation ? cur.orientation : slerp(prev.orientation, cur.orientation, a);
     visuals_[i].orientation =
-        normalized(offset.rotation * slerp(prev.orientation, cur.orientation, a));
+        offset.rotation == Quat{} ? turned : normalized(offset.rotation * turned);
   }
 }
 
