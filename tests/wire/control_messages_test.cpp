@@ -63,11 +63,11 @@ TEST_CASE("control: every message survives a round trip") {
 TEST_CASE("control: the byte layout is little-endian and as SPEC.md describes") {
   std::vector<std::uint8_t> bytes;
   REQUIRE(encode(PeerLeft{0x0102}, bytes));
-  const std::vector<std::uint8_t> expected{'S', 'H', 1, 4, 1, 0x02, 0x01};
+  const std::vector<std::uint8_t> expected{'S', 'H', kProtocolVersion, 4, 1, 0x02, 0x01};
   CHECK(bytes == expected);
 
   REQUIRE(encode(JoinRequest{"ab", 0x0A0B}, bytes));
-  const std::vector<std::uint8_t> join{'S', 'H', 1, 1, 1, 2, 0, 0, 0, 'a', 'b', 0x0B, 0x0A};
+  const std::vector<std::uint8_t> join{'S', 'H', kProtocolVersion, 1, 1, 2, 0, 0, 0, 'a', 'b', 0x0B, 0x0A};
   CHECK(bytes == join);
 }
 

@@ -25,6 +25,8 @@ struct Decoders {
   Ping ping;
   Pong pong;
   Snapshot snapshot;
+  SnapshotAckMessage ack;
+  Quantizer quantizer{SnapshotConfig{}};
   std::vector<std::uint8_t> reencoded;
 
   template <class Message>
@@ -33,6 +35,19 @@ struct Decoders {
     if (status) {
       REQUIRE(encode(message, reencoded));
       CHECK(std::equal(datagram.begin(), datagram.end(), reencoded.begin(), reencoded.end()));
+    }
+    return status;
+  }
+  DecodeStatus check_snapshot(std::span<const std::uint8_t> datagram) {
+    const DecodeStatus status = decode(datagram, quantizer.limits(), snapshot);
+    if (status) {
+      REQUIRE(encode(snapshot, quantizer.limits(), reencoded));
+      CHECK(std::equal(datagram.begin(), datagram.end(), reencoded.begin(), reencoded.end()));
+      // What a receiver then does with each record must not crash either.
+      static const QuantizedState kBaseline;
+      for (const ObjectRecord& r : snapshot.objects) {
+        if (snapshot.quantized) (void)apply_record(r, &kBaseline, quantizer);
+      }
     }
     return status;
   }
@@ -50,7 +65,8 @@ struct Decoders {
       case MessageKind::checksum: return check(datagram, checksum);
       case MessageKind::ping: return check(datagram, ping);
       case MessageKind::pong: return check(datagram, pong);
-      case MessageKind::snapshot: return check(datagram, snapshot);
+      case MessageKind::snapshot: return check_snapshot(datagram);
+      case MessageKind::snapshot_ack: return check(datagram, ack);
       case MessageKind::input: return DecodeStatus::success();  // body not defined yet
     }
     return DropReason::unknown_kind;
@@ -62,6 +78,12 @@ std::vector<std::vector<std::uint8_t>> valid_datagrams() {
   auto add = [&](const auto& message) {
     std::vector<std::uint8_t> bytes;
     REQUIRE(encode(message, bytes));
+    all.push_back(bytes);
+  };
+  const Quantizer quantizer{SnapshotConfig{}};
+  auto add_snapshot = [&](const Snapshot& snapshot) {
+    std::vector<std::uint8_t> bytes;
+    REQUIRE(encode(snapshot, quantizer.limits(), bytes));
     all.push_back(bytes);
   };
   add(JoinRequest{"session", 7777});
@@ -77,8 +99,37 @@ std::vector<std::vector<std::uint8_t>> valid_datagrams() {
   snapshot.frame = 300;
   snapshot.controlled = 10;
   snapshot.inputs = {{300, {{1, 0, 0}, 1}}};
-  snapshot.objects = {{10, {}}, {11, {{1, 2, 3}, {}, {0, 0, 1}, {}, true}}};
-  add(snapshot);
+  snapshot.has_ack = true;
+  snapshot.ack = {77, 0xF0F0F0F0, {3, 9}};
+  ObjectState moving;
+  moving.position = {1, 2, 3};
+  moving.orientation = axis_angle({0, 1, 0}, 0.5f);
+  moving.linear_velocity = {0, 0, 1};
+  ObjectState resting = moving;
+  resting.at_rest = true;
+  resting.linear_velocity = {};
+  const QuantizedState base = quantizer.quantize(moving);
+  moving.position.x += 0.01f;
+  moving.orientation = axis_angle({0, 1, 0}, 0.51f);
+  const QuantizedState slightly_moved = quantizer.quantize(moving);
+  moving.position.z += 3;
+  snapshot.objects = {make_record(10, quantizer.quantize(resting), nullptr, 0),
+                      make_record(11, slightly_moved, &base, 5),
+                      make_record(300, quantizer.quantize(moving), &base, 40),
+                      make_record(301, base, &base, 2)};
+  add_snapshot(snapshot);
+  Snapshot raw = snapshot;
+  raw.quantized = false;
+  raw.objects.clear();
+  for (const BodyIndex index : {2u, 3u}) {
+    ObjectRecord r;
+    r.index = index;
+    r.raw = index == 2 ? moving : resting;
+    r.at_rest = r.raw.at_rest;
+    raw.objects.push_back(r);
+  }
+  add_snapshot(raw);
+  add(SnapshotAckMessage{1, {5, 1, {7}}});
   return all;
 }
 

@@ -62,6 +62,7 @@ void Peer::Impl::peer_gone(PeerId peer) {
   });
   // Every peer applies the same hand-over, so the leaver's objects get one owner everywhere.
   std::erase_if(peer_regions, [&](auto& r) { return r.peer == peer; });
+  std::erase_if(snapshot_links, [&](auto& l) { return l->peer == peer; });
   if (ownership) {
     ownership->peer_left(peer);
     note_owner_changes();
@@ -125,8 +126,12 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
       return on_checksum(from, m);
     }
     case wire::MessageKind::snapshot: {
-      if (auto s = wire::decode(bytes, snapshot_in); !s) return drop(s.reason());
+      if (auto s = wire::decode(bytes, quantizer.limits(), snapshot_in); !s) return drop(s.reason());
       return on_snapshot(from, snapshot_in);
+    }
+    case wire::MessageKind::snapshot_ack: {
+      if (auto s = wire::decode(bytes, ack_in); !s) return drop(s.reason());
+      return on_snapshot_ack(from, ack_in);
     }
     case wire::MessageKind::peer_left: {
       wire::PeerLeft m;
