@@ -1,5 +1,6 @@
 #include "wire/snapshot_codec.hpp"
 
+#include <bit>
 #include <cmath>
 
 #include "wire/bit_stream.hpp"
@@ -86,6 +87,11 @@ bool serialize_vector(Stream& s, VectorField& f, bool with_baseline, const Class
     if (zero || (cls > 0 && fits(f.value, classes[cls - 1]))) return s.fail(DropReason::malformed);
   }
   return true;
+}
+
+bool same_bits(const Input& a, const Input& b) {
+  return std::bit_cast<std::array<std::uint32_t, 3>>(a.axis) == std::bit_cast<std::array<std::uint32_t, 3>>(b.axis) &&
+         a.buttons == b.buttons;
 }
 
 template <class Stream>
@@ -237,13 +243,22 @@ bool serialize_header(Stream& s, Snapshot& m) {
   std::uint32_t inputs = static_cast<std::uint32_t>(m.inputs.size());
   if (!serialize_uint(s, inputs, 0, kMaxInputRecords)) return false;
   if constexpr (Stream::reading) m.inputs.resize(inputs);
-  for (InputRecord& r : m.inputs) {
+  for (std::size_t k = 0; k < m.inputs.size(); ++k) {
+    InputRecord& r = m.inputs[k];
     std::int64_t back = static_cast<std::int64_t>(m.frame) - r.frame;
-    if (!serialize_uint(s, back, 0, 255) || !serialize_vec3(s, r.input.axis) ||
-        !s.bits(r.input.buttons, 32)) {
-      return false;
-    }
+    if (!serialize_uint(s, back, 0, 255)) return false;
     if constexpr (Stream::reading) r.frame = static_cast<Frame>(m.frame - back);
+    // Inputs mostly repeat: one bit says "the same as the record before".
+    bool same = k > 0 && same_bits(r.input, m.inputs[k - 1].input);
+    if (k > 0 && !serialize_bool(s, same)) return false;
+    if (same) {
+      if constexpr (Stream::reading) r.input = m.inputs[k - 1].input;
+      continue;
+    }
+    if (!serialize_vec3(s, r.input.axis) || !s.bits(r.input.buttons, 32)) return false;
+    if constexpr (Stream::reading) {
+      if (k > 0 && same_bits(r.input, m.inputs[k - 1].input)) return s.fail(DropReason::malformed);
+    }
   }
   return true;
 }
