@@ -13,6 +13,7 @@ packages=(
   libcereal-dev
   libfmt-dev
   doctest-dev
+  gnuplot-nox   # shoal-lan-match --plot
 )
 
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${packages[@]}" 2>/dev/null \

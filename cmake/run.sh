@@ -8,8 +8,11 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
-# The main job: the transport demo until the LAN match sample replaces it.
-main_target=shoal-transport-demo
+# The main job: a LAN match of 4 peer processes on a bad network (about 20 s), then its
+# report; extra arguments are passed on (e.g. --plot build/match.png).
+main_target=shoal-lan-match
+main_args=(--peers 4 --objects 200 --seconds 14 --settle-seconds 6 --loss 0.05 --latency-ms 40
+           --report build/match-report.json)
 jobs=2  # the machines have two cores
 
 # configure DIR [cmake args...]: only when DIR has never been configured; after that Ninja
@@ -29,7 +32,7 @@ case "$command" in
     bash cmake/install-deps.sh
     configure build
     cmake --build build -j"$jobs" --target "$main_target"
-    exec "build/bin/$main_target" "$@"
+    exec "build/bin/$main_target" "${main_args[@]}" "$@"
     ;;
   test)
     bash cmake/install-deps.sh

@@ -15,6 +15,8 @@
 #include "shoal/memory_network.hpp"
 #include "shoal/peer.hpp"
 #include "shoal/reference_physics.hpp"
+#include "wire/control_messages.hpp"
+#include "wire/snapshot_codec.hpp"
 
 namespace shoal::test {
 
@@ -94,7 +96,9 @@ struct Player {
 /// `render_us`, slightly offset per peer so that peers do not tick in lockstep.
 class FakeMatch {
  public:
-  FakeMatch(int peers, const ArenaSpec& spec, PeerConfig config, std::uint64_t seed)
+  /// Peers past `joining_now` are created but join only when join_late() says so.
+  FakeMatch(int peers, const ArenaSpec& spec, PeerConfig config, std::uint64_t seed,
+            int joining_now = -1)
       : net_(seed), spec_(spec) {
     for (int p = 0; p < peers; ++p) {
       Player player;
@@ -107,8 +111,11 @@ class FakeMatch {
       players.push_back(std::move(player));
     }
     players[0].peer->host();
-    for (int p = 1; p < peers; ++p) players[static_cast<std::size_t>(p)].peer->join(players[0].peer->address());
+    const int now = joining_now < 0 ? peers : joining_now;
+    for (int p = 1; p < now; ++p) join_late(p);
   }
+
+  void join_late(int p) { players[static_cast<std::size_t>(p)].peer->join(players[0].peer->address()); }
 
   MemoryNetwork& network() { return net_; }
   std::int64_t now_us() const { return now_us_; }
@@ -206,6 +213,43 @@ inline Divergence divergence(const std::vector<Player>& players, const std::vect
     }
   }
   return d;
+}
+
+/// A simulated link: one-way latency, loss fraction and +- jitter.
+inline LinkConditions link(float one_way_ms, float loss, float jitter_ms = 0) {
+  LinkConditions l;
+  l.latency_ms = one_way_ms;
+  l.jitter_ms = jitter_ms;
+  l.loss = loss;
+  return l;
+}
+
+/// Sends whatever a test wants, on a connection of its own, to a peer.
+struct Intruder {
+  std::unique_ptr<Transport> transport;
+  ConnectionId connection = kNoConnection;
+
+  void send(Channel channel, std::span<const std::uint8_t> bytes) {
+    transport->send(connection, channel, bytes);
+  }
+  void drain() {
+    TransportEvent e;
+    for (int i = 0; i < 10'000 && transport->poll(e); ++i) {}
+  }
+};
+
+template <class Message>
+std::vector<std::uint8_t> encoded(const Message& m) {
+  std::vector<std::uint8_t> out;
+  if (!wire::encode(m, out)) out.clear();
+  return out;
+}
+
+/// A snapshot as peers with the default SnapshotConfig encode it.
+inline std::vector<std::uint8_t> encoded(const wire::Snapshot& m) {
+  std::vector<std::uint8_t> out;
+  if (!wire::encode(m, wire::Quantizer(SnapshotConfig{}).limits(), out)) out.clear();
+  return out;
 }
 
 inline std::vector<ObjectId> all_ids(const ArenaSpec& spec) {

@@ -15,7 +15,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 struct EnetMatch {
-  EnetMatch(int peers, const ArenaSpec& spec, const LinkConditions& link, std::uint64_t seed)
+  EnetMatch(int peers, const ArenaSpec& spec, const LinkConditions& conditions, std::uint64_t seed)
       : spec_(spec) {
     for (int p = 0; p < peers; ++p) {
       Player player;
@@ -23,8 +23,8 @@ struct EnetMatch {
       build_arena(*player.physics, spec);
       TransportConfig t;
       t.timeout_ms = 2000;
-      t.conditioner.inbound = link;
-      t.conditioner.outbound = link;
+      t.conditioner.inbound = conditions;
+      t.conditioner.outbound = conditions;
       t.conditioner.seed = seed + static_cast<std::uint64_t>(p);
       player.peer = std::make_unique<Peer>(PeerConfig{}, *player.physics, make_enet_transport(t));
       player.ball = kFirstBall + static_cast<ObjectId>(p);
@@ -65,19 +65,12 @@ struct EnetMatch {
   ArenaSpec spec_;
 };
 
-LinkConditions impaired(float one_way_ms, float loss) {
-  LinkConditions l;
-  l.latency_ms = one_way_ms;
-  l.jitter_ms = 5;
-  l.loss = loss;
-  return l;
-}
 
 }  // namespace
 
 TEST_CASE("over ENet: three peers at 100 ms RTT and 10% loss play, then settle identically") {
   ArenaSpec spec{3, 8, 10};
-  EnetMatch m(3, spec, impaired(25, 0.05f), 300);  // 25 ms each way at both ends: 100 ms RTT
+  EnetMatch m(3, spec, link(25, 0.05f, 5), 300);  // 25 ms each way at both ends: 100 ms RTT
   REQUIRE(m.run(10, [&] { return m.connected(); }));
   for (std::size_t p = 0; p < m.players.size(); ++p) m.players[p].bot.emplace(40 + p, spec.objects);
   m.run(6);
@@ -98,7 +91,7 @@ TEST_CASE("over ENet: three peers at 100 ms RTT and 10% loss play, then settle i
 
 TEST_CASE("over ENet: a peer that leaves hands its objects to the default owner") {
   ArenaSpec spec{3, 4, 10};
-  EnetMatch m(3, spec, impaired(10, 0.02f), 400);
+  EnetMatch m(3, spec, link(10, 0.02f, 5), 400);
   REQUIRE(m.run(10, [&] { return m.connected(); }));
   REQUIRE(m.run(5, [&] { return m.players[1].peer->owner(m.players[2].ball) == 2; }));
   m.players[2].peer->leave();

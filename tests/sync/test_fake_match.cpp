@@ -17,13 +17,6 @@ PeerConfig base_config() {
   return c;
 }
 
-LinkConditions network(float one_way_ms, float loss, float jitter_ms = 0) {
-  LinkConditions l;
-  l.latency_ms = one_way_ms;
-  l.jitter_ms = jitter_ms;
-  l.loss = loss;
-  return l;
-}
 
 bool owners_agree(FakeMatch& m, ObjectId id) {
   PeerId first = kNoPeer;
@@ -41,7 +34,7 @@ bool owners_agree(FakeMatch& m, ObjectId id) {
 TEST_CASE("peers join, share one timeline within a frame, and see each other") {
   ArenaSpec spec{3, 4};
   FakeMatch m(3, spec, base_config(), 11);
-  m.network().set_conditions(network(30, 0.05f, 10));
+  m.network().set_conditions(link(30, 0.05f, 10));
   REQUIRE(m.connect(5));
   int worst = 0;
   m.run(3, [&] {
@@ -55,7 +48,7 @@ TEST_CASE("peers join, share one timeline within a frame, and see each other") {
 TEST_CASE("time sync holds within one frame under 80 ms of jitter") {
   ArenaSpec spec{3, 2};
   FakeMatch m(3, spec, base_config(), 12);
-  m.network().set_conditions(network(100, 0.02f, 80));
+  m.network().set_conditions(link(100, 0.02f, 80));
   REQUIRE(m.connect(8));
   m.run(2);  // converge
   int worst = 0;
@@ -69,7 +62,7 @@ TEST_CASE("time sync holds within one frame under 80 ms of jitter") {
 TEST_CASE("two peers push the same ball from opposite sides: one owner at a time, same end state") {
   ArenaSpec spec{2, 1, 8};
   FakeMatch m(2, spec, base_config(), 21);
-  m.network().set_conditions(network(50, 0.05f, 5));
+  m.network().set_conditions(link(50, 0.05f, 5));
   REQUIRE(m.connect(5));
   const ObjectId ball = kFirstObject;  // at the centre; the players start on either side of it
   int disagreements = 0, frames = 0, not_live = 0;
@@ -101,7 +94,7 @@ TEST_CASE("an object rolling from one core region into another changes owner wit
   ArenaSpec spec{2, 1, 10};
   PeerConfig config = base_config();
   FakeMatch m(2, spec, config, 31);
-  m.network().set_conditions(network(40, 0.05f, 5));
+  m.network().set_conditions(link(40, 0.05f, 5));
   REQUIRE(m.connect(5));
   const ObjectId object = kFirstObject;
   // Peer 0 kicks the object towards peer 1, then backs away; peer 1 comes to meet it.
@@ -144,13 +137,13 @@ TEST_CASE("an object rolling from one core region into another changes owner wit
 TEST_CASE("after 2 s of 50% loss all peers are consistent again within 1 s") {
   ArenaSpec spec{3, 6};
   FakeMatch m(3, spec, base_config(), 41);
-  m.network().set_conditions(network(30, 0.02f, 5));
+  m.network().set_conditions(link(30, 0.02f, 5));
   REQUIRE(m.connect(5));
   m.enable_bots(7);
   m.run(3);
-  m.network().set_conditions(network(30, 0.5f, 5));
+  m.network().set_conditions(link(30, 0.5f, 5));
   m.run(2);
-  m.network().set_conditions(network(30, 0.0f, 5));
+  m.network().set_conditions(link(30, 0.0f, 5));
   m.disable_bots();
   m.run(1);
   const Divergence d = divergence(m.players, all_ids(spec));
@@ -162,7 +155,7 @@ TEST_CASE("after 2 s of 50% loss all peers are consistent again within 1 s") {
 TEST_CASE("three peers at 100 ms RTT and 10% loss: 30 s of play, then the world settles identically") {
   ArenaSpec spec{3, 12, 12};
   FakeMatch m(3, spec, base_config(), 51);
-  m.network().set_conditions(network(50, 0.10f, 5));
+  m.network().set_conditions(link(50, 0.10f, 5));
   REQUIRE(m.connect(5));
   m.enable_bots(99);
   m.run(30);
@@ -187,8 +180,10 @@ TEST_CASE("a peer that leaves or crashes hands its objects to the default owner;
   for (const bool crash : {false, true}) {
     CAPTURE(crash);
     ArenaSpec spec{3, 6};
-    FakeMatch m(3, spec, base_config(), 61);
-    m.network().set_conditions(network(20, 0.02f));
+    PeerConfig config = base_config();
+    config.rejoin_grace_ms = 1000;  // a crash is final after the timeout and this
+    FakeMatch m(3, spec, config, 61);
+    m.network().set_conditions(link(20, 0.02f));
     REQUIRE(m.connect(5));
     m.enable_bots(5);
     m.run(3);
@@ -228,7 +223,7 @@ TEST_CASE("smoothing never changes the simulation state or what is sent") {
     rule.min_closing_speed_low = rule.min_closing_speed_high = 0.05f;  // slow enough to see
     config.smoothing = SmoothingRules(rule);
     FakeMatch m(2, spec, config, 71);
-    m.network().set_conditions(network(40, 0.1f, 10));
+    m.network().set_conditions(link(40, 0.1f, 10));
     REQUIRE(m.connect(5));
     m.enable_bots(3);
     Trace trace;

@@ -13,33 +13,6 @@ using namespace shoal::test;
 
 namespace {
 
-// Sends whatever the test wants on a connection of its own to a peer.
-struct Intruder {
-  std::unique_ptr<Transport> transport;
-  ConnectionId connection = kNoConnection;
-
-  void send(Channel channel, std::span<const std::uint8_t> bytes) {
-    transport->send(connection, channel, bytes);
-  }
-  void drain() {
-    TransportEvent e;
-    for (int i = 0; i < 10'000 && transport->poll(e); ++i) {}
-  }
-};
-
-template <class Message>
-std::vector<std::uint8_t> encoded(const Message& m) {
-  std::vector<std::uint8_t> out;
-  REQUIRE(wire::encode(m, out));
-  return out;
-}
-
-std::vector<std::uint8_t> encoded(const wire::Snapshot& m) {
-  std::vector<std::uint8_t> out;
-  REQUIRE(wire::encode(m, wire::Quantizer(SnapshotConfig{}).limits(), out));
-  return out;
-}
-
 // Owner that lies: what it sends differs from what it simulated.
 class TamperingTransport final : public Transport {
  public:
@@ -202,10 +175,7 @@ TEST_CASE("an honest match raises no desync, in both catch-up scopes and with to
     if (variant == 2) config.compare.exact = false;
     ArenaSpec spec{3, 8};
     FakeMatch m(3, spec, config, 94);
-    LinkConditions link;
-    link.latency_ms = 40;
-    link.loss = 0.1f;
-    m.network().set_conditions(link);
+    m.network().set_conditions(link(40, 0.1f));
     REQUIRE(m.connect(5));
     m.enable_bots(11);
     m.run(10);
@@ -233,9 +203,7 @@ TEST_CASE("a peer cut off for longer than its history snaps back and ends consis
   ArenaSpec spec{2, 6};
   PeerConfig config;
   FakeMatch m(2, spec, config, 95);
-  LinkConditions link;
-  link.latency_ms = 20;
-  m.network().set_conditions(link);
+  m.network().set_conditions(link(20, 0));
   REQUIRE(m.connect(5));
   m.enable_bots(13);
   m.run(2);

@@ -54,6 +54,14 @@ TEST_CASE("control: every message survives a round trip") {
   CHECK(round_trip(checksum) == checksum);
 
   CHECK(round_trip(Ping{-5}) == Ping{-5});
+  ObjectState s;
+  s.position = {-1, 2.5f, 1e6f};
+  s.orientation = axis_angle({0, 1, 0}, 0.5f);
+  s.angular_velocity = {0, 3, 0};
+  const Baseline baseline{1234, {{7, s}, {8, ObjectState{}}}};
+  CHECK(round_trip(baseline) == baseline);
+  CHECK(round_trip(JoinRequest{"s", 1, 3, 0xFEEDFACECAFEBEEFull}) ==
+        JoinRequest{"s", 1, 3, 0xFEEDFACECAFEBEEFull});
   CHECK(round_trip(Ping{std::numeric_limits<std::int64_t>::max()}).sent_us ==
         std::numeric_limits<std::int64_t>::max());
   const Pong pong{1'700'000'000'000'000, 1234.625};
@@ -66,8 +74,9 @@ TEST_CASE("control: the byte layout is little-endian and as SPEC.md describes") 
   const std::vector<std::uint8_t> expected{'S', 'H', kProtocolVersion, 4, 1, 0x02, 0x01};
   CHECK(bytes == expected);
 
-  REQUIRE(encode(JoinRequest{"ab", 0x0A0B}, bytes));
-  const std::vector<std::uint8_t> join{'S', 'H', kProtocolVersion, 1, 1, 2, 0, 0, 0, 'a', 'b', 0x0B, 0x0A};
+  REQUIRE(encode(JoinRequest{"ab", 0x0A0B, 0x0304, 0x0102030405060708ull}, bytes));
+  const std::vector<std::uint8_t> join{'S', 'H', kProtocolVersion, 1, 1, 2, 0, 0, 0, 'a', 'b', 0x0B, 0x0A,
+                                       0x04, 0x03, 8, 7, 6, 5, 4, 3, 2, 1};
   CHECK(bytes == join);
 }
 
@@ -149,5 +158,21 @@ TEST_CASE("control: damaged bodies are dropped with a reason") {
     CHECK(decode(bytes, pong).reason() == DropReason::malformed);
     REQUIRE(encode(Pong{1, std::numeric_limits<double>::infinity()}, bytes));
     CHECK(decode(bytes, pong).reason() == DropReason::malformed);
+  }
+}
+
+TEST_CASE("control: a baseline with an impossible state is dropped as malformed") {
+  for (int field = 0; field < 3; ++field) {
+    CAPTURE(field);
+    ObjectState s;
+    if (field == 0) s.position.x = std::numeric_limits<float>::quiet_NaN();
+    if (field == 1) s.linear_velocity.z = std::numeric_limits<float>::infinity();
+    if (field == 2) s.orientation = {2, 0, 0, 0};  // not a unit quaternion
+    std::vector<std::uint8_t> bytes;
+    REQUIRE(encode(Baseline{5, {{1, ObjectState{}}, {2, s}}}, bytes));
+    Baseline received;
+    const DecodeStatus status = decode(bytes, received);
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.reason() == DropReason::malformed);
   }
 }

@@ -22,6 +22,8 @@ struct Decoders {
   PeerLeft peer_left;
   Ownership ownership;
   Checksum checksum;
+  BaselineRequest baseline_request;
+  Baseline baseline;
   Ping ping;
   Pong pong;
   Snapshot snapshot;
@@ -67,7 +69,8 @@ struct Decoders {
       case MessageKind::pong: return check(datagram, pong);
       case MessageKind::snapshot: return check_snapshot(datagram);
       case MessageKind::snapshot_ack: return check(datagram, ack);
-      case MessageKind::input: return DecodeStatus::success();  // body not defined yet
+      case MessageKind::baseline_request: return check(datagram, baseline_request);
+      case MessageKind::baseline: return check(datagram, baseline);
     }
     return DropReason::unknown_kind;
   }
@@ -92,6 +95,11 @@ std::vector<std::vector<std::uint8_t>> valid_datagrams() {
   add(PeerLeft{1});
   add(Ownership{{{10, 1, 5, 1, 300}, {11, 2, 6, 2, 301}}});
   add(Checksum{300, {{10, 0xDEADBEEF}, {11, 7}}});
+  add(BaselineRequest{});
+  ObjectState sliding;
+  sliding.position = {1, 2, 3};
+  sliding.linear_velocity = {0.5f, 0, -1};
+  add(Baseline{300, {{10, sliding}, {11, ObjectState{}}}});
   add(Ping{123456});
   add(Pong{123456, 600.5});
   Snapshot snapshot;

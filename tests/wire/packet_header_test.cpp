@@ -28,7 +28,7 @@ DecodeStatus receive(const std::vector<std::uint8_t>& bytes, DropCounters& drops
 
 TEST_CASE("header: a written header reads back with its kind") {
   for (const MessageKind kind : {MessageKind::join_request, MessageKind::checksum,
-                                 MessageKind::input, MessageKind::pong, MessageKind::snapshot}) {
+                                 MessageKind::baseline_request, MessageKind::baseline, MessageKind::pong, MessageKind::snapshot}) {
     std::vector<std::uint8_t> bytes{9, 9, 9};
     write_header(kind, bytes);
     REQUIRE(bytes.size() == kHeaderSize);
@@ -49,7 +49,8 @@ TEST_CASE("header: kinds map to their channels and limits") {
   CHECK(max_datagram_size(MessageKind::snapshot) == kMaxUnreliableDatagram);
   CHECK(is_known_kind(16));
   CHECK_FALSE(is_known_kind(0));
-  CHECK_FALSE(is_known_kind(8));
+  CHECK(is_known_kind(8));
+  CHECK_FALSE(is_known_kind(9));
   CHECK_FALSE(is_known_kind(255));
 }
 

@@ -96,3 +96,19 @@ TEST_CASE("history rejects frames out of sequence and bad sizes") {
   history.record(100, states_for(100, 2));  // after clear any frame may start the ring again
   CHECK(history.oldest() == 100);
 }
+
+TEST_CASE("a frame's confirmed flags can be read and written as one row") {
+  FrameHistory history(3, 2);
+  history.record(5, states_for(5, 3));
+  history.record(6, states_for(6, 3));
+  const auto row = history.confirmed_flags(6);
+  REQUIRE(row.size() == 3);
+  row[2] = 1;
+  CHECK(history.confirmed(6, 2));
+  CHECK(!history.confirmed(6, 1));
+  CHECK(!history.confirmed(5, 2));  // another frame's row
+  history.set_confirmed(5, 0, true);
+  CHECK(history.confirmed_flags(5)[0] == 1);
+  CHECK(history.confirmed_flags(4).empty());  // not held
+  CHECK(history.confirmed_flags(7).empty());
+}

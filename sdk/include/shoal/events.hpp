@@ -11,7 +11,10 @@ namespace shoal {
 enum class EventKind : std::uint8_t {
   joined_match,       ///< this peer has an id and a synchronised clock (peer = own id)
   peer_joined,        ///< peer connected to this peer
-  peer_left,          ///< peer left or timed out; its objects passed to the default owner
+  peer_left,          ///< peer left, or stayed away past the rejoin grace period; its
+                      ///< objects passed to the default owner
+  peer_lost,          ///< peer timed out; its objects wait for it during the rejoin grace period
+  peer_rejoined,      ///< a lost peer came back within the grace period, objects and all
   ownership_changed,  ///< object's owner became peer
   override_applied,   ///< an owner corrected object at frame, depth frames in the past
   snapped,            ///< object was too far behind to re-simulate: snapped to the owner

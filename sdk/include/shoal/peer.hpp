@@ -58,6 +58,9 @@ struct PeerConfig {
   int input_redundancy = 4;              ///< past inputs carried by each snapshot
   int checksum_interval_frames = 60;     ///< 0 disables desync detection
   int ping_interval_ms = 100;
+  /// A peer that times out keeps its id and its objects this long, so that it can rejoin
+  /// after a network hiccup; 0 hands its objects to the default owner at once.
+  int rejoin_grace_ms = 5000;
   CompareTolerance compare;
   SnapshotConfig snapshots;              ///< encoding, priority and byte budget
   CatchupScope catchup = CatchupScope::region;

@@ -9,7 +9,6 @@
 #include "shoal/authority_config.hpp"
 #include "shoal/math.hpp"
 #include "shoal/simulation.hpp"
-#include "world/spatial_grid.hpp"
 
 namespace shoal::authority {
 
@@ -57,10 +56,11 @@ class RegionBuilder {
   const AuthorityConfig& config() const { return config_; }
 
  private:
-  /// Flags every body whose bounding sphere overlaps the sphere (center, radius), or lies within
-  /// `hysteresis` of it when `previous` says it was a member.
-  void add_sphere(Vec3 center, float radius, const std::vector<std::uint8_t>& previous,
-                  std::vector<std::uint8_t>& members) const;
+  /// Flags in regions.core every body whose bounding sphere overlaps the sphere (center,
+  /// core_radius), or lies within `hysteresis` of it when it was a core member before; the same
+  /// for regions.simulated with simulated_radius (>= core_radius).
+  void add_spheres(Vec3 center, float core_radius, float simulated_radius,
+                   PeerRegions& regions) const;
   /// Flags every body predicted to touch `controlled` within T_predict.
   void add_predicted_contacts(BodyIndex controlled, const std::vector<std::uint8_t>& previous,
                               std::vector<std::uint8_t>& members) const;
@@ -70,11 +70,12 @@ class RegionBuilder {
   std::vector<Vec3> velocities_;
   std::vector<float> radii_;
   // Each body's swept sphere over [0, T_predict]: a necessary condition for two bodies to
-  // touch within the horizon is that their swept spheres overlap, so the grid prunes pairs.
+  // touch within the horizon is that their swept spheres overlap, which prunes pairs cheaply.
+  // Queries scan the bodies linearly: a few scans per controlled body cost less than
+  // rebuilding a spatial index every frame (regions are wide, tens of metres, and a match has
+  // a handful of controlled bodies).
   std::vector<Vec3> swept_centers_;
   std::vector<float> swept_radii_;
-  world::SpatialGrid body_grid_;
-  world::SpatialGrid swept_grid_;
   // Scratch: the membership before this compute(), swapped with the caller's flags.
   std::vector<std::uint8_t> previous_core_;
   std::vector<std::uint8_t> previous_simulated_;

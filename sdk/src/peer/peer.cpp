@@ -1,6 +1,7 @@
 // shoal::Peer: construction, config validation and the public API. The tick itself is in
 // peer_tick.cpp, message handling in peer_messages.cpp.
 #include <chrono>
+#include <random>
 #include <stdexcept>
 #include <string>
 
@@ -31,6 +32,7 @@ const PeerConfig& validated(const PeerConfig& c) {
           "input_redundancy is " + std::to_string(c.input_redundancy) + ", expected 1..16");
   require(c.checksum_interval_frames >= 0, "checksum_interval_frames must be 0 (off) or more");
   require(c.ping_interval_ms >= 10, "ping_interval_ms must be at least 10");
+  require(c.rejoin_grace_ms >= 0, "rejoin_grace_ms must be 0 (off) or more");
   require(c.sync_test_frames >= 0 && c.sync_test_frames < c.history_frames,
           "sync_test_frames is " + std::to_string(c.sync_test_frames) +
               ", expected 0 (off) up to history_frames - 1");
@@ -83,7 +85,10 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
   if (!transport) throw std::invalid_argument("shoal::Peer: the transport is null");
   if (config.snapshots.quantize) resimulator.set_state_filter(&quantize_filter);
   quantized.resize(body_count);
+  relevant.resize(body_count);
   time_sync.set_reference_peer(0);  // the host defines the timeline while it is there
+  std::random_device entropy;
+  secret = (std::uint64_t{entropy()} << 32) | entropy();
   body_types.reserve(body_count);
   for (BodyIndex b = 0; b < body_count; ++b) {
     body_types.push_back(sim.body_type(b));
@@ -109,10 +114,18 @@ void Peer::join(const Address& host) {
 }
 
 void Peer::leave() {
+  if (impl_->members.self() != kNoPeer) impl_->broadcast(wire::PeerLeft{impl_->members.self()});
   for (const session::Member& m : impl_->members.remotes()) impl_->transport->disconnect(m.connection);
   impl_->phase = Impl::Phase::left;
+  // Linger briefly (bounded) so the goodbye actually leaves: the others then hand this peer's
+  // objects over at once instead of waiting for a timeout and the rejoin grace period.
+  constexpr int kLingerMs = 250;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(kLingerMs);
   TransportEvent ignored;
-  while (impl_->transport->poll(ignored)) {}  // flushes the disconnects
+  for (int i = 0; i < kLingerMs && std::chrono::steady_clock::now() < until; ++i) {
+    while (impl_->transport->poll(ignored)) {}
+    impl_->transport->wait(1);
+  }
 }
 
 void Peer::set_controlled(ObjectId object) {

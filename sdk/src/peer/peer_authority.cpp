@@ -94,6 +94,15 @@ void Peer::Impl::note_owner_changes() {
     const bool first = known_owner[b] == kNoPeer;
     known_owner[b] = owner;
     if (first) continue;  // the initial assignment is not a change
+    // The new owner's frames count from the change on: whatever this peer holds for later
+    // frames came from the old owner or its own prediction, so it is no longer confirmed.
+    const Frame since = ownership->record(b).frame;
+    if (since != kNoFrame && !history.empty()) {
+      owner_frames.forget_from(b, since);
+      for (Frame f = std::max(since, history.oldest()); f <= history.newest(); ++f) {
+        history.set_confirmed(f, b, false);
+      }
+    }
     ++stats.ownership_changes;
     emit(make_event(EventKind::ownership_changed, owner, objects.id(b), history.newest()));
   }

@@ -69,7 +69,13 @@ struct Peer::Impl {
   // --- messages (peer_messages.cpp) ---
   void drain_transport(std::int64_t now_us);
   void on_connected(ConnectionId connection);
-  void on_disconnected(ConnectionId connection);
+  void on_disconnected(ConnectionId connection, bool timed_out, std::int64_t now_us);
+  void admit(const session::Member& member, bool rejoined);
+  void expire_absent(std::int64_t now_us);
+  void start_rejoin();
+  void request_baselines();
+  void send_baseline(ConnectionId connection);
+  void on_baseline(PeerId from, const wire::Baseline& baseline);
   void on_message(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes,
                   std::int64_t now_us);
   void on_join_request(ConnectionId connection, const wire::JoinRequest& message);
@@ -124,6 +130,8 @@ struct Peer::Impl {
   int pongs_received = 0;
   static constexpr int kPongsBeforeStart = 4;  // a few RTT samples before trusting the estimate
   ConnectionId host_connection = kNoConnection;
+  bool rejoining = false;
+  std::uint64_t secret;  // this peer's, random: proves a rejoin is really it
   std::vector<std::pair<ConnectionId, PeerId>> pending_mesh;  // opened by us, not yet connected
   std::optional<BodyIndex> controlled;
   Input current_input;
@@ -151,6 +159,7 @@ struct Peer::Impl {
   wire::SnapshotAckMessage ack_in, ack_out;
   std::vector<wire::QuantizedState> quantized;  // owned bodies' states of the frame being sent
   std::vector<BodyIndex> candidates;
+  std::vector<std::uint8_t> relevant;  // per body: in the receiver's simulated region
 
   // Acks, baselines and priorities per remote peer.
   struct SnapshotLink {

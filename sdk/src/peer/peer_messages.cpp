@@ -16,58 +16,13 @@ void Peer::Impl::drain_transport(std::int64_t now_us) {
   for (int i = 0; i < kMaxEventsPerUpdate && transport->poll(event); ++i) {
     switch (event.kind) {
       case TransportEventKind::connected: on_connected(event.connection); break;
-      case TransportEventKind::disconnected:
-      case TransportEventKind::timed_out: on_disconnected(event.connection); break;
+      case TransportEventKind::disconnected: on_disconnected(event.connection, false, now_us); break;
+      case TransportEventKind::timed_out: on_disconnected(event.connection, true, now_us); break;
       case TransportEventKind::message:
         on_message(event.connection, event.channel, event.payload, now_us);
         break;
     }
   }
-}
-
-void Peer::Impl::on_connected(ConnectionId connection) {
-  if (phase == Phase::left) return;
-  if (connection == host_connection && phase == Phase::joining) {
-    wire::JoinRequest request{config.session, transport->local_address().port};
-    send_to(connection, request);
-    return;
-  }
-  auto pending = std::find_if(pending_mesh.begin(), pending_mesh.end(),
-                              [&](auto& p) { return p.first == connection; });
-  if (pending != pending_mesh.end()) {
-    const PeerId id = pending->second;
-    pending_mesh.erase(pending);
-    members.add({id, connection, transport->remote_address(connection)});
-    if (ownership) ownership->peer_joined(id);
-    reset_regions(id);
-    send_to(connection, wire::Hello{members.self(), config.session});
-    send_owned_records(connection);
-    emit(make_event(EventKind::peer_joined, id));
-  }
-  // Otherwise an incoming connection: it introduces itself with JoinRequest or Hello.
-}
-
-void Peer::Impl::on_disconnected(ConnectionId connection) {
-  std::erase_if(pending_mesh, [&](auto& p) { return p.first == connection; });
-  if (auto id = members.remove_connection(connection)) peer_gone(*id);
-}
-
-void Peer::Impl::peer_gone(PeerId peer) {
-  time_sync.forget(peer);
-  std::erase_if(remote_controlled, [&](auto& rc) {
-    if (rc.first != peer) return false;
-    inputs.untrack(rc.second);
-    control_modes[rc.second] = ControlMode::uncontrolled;
-    return true;
-  });
-  // Every peer applies the same hand-over, so the leaver's objects get one owner everywhere.
-  std::erase_if(peer_regions, [&](auto& r) { return r.peer == peer; });
-  std::erase_if(snapshot_links, [&](auto& l) { return l->peer == peer; });
-  if (ownership) {
-    ownership->peer_left(peer);
-    note_owner_changes();
-  }
-  emit(make_event(EventKind::peer_left, peer));
 }
 
 void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const std::uint8_t> bytes,
@@ -83,7 +38,8 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
       if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
       return on_join_request(connection, m);
     }
-    if (kind == wire::MessageKind::welcome && connection == host_connection) {
+    if (kind == wire::MessageKind::welcome && connection == host_connection &&
+        host_connection != kNoConnection) {
       wire::Welcome m;
       if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
       return on_welcome(connection, m);
@@ -133,6 +89,22 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
       if (auto s = wire::decode(bytes, ack_in); !s) return drop(s.reason());
       return on_snapshot_ack(from, ack_in);
     }
+    case wire::MessageKind::hello: {  // the other end's answer to ours
+      wire::Hello m;
+      if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
+      if (m.id != from) return drop(DropReason::not_owner);
+      return on_hello(connection, m);
+    }
+    case wire::MessageKind::baseline_request: {
+      wire::BaselineRequest m;
+      if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
+      return send_baseline(connection);
+    }
+    case wire::MessageKind::baseline: {
+      wire::Baseline m;
+      if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
+      return on_baseline(from, m);
+    }
     case wire::MessageKind::peer_left: {
       wire::PeerLeft m;
       if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
@@ -144,60 +116,6 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
     default:
       return drop(DropReason::unknown_kind);  // known kind, but not from an introduced peer
   }
-}
-
-void Peer::Impl::on_join_request(ConnectionId connection, const wire::JoinRequest& request) {
-  if (phase != Phase::in_match || members.self() != 0 || request.session != config.session) {
-    drop(DropReason::malformed);
-    transport->disconnect(connection);
-    return;
-  }
-  Address joiner = transport->remote_address(connection);
-  joiner.port = request.listen_port;
-  wire::Welcome welcome;
-  welcome.your_id = members.allocate_id();
-  welcome.host_frame = history.newest();
-  welcome.default_owner = ownership->default_owner();
-  const Address self_address = transport->local_address();
-  welcome.members.push_back({members.self(), self_address.host, self_address.port});
-  for (const session::Member& m : members.remotes()) {
-    welcome.members.push_back({m.id, m.address.host, m.address.port});
-  }
-  members.add({welcome.your_id, connection, joiner});
-  ownership->peer_joined(welcome.your_id);
-  reset_regions(welcome.your_id);
-  send_to(connection, welcome);
-  send_owned_records(connection);
-  emit(make_event(EventKind::peer_joined, welcome.your_id));
-}
-
-void Peer::Impl::on_welcome(ConnectionId connection, const wire::Welcome& welcome) {
-  if (phase != Phase::joining || welcome.members.empty() || welcome.your_id == kNoPeer) {
-    return drop(DropReason::malformed);
-  }
-  members.set_self(welcome.your_id);
-  // By convention the first member is the host that sent the welcome.
-  const wire::Member& host = welcome.members.front();
-  members.add({host.id, connection, transport->remote_address(connection)});
-  for (std::size_t i = 1; i < welcome.members.size(); ++i) {
-    const wire::Member& m = welcome.members[i];
-    if (m.id == welcome.your_id || members.find(m.id) != nullptr) continue;
-    pending_mesh.emplace_back(transport->connect({m.host, m.port}), m.id);
-  }
-  phase = Phase::syncing;
-}
-
-void Peer::Impl::on_hello(ConnectionId connection, const wire::Hello& hello) {
-  if (hello.session != config.session || hello.id == kNoPeer || hello.id == members.self() ||
-      members.find(hello.id) != nullptr) {
-    drop(DropReason::malformed);
-    return;
-  }
-  members.add({hello.id, connection, transport->remote_address(connection)});
-  if (ownership) ownership->peer_joined(hello.id);
-  reset_regions(hello.id);
-  send_owned_records(connection);
-  emit(make_event(EventKind::peer_joined, hello.id));
 }
 
 void Peer::Impl::on_ownership(PeerId from, const wire::Ownership& message) {

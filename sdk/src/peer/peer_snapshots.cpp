@@ -11,6 +11,12 @@
 #include "sync/state_compare.hpp"
 
 namespace shoal {
+namespace {
+
+// Resting objects outside a receiver's simulated region go this many times less often.
+constexpr int kIrrelevantRestSlowdown = 4;
+
+}  // namespace
 
 Peer::Impl::SnapshotLink& Peer::Impl::snapshot_link(PeerId peer) {
   for (auto& link : snapshot_links) {
@@ -51,7 +57,11 @@ void Peer::Impl::send_snapshots(Frame frame) {
                                          [&](auto& p) { return p.first == m.id; });
     candidates.clear();
     for (BodyIndex b = 0; b < body_count; ++b) {
-      if (owned_by_me[b] && (everything || authority::is_member(interest.simulated, b))) candidates.push_back(b);
+      if (!owned_by_me[b]) continue;
+      // Outside the receiver's simulated region only resting objects go, and rarely: enough
+      // for every peer to agree on the whole world once it settles, at almost no cost.
+      relevant[b] = everything || authority::is_member(interest.simulated, b);
+      if (relevant[b] || states[b].at_rest) candidates.push_back(b);
     }
     if (sc.prioritize) {
       send_prioritized(link, m.connection, frame, moving_due);
@@ -119,9 +129,8 @@ void Peer::Impl::send_due(SnapshotLink& link, ConnectionId connection, Frame fra
   std::size_t bits = wire::header_bits(snapshot_out);
   bool sent = false;
   for (BodyIndex b : candidates) {
-    const bool due = states[b].at_rest
-                         ? (frame + static_cast<Frame>(b)) % config.rest_snapshot_interval_frames == 0
-                         : moving_due;
+    const Frame rest_interval = config.rest_snapshot_interval_frames * (relevant[b] ? 1 : kIrrelevantRestSlowdown);
+    const bool due = states[b].at_rest ? (frame + static_cast<Frame>(b)) % rest_interval == 0 : moving_due;
     if (!due) continue;
     const wire::ObjectRecord record = record_for(link, b, frame);
     const BodyIndex next = snapshot_out.objects.empty() ? 0 : snapshot_out.objects.back().index + 1;
@@ -168,7 +177,8 @@ void Peer::Impl::send_prioritized(SnapshotLink& link, ConnectionId connection, F
       facts.came_to_rest = acked == nullptr || !acked->at_rest;
     }
     if (viewer) facts.distance_m = distance(states[b].position, *viewer);
-    link.priority.add(b, sync::object_priority(sc, facts));
+    const float slowdown = relevant[b] ? 1.0f : 1.0f / kIrrelevantRestSlowdown;
+    link.priority.add(b, sync::object_priority(sc, facts) * slowdown);
   }
   link.priority.order(candidates);
 

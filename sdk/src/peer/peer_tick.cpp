@@ -12,6 +12,7 @@ namespace shoal {
 void Peer::Impl::update(std::int64_t now_us) {
   if (last_update_us >= 0 && now_us < last_update_us) now_us = last_update_us;  // never backwards
   drain_transport(now_us);
+  expire_absent(now_us);
   switch (phase) {
     case Phase::hosting:
       start_match(now_us, 0);
@@ -61,6 +62,7 @@ void Peer::Impl::start_match(std::int64_t now_us, Frame frame) {
   note_owner_changes();
   phase = Phase::in_match;
   emit(make_event(EventKind::joined_match, members.self(), 0, frame));
+  request_baselines();
 }
 
 void Peer::Impl::step_frame() {

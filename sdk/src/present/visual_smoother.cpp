@@ -106,7 +106,10 @@ void VisualSmoother::update(float dt_seconds, std::span<const ObjectState> previ
     const ObjectState& prev = previous_frame[i];
     const ObjectState& cur = current_frame[i];
     Offset& offset = offsets_[i];
-    close_offset(offset, rules_.find(types[i], modes[i]), length(cur.linear_velocity), dt);
+    // Most bodies carry no error: nothing to close (close_offset would leave it as it is).
+    if (!(offset.position == Vec3{}) || !(offset.rotation == Quat{})) {
+      close_offset(offset, rules_.find(types[i], modes[i]), length(cur.linear_velocity), dt);
+    }
     visuals_[i].position = lerp(prev.position, cur.position, a) + offset.position;
     visuals_[i].orientation =
         normalized(offset.rotation * slerp(prev.orientation, cur.orientation, a));

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -13,7 +14,14 @@ namespace shoal::session {
 struct Member {
   PeerId id = kNoPeer;
   ConnectionId connection = kNoConnection;
-  Address address;  ///< where the member accepts connections
+  Address address;         ///< where the member accepts connections
+  std::uint64_t secret = 0;  ///< the member's own, from its introduction; proves a rejoin
+};
+
+/// A member whose connection timed out, kept until it rejoins or its grace period ends.
+struct AbsentMember {
+  Member member;
+  std::int64_t deadline_us = 0;
 };
 
 class Membership {
@@ -45,6 +53,9 @@ class Membership {
     std::erase_if(members_, [id](const Member& m) { return m.id == id; });
   }
 
+  void set_secret(PeerId id, std::uint64_t secret) {
+    for (Member& m : members_) if (m.id == id) m.secret = secret;
+  }
   const Member* find(PeerId id) const {
     for (const Member& m : members_) if (m.id == id) return &m;
     return nullptr;
@@ -55,15 +66,57 @@ class Membership {
   }
   const std::vector<Member>& remotes() const { return members_; }
 
-  /// Live peers, self included, ascending.
+  /// Live peers, self included, ascending. Absent members count as live: their objects stay
+  /// theirs until their grace period ends.
   std::vector<PeerId> live() const {
     std::vector<PeerId> ids;
     if (self_ != kNoPeer) ids.push_back(self_);
     for (const Member& m : members_) ids.push_back(m.id);
+    for (const AbsentMember& a : absent_) ids.push_back(a.member.id);
     std::sort(ids.begin(), ids.end());
     return ids;
   }
-  bool is_live(PeerId id) const { return id == self_ || find(id) != nullptr; }
+  bool is_live(PeerId id) const {
+    return id == self_ || find(id) != nullptr || find_absent(id) != nullptr;
+  }
+
+  /// Moves the member on a timed-out connection to the absent list until deadline_us.
+  std::optional<PeerId> mark_absent(ConnectionId connection, std::int64_t deadline_us) {
+    for (const Member& m : members_) {
+      if (m.connection != connection) continue;
+      AbsentMember gone{m, deadline_us};
+      gone.member.connection = kNoConnection;
+      remove(m.id);
+      absent_.push_back(gone);
+      return gone.member.id;
+    }
+    return std::nullopt;
+  }
+  /// Takes a member back from the absent list (it rejoined), if it is there.
+  std::optional<Member> take_absent(PeerId id) {
+    for (auto it = absent_.begin(); it != absent_.end(); ++it) {
+      if (it->member.id != id) continue;
+      Member m = it->member;
+      absent_.erase(it);
+      return m;
+    }
+    return std::nullopt;
+  }
+  /// Removes and returns the absent members whose grace period ended before now_us.
+  std::vector<PeerId> expire_absent(std::int64_t now_us) {
+    std::vector<PeerId> expired;
+    std::erase_if(absent_, [&](const AbsentMember& a) {
+      if (a.deadline_us > now_us) return false;
+      expired.push_back(a.member.id);
+      return true;
+    });
+    return expired;
+  }
+  const std::vector<AbsentMember>& absent() const { return absent_; }
+  const AbsentMember* find_absent(PeerId id) const {
+    for (const AbsentMember& a : absent_) if (a.member.id == id) return &a;
+    return nullptr;
+  }
 
   /// The host hands out ids in joining order and never reuses one within a match.
   PeerId allocate_id() {
@@ -75,6 +128,7 @@ class Membership {
   PeerId self_ = kNoPeer;
   PeerId next_id_ = 1;
   std::vector<Member> members_;
+  std::vector<AbsentMember> absent_;
 };
 
 }  // namespace shoal::session

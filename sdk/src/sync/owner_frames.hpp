@@ -30,10 +30,14 @@ class OwnerFrames {
     return tags_[i] == frame ? &states_[i] : nullptr;
   }
   Frame newest(BodyIndex body) const { return newest_[body]; }
-  /// Forgets a body's frames (its owner changed: the old owner's frames no longer bind).
-  void clear(BodyIndex body) {
-    for (int d = 0; d < depth_; ++d) tags_[static_cast<std::size_t>(d) * bodies_ + body] = kNoFrame;
-    newest_[body] = kNoFrame;
+  /// Forgets a body's frames from `from` on: its owner changed at that frame, and what the old
+  /// owner sent for later frames (before it heard of the change) does not bind.
+  void forget_from(BodyIndex body, Frame from) {
+    for (int d = 0; d < depth_; ++d) {
+      Frame& tag = tags_[static_cast<std::size_t>(d) * bodies_ + body];
+      if (tag >= from) tag = kNoFrame;
+    }
+    if (newest_[body] >= from) newest_[body] = kNoFrame;
   }
 
  private:

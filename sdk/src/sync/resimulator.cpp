@@ -8,6 +8,7 @@ Resimulator::Resimulator(Simulation& simulation, world::FrameHistory& history,
                          const OwnerFrames& owner_frames, const InputLog& inputs)
     : sim_(simulation), history_(history), owner_frames_(owner_frames), inputs_(inputs) {
   state_scratch_.resize(sim_.body_count());
+  confirmed_scratch_.resize(sim_.body_count());
 }
 
 void Resimulator::step_forward(std::span<const std::uint8_t> replay) {
@@ -44,12 +45,13 @@ void Resimulator::step_and_record(Frame frame, std::span<const std::uint8_t> rep
   sim_.step(frame, input_scratch_);
   sim_.save(frame);
   const auto count = static_cast<BodyIndex>(state_scratch_.size());
+  // The frame's rows are looked up once, not per body; a fresh frame has none until recorded.
+  const std::span<ObjectState> held = rewrite ? history_.states(frame) : std::span<ObjectState>{};
+  const bool replaying = rewrite && !replay.empty();
   for (BodyIndex b = 0; b < count; ++b) {
     const ObjectState* forced = inject ? owner_frames_.find(frame, b) : nullptr;
-    const bool confirmed = forced != nullptr;
-    if (forced == nullptr && rewrite && !replay.empty() && replay[b] != 0) {
-      forced = &history_.states(frame)[b];
-    }
+    confirmed_scratch_[b] = forced != nullptr ? 1 : 0;
+    if (forced == nullptr && replaying && replay[b] != 0) forced = &held[b];
     if (forced != nullptr) {
       state_scratch_[b] = *forced;
       sim_.write(b, *forced);
@@ -60,21 +62,14 @@ void Resimulator::step_and_record(Frame frame, std::span<const std::uint8_t> rep
         sim_.write(b, state_scratch_[b]);
       }
     }
-    if (!rewrite) {
-      // A fresh frame: record first (below), flags are set afterwards.
-      continue;
-    }
-    history_.set_confirmed(frame, b, confirmed);
   }
   if (rewrite) {
-    std::span<ObjectState> held = history_.states(frame);
     std::copy(state_scratch_.begin(), state_scratch_.end(), held.begin());
   } else {
     history_.record(frame, state_scratch_);
-    for (BodyIndex b = 0; b < count; ++b) {
-      history_.set_confirmed(frame, b, inject && owner_frames_.find(frame, b) != nullptr);
-    }
   }
+  const std::span<std::uint8_t> confirmed = history_.confirmed_flags(frame);
+  std::copy(confirmed_scratch_.begin(), confirmed_scratch_.end(), confirmed.begin());
 }
 
 }  // namespace shoal::sync

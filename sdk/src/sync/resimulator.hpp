@@ -56,6 +56,7 @@ class Resimulator {
   const StateFilter* filter_ = nullptr;
   std::vector<BodyInput> input_scratch_;
   std::vector<ObjectState> state_scratch_;
+  std::vector<std::uint8_t> confirmed_scratch_;  // per body: the frame holds its owner's state
 };
 
 }  // namespace shoal::sync

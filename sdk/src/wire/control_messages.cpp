@@ -1,4 +1,5 @@
 #include "wire/control_messages.hpp"
+#include "wire/state_checks.hpp"
 
 #include <cereal/archives/portable_binary.hpp>
 #include <cereal/cereal.hpp>
@@ -78,6 +79,7 @@ template <class T> constexpr std::size_t min_encoded_size();
 template <> constexpr std::size_t min_encoded_size<Member>() { return 2 + kCountBytes + 2; }
 template <> constexpr std::size_t min_encoded_size<OwnershipChange>() { return 4 + 2 + 4 + 2 + 4; }
 template <> constexpr std::size_t min_encoded_size<ObjectHash>() { return 4 + 4; }
+template <> constexpr std::size_t min_encoded_size<BaselineObject>() { return 4 + 13 * 4 + 1; }
 
 // A string with a 32-bit length prefix, at most kMaxNameLength bytes.
 struct BoundedString {
@@ -128,7 +130,7 @@ struct BoundedVector {
 
 // Field order here is the wire order; SPEC.md documents it.
 template <class Archive> void serialize(Archive& a, JoinRequest& m) {
-  a(BoundedString{m.session}, m.listen_port);
+  a(BoundedString{m.session}, m.listen_port, m.rejoin_id, m.secret);
 }
 template <class Archive> void serialize(Archive& a, Member& m) {
   a(m.id, BoundedString{m.host}, m.port);
@@ -137,7 +139,7 @@ template <class Archive> void serialize(Archive& a, Welcome& m) {
   a(m.your_id, m.host_frame, BoundedVector<Member>{m.members}, m.default_owner);
 }
 template <class Archive> void serialize(Archive& a, Hello& m) {
-  a(m.id, BoundedString{m.session});
+  a(m.id, BoundedString{m.session}, m.secret);
 }
 template <class Archive> void serialize(Archive& a, PeerLeft& m) { a(m.id); }
 template <class Archive> void serialize(Archive& a, OwnershipChange& m) {
@@ -150,6 +152,17 @@ template <class Archive> void serialize(Archive& a, ObjectHash& m) { a(m.object,
 template <class Archive> void serialize(Archive& a, Checksum& m) {
   a(m.frame, BoundedVector<ObjectHash>{m.objects});
 }
+template <class Archive> void serialize(Archive&, BaselineRequest&) {}
+template <class Archive> void serialize(Archive& a, BaselineObject& m) {
+  ObjectState& s = m.state;
+  a(m.object, s.position.x, s.position.y, s.position.z, s.orientation.w, s.orientation.x,
+    s.orientation.y, s.orientation.z, s.linear_velocity.x, s.linear_velocity.y,
+    s.linear_velocity.z, s.angular_velocity.x, s.angular_velocity.y, s.angular_velocity.z,
+    s.at_rest);
+}
+template <class Archive> void serialize(Archive& a, Baseline& m) {
+  a(m.frame, BoundedVector<BaselineObject>{m.objects});
+}
 template <class Archive> void serialize(Archive& a, Ping& m) { a(m.sent_us); }
 template <class Archive> void serialize(Archive& a, Pong& m) { a(m.echoed_sent_us, m.match_frame); }
 
@@ -158,6 +171,12 @@ namespace {
 // Checks on values that parse but cannot be meant; only messages with such values override it.
 template <class Message> bool plausible(const Message&) { return true; }
 bool plausible(const Pong& pong) { return std::isfinite(pong.match_frame); }
+bool plausible(const Baseline& baseline) {
+  for (const BaselineObject& o : baseline.objects) {
+    if (!is_plausible(o.state)) return false;
+  }
+  return true;
+}
 
 template <class Message>
 bool encode_message(MessageKind kind, const Message& message, std::vector<std::uint8_t>& out) {
@@ -223,6 +242,12 @@ bool encode(const Ownership& m, std::vector<std::uint8_t>& out) {
 bool encode(const Checksum& m, std::vector<std::uint8_t>& out) {
   return encode_message(MessageKind::checksum, m, out);
 }
+bool encode(const BaselineRequest& m, std::vector<std::uint8_t>& out) {
+  return encode_message(MessageKind::baseline_request, m, out);
+}
+bool encode(const Baseline& m, std::vector<std::uint8_t>& out) {
+  return encode_message(MessageKind::baseline, m, out);
+}
 bool encode(const Ping& m, std::vector<std::uint8_t>& out) {
   return encode_message(MessageKind::ping, m, out);
 }
@@ -247,6 +272,12 @@ DecodeStatus decode(std::span<const std::uint8_t> d, Ownership& m) {
 }
 DecodeStatus decode(std::span<const std::uint8_t> d, Checksum& m) {
   return decode_message(MessageKind::checksum, d, m);
+}
+DecodeStatus decode(std::span<const std::uint8_t> d, BaselineRequest& m) {
+  return decode_message(MessageKind::baseline_request, d, m);
+}
+DecodeStatus decode(std::span<const std::uint8_t> d, Baseline& m) {
+  return decode_message(MessageKind::baseline, d, m);
 }
 DecodeStatus decode(std::span<const std::uint8_t> d, Ping& m) {
   return decode_message(MessageKind::ping, d, m);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "shoal/state.hpp"
 #include "shoal/types.hpp"
 #include "wire/packet_header.hpp"
 
@@ -20,6 +21,8 @@ inline constexpr std::size_t kMaxNameLength = 255;
 struct JoinRequest {
   std::string session;
   std::uint16_t listen_port = 0;
+  PeerId rejoin_id = kNoPeer;   ///< the id this peer had, when it comes back after a drop
+  std::uint64_t secret = 0;     ///< chosen by the joiner; proves a rejoin is the same peer
 
   bool operator==(const JoinRequest&) const = default;
 };
@@ -47,6 +50,7 @@ struct Welcome {
 struct Hello {
   PeerId id = kNoPeer;
   std::string session;
+  std::uint64_t secret = 0;  ///< the joiner's secret (JoinRequest), checked on a rejoin
 
   bool operator==(const Hello&) const = default;
 };
@@ -95,6 +99,27 @@ struct Checksum {
 };
 
 /// Time sync request: the sender's clock, in microseconds, echoed back by the Pong.
+/// A newcomer asks each peer for the state of everything that peer owns.
+struct BaselineRequest {
+  bool operator==(const BaselineRequest&) const = default;
+};
+
+struct BaselineObject {
+  ObjectId object = 0;
+  ObjectState state;
+
+  bool operator==(const BaselineObject&) const = default;
+};
+
+/// The states of (some of) the objects the sender owns at one frame, on the reliable channel;
+/// a full baseline may take several.
+struct Baseline {
+  Frame frame = kNoFrame;
+  std::vector<BaselineObject> objects;
+
+  bool operator==(const Baseline&) const = default;
+};
+
 struct Ping {
   std::int64_t sent_us = 0;
 
@@ -117,6 +142,8 @@ struct Pong {
 [[nodiscard]] bool encode(const PeerLeft& message, std::vector<std::uint8_t>& out);
 [[nodiscard]] bool encode(const Ownership& message, std::vector<std::uint8_t>& out);
 [[nodiscard]] bool encode(const Checksum& message, std::vector<std::uint8_t>& out);
+[[nodiscard]] bool encode(const BaselineRequest& message, std::vector<std::uint8_t>& out);
+[[nodiscard]] bool encode(const Baseline& message, std::vector<std::uint8_t>& out);
 [[nodiscard]] bool encode(const Ping& message, std::vector<std::uint8_t>& out);
 [[nodiscard]] bool encode(const Pong& message, std::vector<std::uint8_t>& out);
 
@@ -129,6 +156,8 @@ DecodeStatus decode(std::span<const std::uint8_t> datagram, Hello& message);
 DecodeStatus decode(std::span<const std::uint8_t> datagram, PeerLeft& message);
 DecodeStatus decode(std::span<const std::uint8_t> datagram, Ownership& message);
 DecodeStatus decode(std::span<const std::uint8_t> datagram, Checksum& message);
+DecodeStatus decode(std::span<const std::uint8_t> datagram, BaselineRequest& message);
+DecodeStatus decode(std::span<const std::uint8_t> datagram, Baseline& message);
 DecodeStatus decode(std::span<const std::uint8_t> datagram, Ping& message);
 DecodeStatus decode(std::span<const std::uint8_t> datagram, Pong& message);
 

@@ -10,7 +10,8 @@ bool is_known_kind(std::uint8_t value) {
     case MessageKind::peer_left:
     case MessageKind::ownership:
     case MessageKind::checksum:
-    case MessageKind::input:
+    case MessageKind::baseline_request:
+    case MessageKind::baseline:
     case MessageKind::ping:
     case MessageKind::pong:
     case MessageKind::snapshot:

@@ -32,7 +32,8 @@ enum class MessageKind : std::uint8_t {
   peer_left = 4,
   ownership = 5,
   checksum = 6,
-  input = 7,
+  baseline_request = 7,
+  baseline = 8,
   // time channel
   ping = 16,
   pong = 17,

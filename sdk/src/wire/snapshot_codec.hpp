@@ -18,6 +18,7 @@
 #include "shoal/types.hpp"
 #include "wire/packet_header.hpp"
 #include "wire/quantize.hpp"
+#include "wire/state_checks.hpp"
 
 namespace shoal::wire {
 
@@ -29,8 +30,6 @@ inline constexpr std::size_t kMaxAckResets = 15;
 /// Baseline ages the format can express.
 inline constexpr std::uint32_t kMaxBaselineAge = 1056;
 
-/// How far |q|^2 of a received raw orientation may be from 1 before it is rejected.
-inline constexpr float kUnitQuaternionTolerance = 1e-3f;
 
 struct InputRecord {
   Frame frame = kNoFrame;  ///< at most 255 frames before the snapshot's frame

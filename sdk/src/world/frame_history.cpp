@@ -68,6 +68,11 @@ void FrameHistory::set_confirmed(Frame f, BodyIndex body, bool value) {
   if (holds(f, body)) confirmed_[slot(f) * body_count_ + body] = value ? 1 : 0;
 }
 
+std::span<std::uint8_t> FrameHistory::confirmed_flags(Frame f) {
+  if (!has(f)) return {};
+  return {confirmed_.data() + slot(f) * body_count_, body_count_};
+}
+
 std::span<std::uint8_t> FrameHistory::user_bytes(Frame f, BodyIndex body) {
   if (!holds(f, body) || user_bytes_per_body_ == 0) return {};
   return {user_bytes_.data() + (slot(f) * body_count_ + body) * user_bytes_per_body_,

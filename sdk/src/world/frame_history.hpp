@@ -38,6 +38,9 @@ class FrameHistory {
   std::span<const ObjectState> states(Frame f) const;
   bool confirmed(Frame f, BodyIndex body) const;
   void set_confirmed(Frame f, BodyIndex body, bool value);
+  /// Every body's confirmed flag of frame f (1 = confirmed), for whole-frame updates; empty
+  /// for a frame not held.
+  std::span<std::uint8_t> confirmed_flags(Frame f);
   std::span<std::uint8_t> user_bytes(Frame f, BodyIndex body);
   std::span<const std::uint8_t> user_bytes(Frame f, BodyIndex body) const;
 

@@ -1,19 +1,30 @@
-// Uses a compiled symbol of libshoal through the installed public headers only.
+// A game in miniature, built against an installed Shoal through its public headers only:
+// the reference physics, a Peer on a real ENet transport, hosting a match for a few frames.
 #include <cstdio>
 
-#include <shoal/drop_reason.hpp>
-#include <shoal/math.hpp>
+#include <shoal/peer.hpp>
+#include <shoal/reference_physics.hpp>
 
 int main() {
-  shoal::DropCounters drops;
-  drops.add(shoal::DropReason::truncated);
-  const std::string_view name = shoal::to_string(shoal::DropReason::truncated);
-  const shoal::Quat turn = shoal::axis_angle({0, 0, 1}, 1.0f);
-  if (name != "truncated" || drops.total() != 1 || turn == shoal::Quat{}) {
-    std::fprintf(stderr, "consumer: unexpected result from libshoal\n");
+  shoal::ReferencePhysics physics(shoal::ReferencePhysicsConfig{});
+  shoal::ObjectState start;
+  start.position = {0, 2, 0};
+  physics.add_sphere(1, 0.5f, 1.0f, start);
+
+  shoal::TransportConfig transport;  // 127.0.0.1, any free port
+  shoal::Peer peer(shoal::PeerConfig{}, physics, shoal::make_enet_transport(transport));
+  peer.set_controlled(1);
+  peer.host();
+  std::int64_t now_us = 0;
+  for (int i = 0; i < 30; ++i) peer.update_at(now_us += 16'667);
+
+  const float height = peer.state(1).position.y;
+  if (!peer.in_match() || peer.frame() < 25 || !(height < 2.0f)) {
+    std::fprintf(stderr, "consumer: unexpected: in_match=%d frame=%d height=%f\n", peer.in_match(),
+                 peer.frame(), static_cast<double>(height));
     return 1;
   }
-  std::printf("consumer: linked libshoal, %.*s counted\n", static_cast<int>(name.size()),
-              name.data());
+  std::printf("consumer: hosted a match on %s, frame %d, ball falling at y=%.3f\n",
+              shoal::to_string(peer.address()).c_str(), peer.frame(), static_cast<double>(height));
   return 0;
 }

@@ -1,0 +1,84 @@
+// The world the sync benchmark measures: an arena of resting objects and one ball per peer,
+// bots that push their balls from object to object, and a Simulation decorator that times
+// every physics step (straight steps apart from re-simulated ones).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+
+#include "core/random.hpp"
+#include "shoal/peer.hpp"
+#include "shoal/reference_physics.hpp"
+
+namespace shoal::bench {
+
+inline constexpr ObjectId kFirstBall = 1;        // ball of peer p: kFirstBall + p
+inline constexpr ObjectId kFirstObject = 1'000;  // shared objects: kFirstObject + i
+
+struct WorldSpec {
+  int objects = 1000;
+  int balls = 2;
+};
+
+/// Physics config of the arena: walls sized so the objects fill it at a constant density
+/// (a grid of 1.5 m pitch), so every size has the same neighbourhood per object.
+ReferencePhysicsConfig arena_physics(const WorldSpec& spec);
+/// Adds the balls, then the objects, the same way on every peer.
+void build_arena(ReferencePhysics& physics, const WorldSpec& spec);
+
+/// Forwards everything to the wrapped simulation and times step(). A step of a frame beyond
+/// every frame stepped so far is straight; any other is a re-simulation (catch-up).
+class TimedSimulation final : public Simulation {
+ public:
+  explicit TimedSimulation(Simulation& inner) : inner_(inner) {}
+
+  void step(Frame frame, std::span<const BodyInput> inputs) override {
+    const auto start = std::chrono::steady_clock::now();
+    inner_.step(frame, inputs);
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::steady_clock::now() - start).count();
+    if (frame > highest_) {
+      highest_ = frame;
+      straight_ns_ += ns;
+      ++straight_steps_;
+    } else {
+      resimulated_ns_ += ns;
+      ++resimulated_steps_;
+    }
+  }
+  std::size_t body_count() const override { return inner_.body_count(); }
+  ObjectId body_id(BodyIndex body) const override { return inner_.body_id(body); }
+  float bounding_radius(BodyIndex body) const override { return inner_.bounding_radius(body); }
+  std::uint16_t body_type(BodyIndex body) const override { return inner_.body_type(body); }
+  ObjectState read(BodyIndex body) const override { return inner_.read(body); }
+  void write(BodyIndex body, const ObjectState& state) override { inner_.write(body, state); }
+  void save(Frame frame) override { inner_.save(frame); }
+  void restore(Frame frame) override { inner_.restore(frame); }
+
+  std::int64_t straight_ns() const { return straight_ns_; }
+  std::int64_t straight_steps() const { return straight_steps_; }
+  std::int64_t resimulated_ns() const { return resimulated_ns_; }
+  std::int64_t resimulated_steps() const { return resimulated_steps_; }
+
+ private:
+  Simulation& inner_;
+  Frame highest_ = kNoFrame;
+  std::int64_t straight_ns_ = 0, straight_steps_ = 0;
+  std::int64_t resimulated_ns_ = 0, resimulated_steps_ = 0;
+};
+
+/// Steers a ball toward a randomly chosen object, picking another every 2 to 4 seconds.
+class Bot {
+ public:
+  Bot(std::uint64_t seed, int objects) : random_(seed), objects_(objects) {}
+  Input input(const Peer& peer, ObjectId ball, Frame frame);
+
+ private:
+  core::Random random_;
+  int objects_;
+  ObjectId target_ = kFirstObject;
+  Frame next_pick_ = 0;
+};
+
+}  // namespace shoal::bench

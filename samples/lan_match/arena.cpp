@@ -1,0 +1,69 @@
+#include "arena.hpp"
+
+#include <cmath>
+
+namespace lan_match {
+namespace {
+
+constexpr shoal::ObjectId kFirstBall = 1;
+constexpr shoal::ObjectId kFirstObject = 100;  // above the largest ball id (16 peers)
+constexpr float kSpacing = 1.5f;               // between grid neighbours (m)
+constexpr float kObjectSize = 0.4f;            // sphere radius, box half edge (m)
+constexpr float kBallRadius = 0.5f;
+constexpr float kMargin = 5;                   // room between the grid and the walls (m)
+
+int grid_side(int objects) { return static_cast<int>(std::ceil(std::sqrt(static_cast<float>(objects)))); }
+
+float grid_half_width(int objects) { return static_cast<float>(grid_side(objects) - 1) * kSpacing * 0.5f; }
+
+}  // namespace
+
+Arena arena_for(int peers, int objects) { return {peers, objects, grid_half_width(objects) + kMargin}; }
+
+shoal::ReferencePhysicsConfig arena_physics(const Arena& arena) {
+  shoal::ReferencePhysicsConfig config;
+  config.arena_half_x = arena.half_extent;
+  config.arena_half_z = arena.half_extent;
+  // Enough damping that the world comes to rest within seconds of the bots stopping.
+  config.linear_damping = 0.6f;
+  config.angular_damping = 0.6f;
+  return config;
+}
+
+void build_arena(shoal::ReferencePhysics& physics, const Arena& arena) {
+  const float ring = grid_half_width(arena.objects) + kMargin * 0.5f;
+  for (int p = 0; p < arena.balls; ++p) {
+    const float angle = 6.2831853f * static_cast<float>(p) / static_cast<float>(arena.balls);
+    shoal::ObjectState ball;
+    ball.position = {std::cos(angle) * ring, kBallRadius, std::sin(angle) * ring};
+    physics.add_sphere(kFirstBall + static_cast<shoal::ObjectId>(p), kBallRadius, 2.0f, ball);
+  }
+  const int side = grid_side(arena.objects);
+  const float half = grid_half_width(arena.objects);
+  for (int i = 0; i < arena.objects; ++i) {
+    shoal::ObjectState object;
+    object.position = {static_cast<float>(i % side) * kSpacing - half, kObjectSize,
+                       static_cast<float>(i / side) * kSpacing - half};
+    object.at_rest = true;
+    if (i % 2 == 0) {
+      physics.add_sphere(shared_object(i), kObjectSize, 1.0f, object);
+    } else {
+      physics.add_box(shared_object(i), {kObjectSize, kObjectSize, kObjectSize}, 1.0f, object);
+    }
+  }
+}
+
+shoal::ObjectId ball_of(const Arena& arena, shoal::PeerId peer) {
+  return kFirstBall + static_cast<shoal::ObjectId>(peer % arena.balls);
+}
+
+shoal::ObjectId shared_object(int i) { return kFirstObject + static_cast<shoal::ObjectId>(i); }
+
+std::vector<shoal::ObjectId> all_bodies(const Arena& arena) {
+  std::vector<shoal::ObjectId> ids;
+  for (int p = 0; p < arena.balls; ++p) ids.push_back(kFirstBall + static_cast<shoal::ObjectId>(p));
+  for (int i = 0; i < arena.objects; ++i) ids.push_back(shared_object(i));
+  return ids;
+}
+
+}  // namespace lan_match

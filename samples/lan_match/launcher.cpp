@@ -1,0 +1,353 @@
+#include "launcher.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "arena.hpp"
+#include "peer_report.hpp"
+#include "report.hpp"
+#include "shoal/peer.hpp"
+#include "timeline.hpp"
+
+namespace lan_match {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr auto kStartupAllowance = std::chrono::seconds(20);  // discovery, joining, sanitizers
+constexpr auto kExitWait = std::chrono::seconds(5);           // for peers told to quit
+
+struct Child {
+  int index = 0;
+  pid_t pid = -1;
+  int to_child = -1;    // its stdin
+  int from_child = -1;  // its stdout
+  std::string partial_line;
+  SampleReader reader;
+  std::vector<PeerSample> seconds;  // per-second samples, in frame order
+  std::optional<PeerSample> final;
+  std::optional<std::string> failure;
+  bool exited = false;
+
+  bool running() const { return !exited && !failure; }
+  bool done() const { return final.has_value() || failure.has_value(); }
+};
+
+std::vector<std::string> peer_arguments(const Options& o, const char* self_path, int index) {
+  std::vector<std::string> args = {self_path, "--peer", index == 0 ? "--host" : "--join",
+      "--index", std::to_string(index), "--session", o.session,
+      "--discovery-port", std::to_string(o.discovery_port), "--peers", std::to_string(o.peers),
+      "--objects", std::to_string(o.objects), "--seconds", fmt::format("{}", o.seconds),
+      "--settle-seconds", fmt::format("{}", o.settle_seconds), "--seed", std::to_string(o.seed),
+      "--loss", fmt::format("{}", o.loss), "--latency-ms", fmt::format("{}", o.latency_ms),
+      "--jitter-ms", fmt::format("{}", o.jitter_ms), "--duplicate", fmt::format("{}", o.duplicate),
+      "--reorder", fmt::format("{}", o.reorder)};
+  return args;
+}
+
+void spawn(Child& child, const std::vector<std::string>& args) {
+  int in_pipe[2], out_pipe[2];
+  if (::pipe2(in_pipe, O_CLOEXEC) != 0 || ::pipe2(out_pipe, O_CLOEXEC) != 0) {
+    throw std::runtime_error(fmt::format("cannot create pipes: {}", std::strerror(errno)));
+  }
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error(fmt::format("cannot start a peer process: {}", std::strerror(errno)));
+  if (pid == 0) {
+    // The peer dies with the launcher, so no process outlives a killed match.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(1);
+    ::dup2(in_pipe[0], STDIN_FILENO);
+    ::dup2(out_pipe[1], STDOUT_FILENO);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  ::close(in_pipe[0]);
+  ::close(out_pipe[1]);
+  child.pid = pid;
+  child.to_child = in_pipe[1];
+  child.from_child = out_pipe[0];
+}
+
+std::string describe_exit(int status) {
+  if (WIFSIGNALED(status)) return fmt::format("was killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
+  return fmt::format("exited with code {}", WEXITSTATUS(status));
+}
+
+class Launcher {
+ public:
+  Launcher(const Options& options, const char* self_path)
+      : options_(options), arena_(arena_for(options.peers, options.objects)),
+        bodies_(static_cast<int>(all_bodies(arena_).size())), timeline_(timeline_for(options, shoal::PeerConfig{}.tick_hz)) {
+    fmt::print("shoal-lan-match: {} peers, {} objects, {} s of play then {} s to settle; "
+               "each link: {}% loss, {} ms latency +-{} ms, {}% duplicated, {}% reordered\n",
+               options.peers, options.objects, options.seconds, options.settle_seconds, options.loss * 100,
+               options.latency_ms, options.jitter_ms, options.duplicate * 100, options.reorder * 100);
+    children_.resize(static_cast<std::size_t>(options.peers));
+    for (int i = 0; i < options.peers; ++i) {
+      Child& child = children_[static_cast<std::size_t>(i)];
+      child.index = i;
+      spawn(child, peer_arguments(options, self_path, i));
+    }
+  }
+
+  ~Launcher() { stop_children(); }
+
+  int run() {
+    const auto deadline = Clock::now() + kStartupAllowance +
+                          std::chrono::duration<double>(timeline_.seconds_at(timeline_.compare) + 2);
+    while (!all_done() && Clock::now() < deadline) {
+      read_children(100);
+      reap_children();
+      print_complete_seconds(false);
+    }
+    for (Child& child : children_) {
+      if (!child.done()) child.failure = fmt::format("peer process {} did not report in time (hung)", child.index);
+    }
+    print_complete_seconds(true);
+    stop_children();
+    return finish();
+  }
+
+ private:
+  bool all_done() const {
+    return std::all_of(children_.begin(), children_.end(), [](const Child& c) { return c.done(); });
+  }
+
+  void read_children(int timeout_ms) {
+    std::vector<pollfd> fds;
+    for (const Child& c : children_) {
+      if (c.from_child >= 0) fds.push_back({c.from_child, POLLIN, 0});
+    }
+    if (fds.empty() || ::poll(fds.data(), fds.size(), timeout_ms) <= 0) return;
+    for (Child& c : children_) {
+      const auto polled = std::find_if(fds.begin(), fds.end(), [&](const pollfd& p) { return p.fd == c.from_child; });
+      if (polled == fds.end() || polled->revents == 0) continue;
+      char buffer[65536];
+      const ssize_t size = ::read(c.from_child, buffer, sizeof buffer);
+      if (size <= 0) {
+        ::close(c.from_child);
+        c.from_child = -1;
+        continue;
+      }
+      c.partial_line.append(buffer, static_cast<std::size_t>(size));
+      std::size_t start = 0;
+      for (std::size_t end; (end = c.partial_line.find('\n', start)) != std::string::npos; start = end + 1) {
+        c.reader.add_line(std::string_view(c.partial_line).substr(start, end - start));
+      }
+      c.partial_line.erase(0, start);
+      take_samples(c);
+    }
+  }
+
+  void take_samples(Child& c) {
+    for (PeerSample& s : c.reader.samples) {
+      if (s.final) {
+        c.final = std::move(s);
+      } else {
+        c.seconds.push_back(std::move(s));
+      }
+    }
+    c.reader.samples.clear();
+    for (const std::string& e : c.reader.errors) {
+      if (!c.failure) c.failure = fmt::format("peer process {}: {}", c.index, e);
+    }
+    c.reader.errors.clear();
+  }
+
+  void reap_children() {
+    for (Child& c : children_) {
+      if (c.exited || c.pid < 0) continue;
+      int status = 0;
+      if (::waitpid(c.pid, &status, WNOHANG) != c.pid) continue;
+      c.exited = true;
+      read_rest(c);
+      if (!c.final && !c.failure) {
+        c.failure = fmt::format("peer process {} {} before reporting", c.index, describe_exit(status));
+      }
+    }
+  }
+
+  // Whatever a process wrote before exiting is still in its pipe.
+  void read_rest(Child& c) {
+    for (int i = 0; i < 64 && c.from_child >= 0; ++i) read_children(0);
+  }
+
+  const PeerSample* second_of(const Child& c, shoal::Frame frame) const {
+    for (const PeerSample& s : c.seconds) {
+      if (s.figures.frame == frame) return &s;
+    }
+    return nullptr;
+  }
+
+  // Prints each second once every peer still running has reported it (or, at the end, with
+  // whatever arrived).
+  void print_complete_seconds(bool flush_all) {
+    for (;;) {
+      const shoal::Frame frame = timeline_.sample_interval * static_cast<shoal::Frame>(rows_.size() + 1);
+      if (frame >= timeline_.compare) return;
+      std::vector<const PeerSample*> samples;
+      bool complete = true, any = false;
+      for (const Child& c : children_) {
+        const PeerSample* s = second_of(c, frame);
+        complete = complete && (s != nullptr || !c.running());
+        any = any || s != nullptr;
+        samples.push_back(s);
+      }
+      if (!any || (!complete && !flush_all)) return;
+      add_row(frame, samples);
+    }
+  }
+
+  void add_row(shoal::Frame frame, const std::vector<const PeerSample*>& samples) {
+    SecondRow row;
+    row.time_s = timeline_.seconds_at(frame);
+    std::vector<const PeerSample*> present;
+    std::string line = fmt::format("t={:>3.0f}s", row.time_s);
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      const PeerSample* s = samples[i];
+      row.peers.push_back(s ? std::optional<PeerFigures>(s->figures) : std::nullopt);
+      const PeerFigures* before = rows_.empty() || !rows_.back().peers[i] ? nullptr : &*rows_.back().peers[i];
+      const float overrides = s ? static_cast<float>(s->figures.overrides - (before ? before->overrides : 0)) : 0;
+      const float catchup = s ? static_cast<float>(s->figures.catchup_frames - (before ? before->catchup_frames : 0)) : 0;
+      row.overrides_per_s.push_back(overrides);
+      row.catchup_frames_per_s.push_back(catchup);
+      if (!s) {
+        line += fmt::format(" | #{} --", i);
+        continue;
+      }
+      present.push_back(s);
+      const PeerFigures& f = s->figures;
+      line += fmt::format(" | p{} rtt {:>3.0f}ms {:>4.0f}kbps ovr {:>4.0f}/s cu {:>4.0f}/s own {:>3}", f.peer, f.rtt_ms,
+                          f.kbps_out, overrides, catchup, f.owned_objects);
+    }
+    row.max_position_error_m = compare_samples(present, bodies_).max_position_error_m;
+    fmt::print("{} | div {:.3f}m\n", line, row.max_position_error_m);
+    std::fflush(stdout);
+    rows_.push_back(std::move(row));
+  }
+
+  void stop_children() {
+    for (Child& c : children_) {
+      if (c.to_child >= 0) {
+        (void)!::write(c.to_child, "quit\n", 5);
+        ::close(c.to_child);
+        c.to_child = -1;
+      }
+    }
+    const auto deadline = Clock::now() + kExitWait;
+    for (Child& c : children_) {
+      while (!c.exited && c.pid > 0) {
+        int status = 0;
+        const pid_t done = ::waitpid(c.pid, &status, WNOHANG);
+        if (done == c.pid) {
+          c.exited = true;
+          if (!c.final && !c.failure) c.failure = fmt::format("peer process {} {}", c.index, describe_exit(status));
+        } else if (Clock::now() >= deadline) {
+          ::kill(c.pid, SIGKILL);  // a leftover: killed, then reaped
+          ::waitpid(c.pid, &status, 0);
+          c.exited = true;
+        } else {
+          read_children(20);  // drains its output while it finishes; also paces this loop
+        }
+      }
+      if (c.from_child >= 0) {
+        ::close(c.from_child);
+        c.from_child = -1;
+      }
+    }
+  }
+
+  PeerSummary summarise(const Child& c) const {
+    PeerSummary p;
+    const PeerFigures& last = c.final ? c.final->figures : c.seconds.back().figures;
+    p.id = last.peer;
+    p.frames = last.frame;
+    p.overrides = last.overrides;
+    p.catchup_frames = last.catchup_frames;
+    p.ownership_changes = last.ownership_changes;
+    p.owned_objects = last.owned_objects;
+    p.desyncs = last.desyncs;
+    int n = 0;
+    for (const PeerSample& s : c.seconds) {
+      if (s.figures.peers_seen < 2) continue;  // before anyone else joined: nothing to measure
+      p.rtt_ms += s.figures.rtt_ms;
+      p.loss += s.figures.loss;
+      p.kbps_out += s.figures.kbps_out;
+      p.kbps_in += s.figures.kbps_in;
+      ++n;
+    }
+    if (n > 0) {
+      p.rtt_ms /= static_cast<float>(n);
+      p.loss /= static_cast<float>(n);
+      p.kbps_out /= static_cast<float>(n);
+      p.kbps_in /= static_cast<float>(n);
+    }
+    return p;
+  }
+
+  int finish() {
+    MatchReport report;
+    report.objects = bodies_;
+    report.balls = arena_.balls;
+    report.compared_frame = timeline_.compare;
+    std::vector<const PeerSample*> finals;
+    for (const Child& c : children_) {
+      finals.push_back(c.final ? &*c.final : nullptr);
+      if (c.failure) report.failures.push_back(*c.failure);
+      if (c.final || !c.seconds.empty()) report.peers.push_back(summarise(c));
+    }
+    std::sort(report.peers.begin(), report.peers.end(),
+              [](const PeerSummary& a, const PeerSummary& b) { return a.id < b.id; });
+    report.final = compare_samples(finals, bodies_);
+    report.consistent = is_consistent(report);
+    print_report(report);
+
+    int code = report.consistent ? 0 : 1;
+    try {
+      if (!options_.report_path.empty()) write_json(options_.report_path, report);
+      if (!options_.csv_path.empty()) write_csv(options_.csv_path, rows_);
+      if (!options_.plot_path.empty()) write_plot(options_.plot_path, rows_);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "shoal-lan-match: {}\n", e.what());
+      code = 1;
+    }
+    return code;
+  }
+
+  Options options_;
+  Arena arena_;
+  int bodies_;
+  Timeline timeline_;
+  std::vector<Child> children_;
+  std::vector<SecondRow> rows_;
+};
+
+}  // namespace
+
+int run_launcher(const Options& options, const char* self_path) {
+  Options launched = options;
+  // A session of its own, so that matches running side by side never join each other.
+  if (launched.session == Options{}.session) launched.session = fmt::format("shoal-lan-match-{}", ::getpid());
+  Launcher launcher(launched, self_path);
+  return launcher.run();
+}
+
+}  // namespace lan_match

@@ -1,0 +1,42 @@
+// shoal-lan-match: a headless LAN match of real peer processes, with a report.
+// See launcher.hpp (the default mode) and peer_process.hpp (--peer).
+#include <signal.h>
+
+#include <exception>
+
+#include <fmt/format.h>
+
+#include "launcher.hpp"
+#include "options.hpp"
+#include "peer_process.hpp"
+
+int main(int argc, char** argv) {
+  lan_match::ParsedOptions parsed;
+  try {
+    parsed = lan_match::parse_options(argc, argv);
+  } catch (const lan_match::UsageError& e) {
+    fmt::print(stderr, "shoal-lan-match: {}\n", e.what());
+    return 2;
+  }
+  if (parsed.help) {
+    fmt::print("{}", lan_match::usage_text());
+    return 0;
+  }
+  const lan_match::Options& options = parsed.options;
+  if (!options.relay.empty()) {
+    fmt::print(stderr,
+               "shoal-lan-match: --relay {}: the relay does not exist yet (issue 6); "
+               "on a LAN peers reach each other directly, so leave --relay out\n",
+               options.relay);
+    return 2;
+  }
+  try {
+    if (options.peer_mode) return lan_match::run_peer(options);
+    // A peer that exits early closes its pipe; the launcher notices by reading, not by dying.
+    ::signal(SIGPIPE, SIG_IGN);
+    return lan_match::run_launcher(options, "/proc/self/exe");
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "shoal-lan-match: {}\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,166 @@
+#include "options.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <string_view>
+
+#include <fmt/format.h>
+
+namespace lan_match {
+namespace {
+
+template <class Number>
+Number parse_number(std::string_view flag, std::string_view text, Number low, Number high, const char* expected) {
+  Number value{};
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  const bool finite = [&] {
+    if constexpr (std::is_floating_point_v<Number>) return std::isfinite(value);
+    return true;
+  }();
+  if (text.empty() || error != std::errc{} || stop != end || !finite || value < low || value > high) {
+    throw UsageError(fmt::format("{} '{}' is not valid: expected {}", flag, text, expected));
+  }
+  return value;
+}
+
+float fraction(std::string_view flag, std::string_view text) {
+  return parse_number<float>(flag, text, 0.0f, 1.0f, "a fraction from 0 to 1 (0.05 = 5%)");
+}
+
+}  // namespace
+
+const char* usage_text() {
+  return R"(usage: shoal-lan-match [flags]            launch a match of N peer processes and report
+       shoal-lan-match --peer [flags]     run one peer (hosts, or finds a host by LAN discovery)
+
+match:
+  --peers N             peers, 1..16 (default 4)
+  --objects K           shared objects, 1..2000 (default 200)
+  --seconds S           seconds the bots play, 0.5..3600 (default 14)
+  --settle-seconds Q    seconds the world then settles before the comparison, 0.5..600 (default 6)
+  --seed X              seed of the bots and of the link conditioner (default 1)
+network (each direction of every link):
+  --loss P              fraction of datagrams lost, 0..1 (0.05 = 5%)
+  --latency-ms L        one-way latency, 0..2000
+  --jitter-ms J         latency varies by +-J, 0..2000
+  --duplicate P         fraction of datagrams delivered twice, 0..1
+  --reorder P           fraction of datagrams held back behind later ones, 0..1
+  --relay HOST:PORT     reach the peers through a relay (not available yet)
+output:
+  --report FILE.json    the report as JSON
+  --csv FILE.csv        one row per peer and second
+  --plot FILE.png       bandwidth per peer and position divergence over time (needs gnuplot)
+discovery:
+  --session NAME        session name announced and sought (default shoal-lan-match)
+  --discovery-port P    UDP port of the LAN announcements (default 47474)
+peer mode:
+  --peer                run one peer; its progress and states go to stdout, one line each
+  --host | --join       only host, or only join (default: look for a host for 2 s, else host)
+  --index I             this peer's number among the launched ones (varies its link seed)
+)";
+}
+
+ParsedOptions parse_options(int argc, const char* const* argv) {
+  ParsedOptions parsed;
+  Options& o = parsed.options;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view flag = argv[i];
+    std::string_view value;
+    bool has_inline_value = false;
+    if (const auto equals = flag.find('='); flag.starts_with("--") && equals != std::string_view::npos) {
+      value = flag.substr(equals + 1);
+      flag = flag.substr(0, equals);
+      has_inline_value = true;
+    }
+    auto switch_flag = [&] {
+      if (has_inline_value) throw UsageError(fmt::format("{} takes no value", flag));
+    };
+    auto next = [&]() -> std::string_view {
+      if (has_inline_value) return value;
+      if (i + 1 >= argc) throw UsageError(fmt::format("{} needs a value", flag));
+      return argv[++i];
+    };
+    auto path = [&] {
+      const std::string_view text = next();
+      if (text.empty()) throw UsageError(fmt::format("{} needs a file name", flag));
+      return std::string(text);
+    };
+
+    if (flag == "--help" || flag == "-h") {
+      parsed.help = true;
+    } else if (flag == "--peers") {
+      o.peers = parse_number(flag, next(), 1, 16, "a whole number of peers from 1 to 16");
+    } else if (flag == "--objects") {
+      o.objects = parse_number(flag, next(), 1, 2000, "a whole number of objects from 1 to 2000");
+    } else if (flag == "--seconds") {
+      o.seconds = parse_number(flag, next(), 0.5, 3600.0, "seconds from 0.5 to 3600");
+    } else if (flag == "--settle-seconds") {
+      o.settle_seconds = parse_number(flag, next(), 0.5, 600.0, "seconds from 0.5 to 600");
+    } else if (flag == "--seed") {
+      o.seed = parse_number<std::uint64_t>(flag, next(), 0, UINT64_MAX, "a non-negative whole number");
+    } else if (flag == "--loss") {
+      o.loss = fraction(flag, next());
+    } else if (flag == "--duplicate") {
+      o.duplicate = fraction(flag, next());
+    } else if (flag == "--reorder") {
+      o.reorder = fraction(flag, next());
+    } else if (flag == "--latency-ms") {
+      o.latency_ms = parse_number(flag, next(), 0.0f, 2000.0f, "milliseconds from 0 to 2000");
+    } else if (flag == "--jitter-ms") {
+      o.jitter_ms = parse_number(flag, next(), 0.0f, 2000.0f, "milliseconds from 0 to 2000");
+    } else if (flag == "--relay") {
+      o.relay = next();
+      if (o.relay.find(':') == std::string::npos) {
+        throw UsageError(fmt::format("--relay '{}' is not valid: expected HOST:PORT", o.relay));
+      }
+    } else if (flag == "--report") {
+      o.report_path = path();
+    } else if (flag == "--csv") {
+      o.csv_path = path();
+    } else if (flag == "--plot") {
+      o.plot_path = path();
+    } else if (flag == "--session") {
+      o.session = next();
+      if (o.session.empty() || o.session.size() > 64) {
+        throw UsageError(fmt::format("--session '{}' is not valid: expected 1 to 64 characters", o.session));
+      }
+    } else if (flag == "--discovery-port") {
+      o.discovery_port = parse_number<std::uint16_t>(flag, next(), 1, 65535, "a UDP port from 1 to 65535");
+    } else if (flag == "--peer") {
+      switch_flag();
+      o.peer_mode = true;
+    } else if (flag == "--host") {
+      switch_flag();
+      o.role = PeerRole::host;
+    } else if (flag == "--join") {
+      switch_flag();
+      o.role = PeerRole::join;
+    } else if (flag == "--index") {
+      o.index = parse_number(flag, next(), 0, 1023, "a whole number from 0 to 1023");
+    } else {
+      throw UsageError(fmt::format("unknown flag '{}': see --help for the flags", argv[i]));
+    }
+  }
+  if (o.jitter_ms > o.latency_ms) {
+    throw UsageError(fmt::format("--jitter-ms {} is larger than --latency-ms {}: expected jitter <= latency",
+                                 o.jitter_ms, o.latency_ms));
+  }
+  if (o.loss >= 1) throw UsageError("--loss 1 loses every datagram: expected a fraction below 1");
+  if (o.role != PeerRole::host_or_join && !o.peer_mode) {
+    throw UsageError("--host and --join choose the role of one peer: expected them with --peer");
+  }
+  return parsed;
+}
+
+shoal::LinkConditions link_conditions(const Options& options) {
+  shoal::LinkConditions link;
+  link.latency_ms = options.latency_ms;
+  link.jitter_ms = options.jitter_ms;
+  link.loss = options.loss;
+  link.duplicate = options.duplicate;
+  link.reorder = options.reorder;
+  return link;
+}
+
+}  // namespace lan_match

@@ -1,0 +1,53 @@
+// The command line of shoal-lan-match: one struct, one parser, one usage text.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "shoal/link_conditions.hpp"
+
+namespace lan_match {
+
+/// A wrong flag or value; the message says what is wrong and what is expected.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+enum class PeerRole { host_or_join, host, join };
+
+struct Options {
+  int peers = 4;                 ///< peers in the match (processes the launcher starts)
+  int objects = 200;             ///< shared objects the bots push around
+  double seconds = 14;           ///< how long the bots play
+  double settle_seconds = 6;     ///< then how long the world settles before the comparison
+  std::uint64_t seed = 1;        ///< bots and link conditioner
+  float loss = 0;                ///< per direction, fraction 0..1
+  float latency_ms = 0;          ///< one way
+  float jitter_ms = 0;
+  float duplicate = 0;
+  float reorder = 0;
+  std::string relay;             ///< HOST:PORT; not available yet
+  std::string report_path, csv_path, plot_path;
+  std::string session = "shoal-lan-match";
+  std::uint16_t discovery_port = 47474;
+
+  // --peer: run one peer instead of launching a match.
+  bool peer_mode = false;
+  PeerRole role = PeerRole::host_or_join;
+  int index = 0;                 ///< which of the launched peers (varies its link seed)
+};
+
+/// Throws UsageError. `--help` is reported by returning help = true.
+struct ParsedOptions {
+  Options options;
+  bool help = false;
+};
+ParsedOptions parse_options(int argc, const char* const* argv);
+
+const char* usage_text();
+
+/// The impairments of one direction of every link, from the flags.
+shoal::LinkConditions link_conditions(const Options& options);
+
+}  // namespace lan_match

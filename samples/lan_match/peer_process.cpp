@@ -1,0 +1,179 @@
+#include "peer_process.hpp"
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <optional>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "arena.hpp"
+#include "bot.hpp"
+#include "peer_report.hpp"
+#include "shoal/lan_discovery.hpp"
+#include "shoal/peer.hpp"
+#include "timeline.hpp"
+
+namespace lan_match {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kWaitMs = 4;               // loop pacing: well under one 16.7 ms frame
+constexpr int kAutoFindMs = 2000;        // --peer without --host/--join: look this long, then host
+constexpr int kJoinFindMs = 10000;       // --join: look this long, then give up
+constexpr auto kLinger = std::chrono::seconds(5);  // after reporting, while the others finish
+
+PeerFigures figures_of(const shoal::Peer& peer) {
+  const shoal::PeerStats stats = peer.stats();
+  PeerFigures f;
+  f.peer = peer.id();
+  f.frame = stats.frame;
+  f.peers_seen = static_cast<int>(peer.peers().size());
+  for (const shoal::RemotePeerStats& remote : stats.remotes) {
+    f.rtt_ms += remote.link.rtt_ms;
+    f.loss += remote.link.packet_loss;
+    f.kbps_out += remote.link.bytes_out_per_s * 8 / 1000;
+    f.kbps_in += remote.link.bytes_in_per_s * 8 / 1000;
+  }
+  if (!stats.remotes.empty()) {
+    f.rtt_ms /= static_cast<float>(stats.remotes.size());
+    f.loss /= static_cast<float>(stats.remotes.size());
+  }
+  f.overrides = stats.overrides;
+  f.catchup_frames = stats.catchup_frames;
+  f.ownership_changes = stats.ownership_changes;
+  f.desyncs = stats.desyncs;
+  f.owned_objects = stats.owned_objects;
+  return f;
+}
+
+// Figures now, poses at `frame` (still in the history: see Timeline::report_delay).
+void take_sample(const shoal::Peer& peer, const std::vector<shoal::ObjectId>& bodies, shoal::Frame frame,
+                 PeerSample& sample) {
+  sample.figures = figures_of(peer);
+  sample.figures.frame = frame;
+  sample.poses.clear();
+  for (shoal::ObjectId id : bodies) {
+    const std::optional<shoal::ObjectState> state = peer.state_at(id, frame);
+    sample.poses.push_back(state ? std::optional<Pose>(Pose{state->position, state->orientation}) : std::nullopt);
+  }
+}
+
+// Hosts, or finds the session and joins, as the role says. Returns the announcer a host keeps
+// running so that peers can find it at any time.
+std::optional<shoal::LanAnnouncer> enter_match(const Options& options, shoal::Peer& peer) {
+  const shoal::LanDiscoveryConfig discovery{options.discovery_port};
+  if (options.role != PeerRole::host) {
+    shoal::LanSeeker seeker(discovery);
+    const int timeout_ms = options.role == PeerRole::join ? kJoinFindMs : kAutoFindMs;
+    if (const auto found = seeker.find(options.session, timeout_ms)) {
+      peer.join(found->address);
+      return std::nullopt;
+    }
+    if (options.role == PeerRole::join) {
+      throw std::runtime_error(fmt::format("no host announced session '{}' on UDP port {} within {} s",
+                                           options.session, options.discovery_port, timeout_ms / 1000));
+    }
+  }
+  peer.host();
+  return std::optional<shoal::LanAnnouncer>(std::in_place, discovery, options.session, peer.address());
+}
+
+// True once the launcher says "quit" or closes our stdin (or stdin is a terminal: nobody will).
+bool launcher_done() {
+  pollfd input{STDIN_FILENO, POLLIN, 0};
+  if (::poll(&input, 1, 0) <= 0) return false;
+  char buffer[64];
+  const ssize_t size = ::read(STDIN_FILENO, buffer, sizeof buffer);
+  return size <= 0 || std::string_view(buffer, static_cast<std::size_t>(size)).find("quit") != std::string_view::npos;
+}
+
+int play(const Options& options, SampleWriter& out) {
+  const Arena arena = arena_for(options.peers, options.objects);
+  shoal::ReferencePhysics physics(arena_physics(arena));
+  build_arena(physics, arena);
+  const std::vector<shoal::ObjectId> bodies = all_bodies(arena);
+
+  shoal::PeerConfig config;
+  config.session = options.session;
+  const Timeline timeline = timeline_for(options, config.tick_hz);
+  shoal::TransportConfig transport;
+  // Each peer impairs what it sends, so every direction of every link gets the flags' values.
+  transport.conditioner.outbound = link_conditions(options);
+  transport.conditioner.seed = options.seed * 1000 + static_cast<std::uint64_t>(options.index) + 1;
+  shoal::Peer peer(config, physics, shoal::make_enet_transport(transport));
+  std::optional<shoal::LanAnnouncer> announcer = enter_match(options, peer);
+
+  std::optional<Bot> bot;
+  shoal::ObjectId ball = 0;
+  bool everyone_here = false;
+  PeerSample sample;
+  sample.poses.reserve(bodies.size());
+  shoal::Frame next_sample = timeline.sample_interval;
+  const auto deadline = Clock::now() + std::chrono::duration<double>(timeline.seconds_at(timeline.compare) + 30);
+  for (;;) {
+    if (announcer) announcer->update();
+    // Bots start once every peer is here, so nobody joins a world already in motion.
+    everyone_here = everyone_here || (bot && peer.peers().size() >= static_cast<std::size_t>(options.peers));
+    if (everyone_here) peer.set_input(peer.frame() < timeline.bots_stop ? bot->input(peer, ball) : shoal::Input{});
+    peer.update();
+    for (shoal::Event event; peer.poll_event(event);) {
+      if (event.kind != shoal::EventKind::joined_match) continue;
+      ball = ball_of(arena, event.peer);
+      peer.set_controlled(ball);
+      bot.emplace(options.seed * 1000 + event.peer, options.objects, config.tick_hz);
+      out.joined(event.peer, shoal::to_string(peer.address()));
+    }
+    if (bot) {  // in the match
+      const shoal::Frame now = peer.frame();
+      for (; next_sample < timeline.compare && now >= next_sample + timeline.report_delay;
+           next_sample += timeline.sample_interval) {
+        take_sample(peer, bodies, next_sample, sample);
+        out.sample(sample);
+      }
+      if (now >= timeline.compare + timeline.report_delay) {
+        take_sample(peer, bodies, timeline.compare, sample);
+        sample.final = true;
+        out.sample(sample);
+        break;
+      }
+    }
+    if (Clock::now() > deadline) {
+      throw std::runtime_error(fmt::format("the match did not reach frame {} in time (at frame {}, {})",
+                                           timeline.compare, peer.frame(),
+                                           peer.in_match() ? "in the match" : "never joined"));
+    }
+    peer.wait(kWaitMs);
+  }
+  // Keep serving the others (their catch-up may still need our frames) until the launcher
+  // has every report.
+  const auto linger_end = Clock::now() + kLinger;
+  while (Clock::now() < linger_end && !launcher_done()) {
+    if (announcer) announcer->update();
+    peer.update();
+    for (shoal::Event ignored; peer.poll_event(ignored);) {}
+    peer.wait(kWaitMs);
+  }
+  peer.leave();
+  return 0;
+}
+
+}  // namespace
+
+int run_peer(const Options& options) {
+  SampleWriter out(stdout);
+  try {
+    return play(options, out);
+  } catch (const std::exception& e) {
+    out.error(e.what());
+    fmt::print(stderr, "shoal-lan-match --peer: {}\n", e.what());
+    return 1;
+  }
+}
+
+}  // namespace lan_match

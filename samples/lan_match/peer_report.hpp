@@ -1,0 +1,82 @@
+// What a peer process tells the launcher, as text lines on its stdout (readable by a person
+// running `shoal-lan-match --peer` by hand too):
+//   joined peer=ID address=HOST:PORT
+//   sample final=0|1 frame=F peer=ID peers=N rtt_ms=.. loss=.. kbps_out=.. kbps_in=..
+//          overrides=.. catchup_frames=.. ownership_changes=.. owned_objects=.. desyncs=.. bodies=B
+//   pose PX PY PZ QW QX QY QZ     (B lines, one per body in all_bodies order; "pose -" if unknown)
+//   error MESSAGE
+// Numbers are printed in their shortest exact form, so poses compare bit for bit.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "shoal/math.hpp"
+#include "shoal/types.hpp"
+
+namespace lan_match {
+
+/// One peer's statistics at one frame. Counters are totals since the peer started.
+struct PeerFigures {
+  shoal::PeerId peer = shoal::kNoPeer;
+  shoal::Frame frame = shoal::kNoFrame;
+  int peers_seen = 0;
+  float rtt_ms = 0;    ///< mean over the other peers
+  float loss = 0;      ///< mean over the other peers, 0..1
+  float kbps_out = 0;  ///< summed over the other peers
+  float kbps_in = 0;
+  std::uint64_t overrides = 0;
+  std::uint64_t catchup_frames = 0;
+  std::uint64_t ownership_changes = 0;
+  std::uint64_t desyncs = 0;
+  std::uint64_t owned_objects = 0;
+};
+
+struct Pose {
+  shoal::Vec3 position;
+  shoal::Quat orientation;
+};
+
+/// A peer's figures and the pose of every body at the same frame.
+struct PeerSample {
+  bool final = false;
+  PeerFigures figures;
+  std::vector<std::optional<Pose>> poses;  ///< all_bodies order
+};
+
+/// Writes samples to a stream, reusing one buffer.
+class SampleWriter {
+ public:
+  explicit SampleWriter(std::FILE* out) : out_(out) {}
+  void joined(shoal::PeerId peer, std::string_view address);
+  void sample(const PeerSample& sample);
+  void error(std::string_view message);
+
+ private:
+  void flush();
+  std::FILE* out_;
+  fmt::memory_buffer buffer_;
+};
+
+/// Reads the lines of one peer process back into samples.
+class SampleReader {
+ public:
+  /// Takes one line (without its newline). Lines that do not parse are kept as errors.
+  void add_line(std::string_view line);
+
+  std::optional<shoal::PeerId> peer;  ///< once "joined" was read
+  std::vector<PeerSample> samples;    ///< complete samples, in arrival order; the caller drains
+  std::vector<std::string> errors;    ///< "error" lines and unreadable lines
+
+ private:
+  std::optional<PeerSample> pending_;
+  std::size_t pending_bodies_ = 0;
+};
+
+}  // namespace lan_match

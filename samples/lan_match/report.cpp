@@ -1,0 +1,196 @@
+#include "report.hpp"
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+#include <utility>
+
+#include <fmt/format.h>
+
+extern char** environ;
+
+namespace lan_match {
+namespace {
+
+constexpr float kPositionTolerance = 0.001f;  // m
+constexpr float kRotationTolerance = 0.001f;  // rad
+
+struct File {
+  explicit File(const std::string& path) : path_(path), handle(std::fopen(path.c_str(), "w")) {
+    if (handle == nullptr) {
+      throw std::runtime_error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+    }
+  }
+  ~File() {
+    if (handle != nullptr) std::fclose(handle);
+  }
+  void close() {
+    const bool failed = std::ferror(handle) != 0;
+    if (std::fclose(std::exchange(handle, nullptr)) != 0 || failed) {
+      throw std::runtime_error(fmt::format("cannot write '{}': {}", path_, std::strerror(errno)));
+    }
+  }
+  std::string path_;
+  std::FILE* handle;
+};
+
+}  // namespace
+
+Divergence compare_samples(const std::vector<const PeerSample*>& samples, int bodies) {
+  Divergence d;
+  for (int body = 0; body < bodies; ++body) {
+    const auto b = static_cast<std::size_t>(body);
+    bool lost = false;
+    for (const PeerSample* s : samples) lost = lost || s == nullptr || b >= s->poses.size() || !s->poses[b];
+    if (lost) {
+      ++d.bodies_lost;
+      continue;
+    }
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      for (std::size_t j = i + 1; j < samples.size(); ++j) {
+        const Pose& p = *samples[i]->poses[b];
+        const Pose& q = *samples[j]->poses[b];
+        d.max_position_error_m = std::max(d.max_position_error_m, shoal::distance(p.position, q.position));
+        d.max_rotation_error_rad =
+            std::max(d.max_rotation_error_rad, shoal::angle_between(p.orientation, q.orientation));
+      }
+    }
+  }
+  return d;
+}
+
+bool is_consistent(const MatchReport& r) {
+  return r.failures.empty() && r.final.bodies_lost == 0 && r.final.max_position_error_m <= kPositionTolerance &&
+         r.final.max_rotation_error_rad <= kRotationTolerance;
+}
+
+void print_report(const MatchReport& r) {
+  fmt::print("\n{:>4} {:>7} {:>7} {:>6} {:>9} {:>9} {:>10} {:>15} {:>18} {:>14}\n", "peer", "frames", "rtt_ms",
+             "loss", "kbps_out", "kbps_in", "overrides", "catchup_frames", "ownership_changes", "owned_objects");
+  for (const PeerSummary& p : r.peers) {
+    fmt::print("{:>4} {:>7} {:>7.1f} {:>5.1f}% {:>9.1f} {:>9.1f} {:>10} {:>15} {:>18} {:>14}\n", p.id, p.frames,
+               p.rtt_ms, p.loss * 100, p.kbps_out, p.kbps_in, p.overrides, p.catchup_frames, p.ownership_changes,
+               p.owned_objects);
+  }
+  fmt::print("\nobjects compared at frame {}: {} ({} shared, {} balls), lost: {}\n", r.compared_frame, r.objects,
+             r.objects - r.balls, r.balls, r.final.bodies_lost);
+  fmt::print("final max position error: {:.6f} m, rotation error: {:.6f} rad (tolerance {} m, {} rad)\n",
+             r.final.max_position_error_m, r.final.max_rotation_error_rad, kPositionTolerance, kRotationTolerance);
+  for (const std::string& failure : r.failures) fmt::print("FAILED: {}\n", failure);
+  fmt::print("verdict: {}\n", r.consistent ? "CONSISTENT" : "NOT CONSISTENT");
+}
+
+void write_json(const std::string& path, const MatchReport& r) {
+  File file(path);
+  fmt::print(file.handle, "{{\n  \"peers\": [\n");
+  for (std::size_t i = 0; i < r.peers.size(); ++i) {
+    const PeerSummary& p = r.peers[i];
+    fmt::print(file.handle,
+               "    {{\"id\": {}, \"frames\": {}, \"rtt_ms\": {}, \"loss\": {}, \"kbps_out\": {}, \"kbps_in\": {}, "
+               "\"overrides\": {}, \"catchup_frames\": {}, \"ownership_changes\": {}, \"owned_objects\": {}}}{}\n",
+               p.id, p.frames, p.rtt_ms, p.loss, p.kbps_out, p.kbps_in, p.overrides, p.catchup_frames,
+               p.ownership_changes, p.owned_objects, i + 1 < r.peers.size() ? "," : "");
+  }
+  fmt::print(file.handle,
+             "  ],\n  \"objects\": {},\n  \"objects_lost\": {},\n  \"final_max_position_error_m\": {},\n"
+             "  \"final_max_rotation_error_rad\": {},\n  \"consistent\": {}\n}}\n",
+             r.objects, r.final.bodies_lost, r.final.max_position_error_m, r.final.max_rotation_error_rad,
+             r.consistent);
+  file.close();
+}
+
+void write_csv(const std::string& path, const std::vector<SecondRow>& rows) {
+  File file(path);
+  fmt::print(file.handle,
+             "time_s,peer,rtt_ms,loss,kbps_out,kbps_in,overrides_per_s,catchup_frames_per_s,owned_objects,"
+             "max_position_error_m\n");
+  for (const SecondRow& row : rows) {
+    for (std::size_t i = 0; i < row.peers.size(); ++i) {
+      if (!row.peers[i]) continue;
+      const PeerFigures& f = *row.peers[i];
+      fmt::print(file.handle, "{},{},{},{},{},{},{},{},{},{}\n", row.time_s, f.peer, f.rtt_ms, f.loss, f.kbps_out,
+                 f.kbps_in, row.overrides_per_s[i], row.catchup_frames_per_s[i], f.owned_objects,
+                 row.max_position_error_m);
+    }
+  }
+  file.close();
+}
+
+void write_plot(const std::string& png_path, const std::vector<SecondRow>& rows) {
+  // The data goes into the script as named blocks, one per peer, so each peer's line is whole.
+  std::string script = "$divergence << EOD\n";
+  std::vector<std::string> peer_blocks;
+  for (const SecondRow& row : rows) {
+    script += fmt::format("{} {}\n", row.time_s, row.max_position_error_m);
+    peer_blocks.resize(std::max(peer_blocks.size(), row.peers.size()));
+    for (std::size_t i = 0; i < row.peers.size(); ++i) {
+      if (row.peers[i]) {
+        peer_blocks[i] += fmt::format("{} {} {} {}\n", row.time_s, row.peers[i]->kbps_out, row.peers[i]->kbps_in,
+                                      row.peers[i]->peer);
+      }
+    }
+  }
+  script += "EOD\n";
+  std::string bandwidth_plots;
+  for (std::size_t i = 0; i < peer_blocks.size(); ++i) {
+    script += fmt::format("$peer{} << EOD\n{}EOD\n", i, peer_blocks[i]);
+    bandwidth_plots += fmt::format("{0}$peer{1} using 1:2 with linespoints lc {2} title 'peer #{1} out', "
+                                   "$peer{1} using 1:3 with lines dashtype 2 lc {2} title 'peer #{1} in'",
+                                   i == 0 ? "" : ", ", i, i + 1);
+  }
+  script += fmt::format(
+      "set terminal png size 1000,800\n"
+      "set output '{}'\n"
+      "set key outside right\n"
+      "set xlabel 'match time (s)'\n"
+      "set multiplot layout 2,1 title 'shoal-lan-match'\n"
+      "set title 'bandwidth per launched peer'\n"
+      "set ylabel 'kbit/s'\n"
+      "plot {}\n"
+      "set title 'largest position difference between peers (same frame)'\n"
+      "set ylabel 'm'\n"
+      "set yrange [0:0.001<*]\n"
+      "plot $divergence using 1:2 with linespoints title 'max position error'\n"
+      "unset multiplot\n",
+      png_path, bandwidth_plots.empty() ? "NaN notitle" : bandwidth_plots);
+  char script_path[] = "/tmp/shoal-lan-match-plot-XXXXXX";
+  const int fd = ::mkstemp(script_path);
+  if (fd < 0) throw std::runtime_error(fmt::format("cannot create a gnuplot script: {}", std::strerror(errno)));
+  const bool written = ::write(fd, script.data(), script.size()) == static_cast<ssize_t>(script.size());
+  ::close(fd);
+  if (!written) throw std::runtime_error("cannot write the gnuplot script");
+
+  char gnuplot[] = "gnuplot";
+  char* argv[] = {gnuplot, script_path, nullptr};
+  pid_t pid = 0;
+  const int spawn_error = ::posix_spawnp(&pid, gnuplot, nullptr, nullptr, argv, environ);
+  if (spawn_error != 0) {
+    ::unlink(script_path);
+    throw std::runtime_error(fmt::format("cannot run gnuplot ({}): install it (Debian: apt-get install gnuplot-nox)",
+                                         std::strerror(spawn_error)));
+  }
+  int status = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  pid_t done = 0;
+  while ((done = ::waitpid(pid, &status, WNOHANG)) == 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // polling a child process, not syncing
+  }
+  if (done == 0) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+  }
+  ::unlink(script_path);
+  if (done == 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    throw std::runtime_error(fmt::format("gnuplot could not draw '{}' (see its message above)", png_path));
+  }
+}
+
+}  // namespace lan_match

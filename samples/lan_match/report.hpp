@@ -1,0 +1,58 @@
+// The match report: comparing the peers' states, the table on stdout, the JSON file, the
+// per-second CSV and its plot.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "peer_report.hpp"
+
+namespace lan_match {
+
+/// How far apart the peers' poses of the same frame are.
+struct Divergence {
+  float max_position_error_m = 0;
+  float max_rotation_error_rad = 0;
+  int bodies_lost = 0;  ///< bodies some sample lacks (or every body, for a missing sample)
+};
+
+/// Compares every pair of samples (taken at the same frame); a missing sample (nullptr) loses
+/// every body. Samples must list the same number of bodies.
+Divergence compare_samples(const std::vector<const PeerSample*>& samples, int bodies);
+
+/// One second of match time: each launched peer's figures (if it reported) and the divergence.
+struct SecondRow {
+  double time_s = 0;
+  std::vector<std::optional<PeerFigures>> peers;   ///< by launched peer
+  std::vector<float> overrides_per_s, catchup_frames_per_s;
+  float max_position_error_m = 0;
+};
+
+struct PeerSummary {
+  shoal::PeerId id = shoal::kNoPeer;
+  shoal::Frame frames = 0;
+  float rtt_ms = 0, loss = 0, kbps_out = 0, kbps_in = 0;  ///< means over the match's seconds
+  std::uint64_t overrides = 0, catchup_frames = 0, ownership_changes = 0, owned_objects = 0, desyncs = 0;
+};
+
+struct MatchReport {
+  std::vector<PeerSummary> peers;
+  int objects = 0;       ///< bodies compared: shared objects and balls
+  int balls = 0;
+  shoal::Frame compared_frame = 0;
+  Divergence final;
+  std::vector<std::string> failures;  ///< peer processes that crashed, hung or failed
+  bool consistent = false;
+};
+
+/// The rule of the verdict: everyone reported, nothing lost, errors within 1 mm and 0.001 rad.
+bool is_consistent(const MatchReport& report);
+
+void print_report(const MatchReport& report);
+/// Throws std::runtime_error when a file cannot be written (or gnuplot fails), saying which.
+void write_json(const std::string& path, const MatchReport& report);
+void write_csv(const std::string& path, const std::vector<SecondRow>& rows);
+void write_plot(const std::string& png_path, const std::vector<SecondRow>& rows);
+
+}  // namespace lan_match

@@ -1,0 +1,82 @@
+// Playing across the Internet through a relay (shoal-relay): a Transport whose connections
+// go through the relay, and the lobby calls to find a session on a relay.
+//
+// A peer reached through the relay has a virtual address: host "relay", port = its slot in
+// the session. The match host asks for kRelayHostSlot, so every joiner knows where it is:
+//
+//   shoal::RelayClientConfig relay;
+//   relay.relay = {"relay.example.com", 40100};
+//   relay.session = "friday-night";  relay.token = "secret";   // or relay.code = "K3QZ9A"
+//   relay.slot = hosting ? shoal::kRelayHostSlot : 0;
+//   shoal::Peer peer(config, physics, shoal::make_relay_transport(relay));
+//   hosting ? peer.host() : peer.join(shoal::relay_host_address());
+//
+// The connections survive a relay restart: the client rejoins with its old slot and resends
+// what the restart lost; control messages stay reliable, ordered and exactly-once end to end.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "shoal/transport.hpp"
+
+namespace shoal {
+
+inline constexpr std::uint16_t kRelayHostSlot = 1;
+inline constexpr const char* kRelayVirtualHost = "relay";
+
+/// The virtual address of the member in `slot` of the session.
+inline Address relay_peer_address(std::uint16_t slot) { return {kRelayVirtualHost, slot}; }
+/// The virtual address of the match host (the member that asked for kRelayHostSlot).
+inline Address relay_host_address() { return relay_peer_address(kRelayHostSlot); }
+
+struct RelayClientConfig {
+  Address relay;             ///< the relay server
+  std::string session;       ///< session id (created by its first member); or empty and...
+  std::string code;          ///< ...the short code of a running session (see list_relay_sessions)
+  std::string token;         ///< must equal the token the session was created with
+  std::uint16_t slot = 0;    ///< 0: any free slot; kRelayHostSlot for the match host
+  TransportConfig local;     ///< the local ENet socket (bind address, port, conditioner)
+  /// How long a connection outlives the relay (or its remote's absence from it) before it
+  /// times out: a relay restart shorter than this is survived.
+  std::uint32_t resume_timeout_ms = 8000;
+  /// Silence on the link to the relay after which it counts as lost and is rejoined.
+  std::uint32_t relay_timeout_ms = 2000;
+};
+
+struct RelayStatus {
+  bool joined = false;
+  std::uint16_t slot = 0;
+  std::string session;
+  std::string code;         ///< the short code others can join by
+  std::uint64_t rejoins = 0;  ///< times the client came back after losing the relay
+  std::string error;        ///< why the relay refused us; the transport then stays idle
+};
+
+/// A Transport through a relay, with its relay-side status.
+class RelayTransport : public Transport {
+ public:
+  virtual RelayStatus status() const = 0;
+};
+
+/// Joins asynchronously (poll drives it); connect() may be called at once and completes after
+/// the join. Throws std::invalid_argument for a bad config (no session or code, oversized id
+/// or token, unresolvable relay host) and std::runtime_error when the local port cannot be bound.
+std::unique_ptr<RelayTransport> make_relay_transport(const RelayClientConfig& config);
+
+struct RelaySessionInfo {
+  std::string session;
+  std::string code;
+  std::size_t members = 0;
+};
+
+/// Lobby: the sessions running on a relay. Blocks up to timeout_ms; throws std::runtime_error
+/// when the relay does not answer in time.
+std::vector<RelaySessionInfo> list_relay_sessions(const Address& relay, int timeout_ms = 2000);
+
+/// The short code a session id gets on every relay (6 characters, no look-alike letters).
+std::string relay_session_code(const std::string& session);
+
+}  // namespace shoal

@@ -1,0 +1,225 @@
+// Membership: joining (JoinRequest, Welcome, Hello on every mesh link), leaving, losing a peer
+// and getting it back within the rejoin grace period, and the baseline a newcomer asks for.
+#include <algorithm>
+
+#include "peer/peer_impl.hpp"
+
+namespace shoal {
+
+void Peer::Impl::on_connected(ConnectionId connection) {
+  if (phase == Phase::left) return;
+  if (connection == host_connection && (phase == Phase::joining || rejoining)) {
+    wire::JoinRequest request{config.session, transport->local_address().port,
+                              rejoining ? members.self() : kNoPeer, secret};
+    send_to(connection, request);
+    return;
+  }
+  auto pending = std::find_if(pending_mesh.begin(), pending_mesh.end(),
+                              [&](auto& p) { return p.first == connection; });
+  if (pending == pending_mesh.end()) return;  // incoming: it introduces itself
+  const PeerId id = pending->second;
+  pending_mesh.erase(pending);
+  send_to(connection, wire::Hello{members.self(), config.session, secret});
+  const bool rejoined = members.take_absent(id).has_value();
+  admit({id, connection, transport->remote_address(connection), 0}, rejoined);
+}
+
+void Peer::Impl::admit(const session::Member& member, bool rejoined) {
+  members.add(member);
+  if (ownership) ownership->peer_joined(member.id);
+  if (!rejoined) reset_regions(member.id);
+  send_owned_records(member.connection);
+  // The newer of two peers asks the older for what it owns (a late joiner's baseline).
+  if (phase == Phase::in_match && member.id < members.self()) {
+    send_to(member.connection, wire::BaselineRequest{});
+  }
+  emit(make_event(rejoined ? EventKind::peer_rejoined : EventKind::peer_joined, member.id));
+}
+
+void Peer::Impl::on_disconnected(ConnectionId connection, bool timed_out, std::int64_t now_us) {
+  std::erase_if(pending_mesh, [&](auto& p) { return p.first == connection; });
+  if (connection == host_connection) host_connection = kNoConnection;
+  if (timed_out && config.rejoin_grace_ms > 0 && phase == Phase::in_match) {
+    const std::int64_t deadline = now_us + std::int64_t{config.rejoin_grace_ms} * 1000;
+    if (auto id = members.mark_absent(connection, deadline)) {
+      time_sync.forget(*id);
+      emit(make_event(EventKind::peer_lost, *id));
+      // Everyone gone at once: it is this peer that dropped. Ask the host to take it back.
+      if (members.remotes().empty() && members.self() != 0) start_rejoin();
+    }
+    return;
+  }
+  if (auto id = members.remove_connection(connection)) peer_gone(*id);
+}
+
+void Peer::Impl::start_rejoin() {
+  const session::AbsentMember* host = nullptr;
+  for (const session::AbsentMember& a : members.absent()) {
+    if (host == nullptr || a.member.id < host->member.id) host = &a;
+  }
+  if (host == nullptr || host->member.id != 0) return;  // only the match's host admits peers
+  rejoining = true;
+  host_connection = transport->connect(host->member.address);
+}
+
+void Peer::Impl::expire_absent(std::int64_t now_us) {
+  for (PeerId id : members.expire_absent(now_us)) peer_gone(id);
+  if (!rejoining) return;
+  if (members.find_absent(0) == nullptr) {
+    rejoining = false;  // back, or the host's grace period is over: nobody to rejoin
+  } else if (host_connection == kNoConnection) {
+    start_rejoin();  // the last attempt timed out: try again while the grace period lasts
+  }
+}
+
+void Peer::Impl::peer_gone(PeerId peer) {
+  time_sync.forget(peer);
+  std::erase_if(remote_controlled, [&](auto& rc) {
+    if (rc.first != peer) return false;
+    inputs.untrack(rc.second);
+    control_modes[rc.second] = ControlMode::uncontrolled;
+    return true;
+  });
+  // Every peer applies the same hand-over, so the leaver's objects get one owner everywhere.
+  std::erase_if(peer_regions, [&](auto& r) { return r.peer == peer; });
+  std::erase_if(snapshot_links, [&](auto& l) { return l->peer == peer; });
+  if (ownership) {
+    ownership->peer_left(peer);
+    note_owner_changes();
+  }
+  emit(make_event(EventKind::peer_left, peer));
+}
+
+void Peer::Impl::on_join_request(ConnectionId connection, const wire::JoinRequest& request) {
+  if (phase != Phase::in_match || members.self() != 0 || request.session != config.session) {
+    drop(DropReason::malformed);
+    transport->disconnect(connection);
+    return;
+  }
+  Address joiner = transport->remote_address(connection);
+  joiner.port = request.listen_port;
+  bool rejoined = false;
+  PeerId id = kNoPeer;
+  if (request.rejoin_id != kNoPeer) {
+    // Only the same peer may come back as itself: it must know its secret.
+    const session::Member* present = members.find(request.rejoin_id);
+    const session::AbsentMember* gone = members.find_absent(request.rejoin_id);
+    const std::uint64_t known = present ? present->secret : gone ? gone->member.secret : 0;
+    if (known == 0 || known != request.secret) {
+      drop(DropReason::not_owner);
+      transport->disconnect(connection);
+      return;
+    }
+    if (present) {  // it noticed the drop before this peer did: replace the stale link
+      transport->disconnect(present->connection);
+      members.remove(request.rejoin_id);
+    }
+    members.take_absent(request.rejoin_id);
+    id = request.rejoin_id;
+    rejoined = true;
+  } else {
+    id = members.allocate_id();
+  }
+  wire::Welcome welcome;
+  welcome.your_id = id;
+  welcome.host_frame = history.newest();
+  welcome.default_owner = ownership->default_owner();
+  const Address self_address = transport->local_address();
+  welcome.members.push_back({members.self(), self_address.host, self_address.port});
+  for (const session::Member& m : members.remotes()) {
+    welcome.members.push_back({m.id, m.address.host, m.address.port});
+  }
+  send_to(connection, welcome);
+  admit({id, connection, joiner, request.secret}, rejoined);
+}
+
+void Peer::Impl::on_welcome(ConnectionId connection, const wire::Welcome& welcome) {
+  const bool valid = !welcome.members.empty() && welcome.your_id != kNoPeer &&
+                     (phase == Phase::joining || (rejoining && welcome.your_id == members.self()));
+  if (!valid) return drop(DropReason::malformed);
+  // By convention the first member is the host that sent the welcome.
+  const wire::Member& host = welcome.members.front();
+  if (rejoining) {
+    rejoining = false;
+    members.take_absent(host.id);
+    admit({host.id, connection, transport->remote_address(connection), 0}, true);
+  } else {
+    members.set_self(welcome.your_id);
+    members.add({host.id, connection, transport->remote_address(connection), 0});
+    phase = Phase::syncing;
+  }
+  for (std::size_t i = 1; i < welcome.members.size(); ++i) {
+    const wire::Member& m = welcome.members[i];
+    if (m.id == welcome.your_id || members.find(m.id) != nullptr) continue;
+    pending_mesh.emplace_back(transport->connect({m.host, m.port}), m.id);
+  }
+}
+
+void Peer::Impl::on_hello(ConnectionId connection, const wire::Hello& hello) {
+  if (hello.session != config.session || hello.id == kNoPeer || hello.id == members.self()) {
+    return drop(DropReason::malformed);
+  }
+  const session::Member* present = members.find(hello.id);
+  const session::AbsentMember* gone = members.find_absent(hello.id);
+  if (present && present->connection == connection && present->secret == 0) {
+    members.set_secret(hello.id, hello.secret);  // the answer to the Hello this peer sent
+    return;
+  }
+  // Answered on the same link, so both ends know each other's secret for a later rejoin.
+  send_to(connection, wire::Hello{members.self(), config.session, secret});
+  if (present || gone) {
+    // A rejoin: the peer must prove it is the one that had this id.
+    const std::uint64_t known = present ? present->secret : gone->member.secret;
+    if (known == 0 || known != hello.secret) return drop(DropReason::not_owner);
+    if (present) {
+      transport->disconnect(present->connection);
+      members.remove(hello.id);
+    }
+    members.take_absent(hello.id);
+    return admit({hello.id, connection, transport->remote_address(connection), hello.secret}, true);
+  }
+  admit({hello.id, connection, transport->remote_address(connection), hello.secret}, false);
+}
+
+void Peer::Impl::request_baselines() {
+  for (const session::Member& m : members.remotes()) {
+    if (m.id < members.self()) send_to(m.connection, wire::BaselineRequest{});
+  }
+}
+
+void Peer::Impl::send_baseline(ConnectionId connection) {
+  if (phase != Phase::in_match) return;
+  // Several messages when needed: each stays well under the control datagram limit.
+  constexpr std::size_t kObjectsPerMessage = 400;
+  const Frame frame = history.newest();
+  const std::span<const ObjectState> states = history.states(frame);
+  wire::Baseline message;
+  message.frame = frame;
+  for (BodyIndex b = 0; b < body_count; ++b) {
+    if (!owned_by_me[b]) continue;
+    message.objects.push_back({objects.id(b), states[b]});
+    if (message.objects.size() == kObjectsPerMessage) {
+      send_to(connection, message);
+      message.objects.clear();
+    }
+  }
+  if (!message.objects.empty()) send_to(connection, message);
+}
+
+void Peer::Impl::on_baseline(PeerId from, const wire::Baseline& baseline) {
+  if (phase != Phase::in_match) return;
+  for (const wire::BaselineObject& o : baseline.objects) {
+    const auto body = objects.find(o.object);
+    if (!body) {
+      drop(DropReason::malformed);
+      continue;
+    }
+    if (owner_of(*body) != from) {
+      drop(DropReason::not_owner);
+      continue;
+    }
+    on_owner_frame(baseline.frame, *body, o.state);
+  }
+}
+
+}  // namespace shoal

@@ -1,0 +1,113 @@
+// The relay client: a Transport whose connections are virtual links through shoal-relay.
+// One ENet connection to the relay carries every link, on the same three channels, so each
+// link keeps the channel guarantees hop by hop; a ResumableStream per link keeps the control
+// channel reliable, ordered and exactly-once end to end across a relay restart.
+//
+// Lifecycle of the relay connection: connect -> join (asking for our old slot after a loss)
+// -> joined; on loss, links wait (up to resume_timeout_ms) and the client reconnects.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "core/random.hpp"
+#include "shoal/relay.hpp"
+#include "transport/relay_protocol.hpp"
+#include "transport/resumable_stream.hpp"
+
+namespace shoal::transport {
+
+class RelayClient final : public RelayTransport {
+ public:
+  explicit RelayClient(const RelayClientConfig& config);
+  /// Closes every link and leaves the relay (best effort).
+  ~RelayClient() override;
+  RelayClient(const RelayClient&) = delete;
+  RelayClient& operator=(const RelayClient&) = delete;
+
+  ConnectionId connect(const Address& remote) override;
+  void disconnect(ConnectionId connection) override;
+  bool send(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes) override;
+  bool poll(TransportEvent& event) override;
+  void wait(int timeout_ms) override;
+  LinkStats stats(ConnectionId connection) const override;
+  Address local_address() const override;
+  Address remote_address(ConnectionId connection) const override;
+  std::size_t max_message_size() const override;
+  void set_conditions(const ConditionerConfig& config) override;
+  RelayStatus status() const override { return status_; }
+
+  struct Counters {
+    std::uint64_t dropped_bad_relay_message = 0;  ///< undecodable or unexpected from the relay
+    std::uint64_t dropped_bad_link_message = 0;   ///< undecodable link protocol from a member
+    std::uint64_t dropped_unknown_link = 0;       ///< for a link we do not have
+    std::uint64_t duplicates = 0;                 ///< control messages seen twice (resends)
+    std::uint64_t gaps = 0;                       ///< control messages past a gap (resent later)
+    std::uint64_t resends = 0;                    ///< control messages sent again
+  };
+  const Counters& counters() const { return counters_; }
+
+ private:
+  enum class RelayState : std::uint8_t { idle, connecting, joining, joined, refused };
+  struct Link {
+    Slot remote = kNoSlot;
+    std::uint32_t tag = 0;
+    bool open = false;       ///< accepted (opener) or opened by the remote
+    std::int64_t created_us = 0;
+    std::int64_t open_sent_us = -1;
+    std::int64_t absent_since_us = -1;  ///< relay lost or remote not in the session
+    std::int64_t progress_us = 0;       ///< last ack progress or (re)transmission
+    std::int64_t ack_sent_us = -1;
+    bool ack_due = false;
+    ResumableStream stream;
+    // Rate window, as in LinkStats.
+    std::int64_t window_start_us = -1;
+    std::uint64_t packets_out = 0, packets_in = 0, bytes_out = 0, bytes_in = 0;
+    LinkStats rates;
+  };
+  struct Pending {
+    TransportEventKind kind = TransportEventKind::message;
+    ConnectionId connection = kNoConnection;
+    Channel channel = Channel::control;
+    std::vector<std::uint8_t> payload;
+  };
+
+  void service(std::int64_t now_us);
+  void on_inner_event(const TransportEvent& event, std::int64_t now_us);
+  void on_relay_message(Channel channel, std::span<const std::uint8_t> bytes, std::int64_t now_us);
+  void on_link_message(Slot from, Channel channel, std::span<const std::uint8_t> bytes, std::int64_t now_us);
+  void on_joined(const JoinedMessage& joined, std::int64_t now_us);
+  void on_relay_lost(std::int64_t now_us);
+  void set_present(Slot slot, bool present, std::int64_t now_us);
+  void resume(Link& link, std::int64_t now_us);
+  bool can_reach(const Link& link) const;
+  void transmit(const Link& link, Channel channel);  ///< link_buf_ -> forward to link.remote
+  void send_open(Link& link, std::int64_t now_us);
+  void send_data(Link& link, const ResumableStream::Pending& message);
+  void end_link(ConnectionId id, TransportEventKind kind);
+  ConnectionId find_link(Slot remote, std::uint32_t tag) const;
+  void count(Link& link, bool out, std::size_t bytes, std::int64_t now_us);
+
+  RelayClientConfig config_;
+  std::unique_ptr<Transport> inner_;
+  ConnectionId relay_connection_ = kNoConnection;
+  RelayState state_ = RelayState::idle;
+  std::int64_t relay_lost_us_ = -1;
+  std::int64_t next_attempt_us_ = 0;  ///< no reconnection before this
+  RelayStatus status_;
+  std::unordered_set<Slot> members_;
+  std::unordered_map<ConnectionId, Link> links_;
+  ConnectionId next_connection_ = 1;
+  std::deque<Pending> events_;
+  std::vector<std::uint8_t> payload_;   ///< the last event's payload; valid until the next poll
+  std::vector<std::uint8_t> link_buf_;  ///< one link message being built
+  std::vector<std::uint8_t> out_;       ///< one relay message being built
+  core::Random random_;
+  Counters counters_;
+};
+
+}  // namespace shoal::transport

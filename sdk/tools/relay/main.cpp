@@ -1,0 +1,134 @@
+// shoal-relay: forwards packets between the members of each session, never across sessions.
+// Peers that cannot reach each other directly play through it (shoal/relay.hpp).
+#include <chrono>
+#include <csignal>
+#include <cstdint>
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "transport/relay_server.hpp"
+
+namespace {
+
+constexpr std::string_view kUsage =
+    "usage: shoal-relay [--port P] [--bind HOST] [--max-sessions N] [--stats-interval S] [--audit]\n"
+    "  --port P            UDP port to serve (default 40100; 0 = any free port)\n"
+    "  --bind HOST         address to bind (default 0.0.0.0)\n"
+    "  --max-sessions N    sessions served at once (default 64)\n"
+    "  --stats-interval S  print one line per session every S seconds (default 10; 0 = never)\n"
+    "  --audit             re-simulate sampled owner frames (needs the game's simulation)\n"
+    "  Stops cleanly on SIGINT and SIGTERM.\n";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Options {
+  shoal::transport::RelayServerConfig server;
+  double stats_interval_s = 10;
+  bool audit = false;
+};
+
+double parse_number(std::string_view flag, const std::string& text, double low, double high,
+                    std::string_view expected, bool whole) {
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty() || !(value >= low && value <= high) ||
+      (whole && value != static_cast<double>(static_cast<std::int64_t>(value)))) {
+    throw UsageError(fmt::format("{} '{}' is not valid: expected {}", flag, text, expected));
+  }
+  return value;
+}
+
+Options parse(int argc, char** argv) {
+  Options options;
+  options.server.bind_host = "0.0.0.0";
+  options.server.port = 40100;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view flag = argv[i];
+    if (flag == "--help" || flag == "-h") throw UsageError("");
+    if (flag == "--audit") {
+      options.audit = true;
+      continue;
+    }
+    if (flag != "--port" && flag != "--bind" && flag != "--max-sessions" && flag != "--stats-interval") {
+      throw UsageError(fmt::format("unknown flag '{}'", flag));
+    }
+    if (i + 1 >= argc) throw UsageError(fmt::format("{} needs a value", flag));
+    const std::string value = argv[++i];
+    if (flag == "--port") {
+      options.server.port = static_cast<std::uint16_t>(parse_number(flag, value, 0, 65535, "a port 0..65535", true));
+    } else if (flag == "--bind") {
+      options.server.bind_host = value;
+    } else if (flag == "--max-sessions") {
+      options.server.max_sessions =
+          static_cast<std::size_t>(parse_number(flag, value, 1, 100000, "a whole number 1..100000", true));
+    } else {  // --stats-interval
+      options.stats_interval_s = parse_number(flag, value, 0, 86400, "seconds 0..86400 (0 = never)", false);
+    }
+  }
+  return options;
+}
+
+volatile std::sig_atomic_t stop_requested = 0;
+
+int run(const Options& options) {
+  using Clock = std::chrono::steady_clock;
+  shoal::transport::RelayServer relay(options.server);
+  // Tools and tests read this line to learn the port (with --port 0).
+  fmt::print("shoal-relay: serving on {} (max {} sessions)\n", to_string(relay.address()),
+             options.server.max_sessions);
+  if (options.audit) {
+    fmt::print("shoal-relay: --audit needs the game's simulation adapter and is not available in "
+               "the generic relay yet; forwarding without auditing\n");
+  }
+  std::fflush(stdout);
+
+  std::signal(SIGINT, [](int) { stop_requested = 1; });
+  std::signal(SIGTERM, [](int) { stop_requested = 1; });
+  const auto interval = std::chrono::duration<double>(options.stats_interval_s);
+  auto next_stats = Clock::now() + std::chrono::duration_cast<Clock::duration>(interval);
+  while (stop_requested == 0) {
+    relay.wait(50);
+    relay.poll();
+    if (options.stats_interval_s > 0 && Clock::now() >= next_stats) {
+      next_stats += std::chrono::duration_cast<Clock::duration>(interval);
+      for (const auto& session : relay.session_stats()) {
+        fmt::print("shoal-relay: {}\n", shoal::transport::format_stats_line(session));
+      }
+      std::fflush(stdout);
+    }
+  }
+  const auto& counters = relay.counters();
+  fmt::print("shoal-relay: stopping; {} joins accepted, {} refused, {} malformed messages dropped\n",
+             counters.joins_accepted, counters.joins_refused, counters.malformed.total());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  try {
+    options = parse(argc, argv);
+  } catch (const UsageError& error) {
+    if (error.what()[0] != '\0') fmt::print(stderr, "shoal-relay: {}\n", error.what());
+    fmt::print(stderr, "{}", kUsage);
+    return 2;
+  }
+  try {
+    return run(options);
+  } catch (const std::exception& error) {
+    fmt::print(stderr, "shoal-relay: {}\n", error.what());
+    return 1;
+  }
+}
