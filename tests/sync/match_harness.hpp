@@ -245,6 +245,13 @@ std::vector<std::uint8_t> encoded(const Message& m) {
   return out;
 }
 
+/// A snapshot as peers with the default SnapshotConfig encode it.
+inline std::vector<std::uint8_t> encoded(const wire::Snapshot& m) {
+  std::vector<std::uint8_t> out;
+  if (!wire::encode(m, wire::Quantizer(SnapshotConfig{}).limits(), out)) out.clear();
+  return out;
+}
+
 inline std::vector<ObjectId> all_ids(const ArenaSpec& spec) {
   std::vector<ObjectId> ids;
   for (int p = 0; p < spec.balls; ++p) ids.push_back(kFirstBall + static_cast<ObjectId>(p));

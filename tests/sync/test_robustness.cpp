@@ -20,11 +20,14 @@ class TamperingTransport final : public Transport {
   ConnectionId connect(const Address& a) override { return inner_->connect(a); }
   void disconnect(ConnectionId c) override { inner_->disconnect(c); }
   bool send(ConnectionId c, Channel channel, std::span<const std::uint8_t> bytes) override {
-    if (channel == Channel::state && wire::decode(bytes, snapshot_)) {
+    if (channel == Channel::state && wire::decode(bytes, quantizer_.limits(), snapshot_)) {
       for (wire::ObjectRecord& r : snapshot_.objects) {
-        if (!r.state.at_rest) r.state.position.y += 0.01f;  // a centimetre off, quietly
+        if (r.at_rest) continue;
+        // A centimetre off, quietly: as an absolute value or on top of a difference.
+        if (r.position.coding == wire::Coding::unchanged) r.position = {wire::Coding::delta, {}};
+        r.position.value[1] += 41;
       }
-      if (wire::encode(snapshot_, buffer_)) return inner_->send(c, channel, buffer_);
+      if (wire::encode(snapshot_, quantizer_.limits(), buffer_)) return inner_->send(c, channel, buffer_);
     }
     return inner_->send(c, channel, bytes);
   }
@@ -38,6 +41,7 @@ class TamperingTransport final : public Transport {
 
  private:
   std::unique_ptr<Transport> inner_;
+  wire::Quantizer quantizer_{SnapshotConfig{}};
   wire::Snapshot snapshot_;
   std::vector<std::uint8_t> buffer_;
 };
@@ -61,7 +65,7 @@ TEST_CASE("garbage from a stranger is dropped and counted; the match goes on") {
     if (i % 3 == 0 && bytes.size() >= 4) {  // a valid header, so the body is what is wrong
       bytes[0] = 'S';
       bytes[1] = 'H';
-      bytes[2] = 1;
+      bytes[2] = wire::kProtocolVersion;
       bytes[3] = static_cast<std::uint8_t>(std::array{1, 2, 3, 5, 6, 16, 17, 32}[i % 8]);
     }
     intruder.send(static_cast<Channel>(i % 3), bytes);
@@ -95,6 +99,8 @@ TEST_CASE("a member cannot move objects it does not own") {
   REQUIRE(m.players[0].peer->peers() == std::vector<PeerId>{0, 1, 9});
   const ObjectId target = kFirstObject;
   const ObjectState before = m.players[0].peer->state(target);
+  BodyIndex target_body = 0;
+  while (m.players[0].physics->body_id(target_body) != target) ++target_body;
   const auto not_owner_before = m.players[0].peer->stats().dropped[DropReason::not_owner];
   for (int i = 0; i < 60; ++i) {
     wire::Snapshot forged;
@@ -103,7 +109,8 @@ TEST_CASE("a member cannot move objects it does not own") {
     ObjectState moved = before;
     moved.position.x += 3;
     moved.at_rest = false;
-    forged.objects.push_back({target, moved});
+    const wire::Quantizer quantizer{SnapshotConfig{}};
+    forged.objects.push_back(wire::make_record(target_body, quantizer.quantize(moved), nullptr, 0));
     liar.send(Channel::state, encoded(forged));
     forged.sender = 1;  // and pretending to be someone else
     liar.send(Channel::state, encoded(forged));

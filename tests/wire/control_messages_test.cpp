@@ -71,11 +71,11 @@ TEST_CASE("control: every message survives a round trip") {
 TEST_CASE("control: the byte layout is little-endian and as SPEC.md describes") {
   std::vector<std::uint8_t> bytes;
   REQUIRE(encode(PeerLeft{0x0102}, bytes));
-  const std::vector<std::uint8_t> expected{'S', 'H', 1, 4, 1, 0x02, 0x01};
+  const std::vector<std::uint8_t> expected{'S', 'H', kProtocolVersion, 4, 1, 0x02, 0x01};
   CHECK(bytes == expected);
 
   REQUIRE(encode(JoinRequest{"ab", 0x0A0B, 0x0304, 0x0102030405060708ull}, bytes));
-  const std::vector<std::uint8_t> join{'S', 'H', 1, 1, 1, 2, 0, 0, 0, 'a', 'b', 0x0B, 0x0A,
+  const std::vector<std::uint8_t> join{'S', 'H', kProtocolVersion, 1, 1, 2, 0, 0, 0, 'a', 'b', 0x0B, 0x0A,
                                        0x04, 0x03, 8, 7, 6, 5, 4, 3, 2, 1};
   CHECK(bytes == join);
 }

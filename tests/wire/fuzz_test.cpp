@@ -27,6 +27,8 @@ struct Decoders {
   Ping ping;
   Pong pong;
   Snapshot snapshot;
+  SnapshotAckMessage ack;
+  Quantizer quantizer{SnapshotConfig{}};
   std::vector<std::uint8_t> reencoded;
 
   template <class Message>
@@ -35,6 +37,19 @@ struct Decoders {
     if (status) {
       REQUIRE(encode(message, reencoded));
       CHECK(std::equal(datagram.begin(), datagram.end(), reencoded.begin(), reencoded.end()));
+    }
+    return status;
+  }
+  DecodeStatus check_snapshot(std::span<const std::uint8_t> datagram) {
+    const DecodeStatus status = decode(datagram, quantizer.limits(), snapshot);
+    if (status) {
+      REQUIRE(encode(snapshot, quantizer.limits(), reencoded));
+      CHECK(std::equal(datagram.begin(), datagram.end(), reencoded.begin(), reencoded.end()));
+      // What a receiver then does with each record must not crash either.
+      static const QuantizedState kBaseline;
+      for (const ObjectRecord& r : snapshot.objects) {
+        if (snapshot.quantized) (void)apply_record(r, &kBaseline, quantizer);
+      }
     }
     return status;
   }
@@ -52,7 +67,8 @@ struct Decoders {
       case MessageKind::checksum: return check(datagram, checksum);
       case MessageKind::ping: return check(datagram, ping);
       case MessageKind::pong: return check(datagram, pong);
-      case MessageKind::snapshot: return check(datagram, snapshot);
+      case MessageKind::snapshot: return check_snapshot(datagram);
+      case MessageKind::snapshot_ack: return check(datagram, ack);
       case MessageKind::baseline_request: return check(datagram, baseline_request);
       case MessageKind::baseline: return check(datagram, baseline);
     }
@@ -67,6 +83,12 @@ std::vector<std::vector<std::uint8_t>> valid_datagrams() {
     REQUIRE(encode(message, bytes));
     all.push_back(bytes);
   };
+  const Quantizer quantizer{SnapshotConfig{}};
+  auto add_snapshot = [&](const Snapshot& snapshot) {
+    std::vector<std::uint8_t> bytes;
+    REQUIRE(encode(snapshot, quantizer.limits(), bytes));
+    all.push_back(bytes);
+  };
   add(JoinRequest{"session", 7777});
   add(Welcome{2, 600, {{0, "10.0.0.1", 4000}, {1, "10.0.0.2", 4001}}, 0});
   add(Hello{2, "session"});
@@ -74,10 +96,10 @@ std::vector<std::vector<std::uint8_t>> valid_datagrams() {
   add(Ownership{{{10, 1, 5, 1, 300}, {11, 2, 6, 2, 301}}});
   add(Checksum{300, {{10, 0xDEADBEEF}, {11, 7}}});
   add(BaselineRequest{});
-  ObjectState moving;
-  moving.position = {1, 2, 3};
-  moving.linear_velocity = {0.5f, 0, -1};
-  add(Baseline{300, {{10, moving}, {11, ObjectState{}}}});
+  ObjectState sliding;
+  sliding.position = {1, 2, 3};
+  sliding.linear_velocity = {0.5f, 0, -1};
+  add(Baseline{300, {{10, sliding}, {11, ObjectState{}}}});
   add(Ping{123456});
   add(Pong{123456, 600.5});
   Snapshot snapshot;
@@ -85,8 +107,37 @@ std::vector<std::vector<std::uint8_t>> valid_datagrams() {
   snapshot.frame = 300;
   snapshot.controlled = 10;
   snapshot.inputs = {{300, {{1, 0, 0}, 1}}};
-  snapshot.objects = {{10, {}}, {11, {{1, 2, 3}, {}, {0, 0, 1}, {}, true}}};
-  add(snapshot);
+  snapshot.has_ack = true;
+  snapshot.ack = {77, 0xF0F0F0F0, {3, 9}};
+  ObjectState moving;
+  moving.position = {1, 2, 3};
+  moving.orientation = axis_angle({0, 1, 0}, 0.5f);
+  moving.linear_velocity = {0, 0, 1};
+  ObjectState resting = moving;
+  resting.at_rest = true;
+  resting.linear_velocity = {};
+  const QuantizedState base = quantizer.quantize(moving);
+  moving.position.x += 0.01f;
+  moving.orientation = axis_angle({0, 1, 0}, 0.51f);
+  const QuantizedState slightly_moved = quantizer.quantize(moving);
+  moving.position.z += 3;
+  snapshot.objects = {make_record(10, quantizer.quantize(resting), nullptr, 0),
+                      make_record(11, slightly_moved, &base, 5),
+                      make_record(300, quantizer.quantize(moving), &base, 40),
+                      make_record(301, base, &base, 2)};
+  add_snapshot(snapshot);
+  Snapshot raw = snapshot;
+  raw.quantized = false;
+  raw.objects.clear();
+  for (const BodyIndex index : {2u, 3u}) {
+    ObjectRecord r;
+    r.index = index;
+    r.raw = index == 2 ? moving : resting;
+    r.at_rest = r.raw.at_rest;
+    raw.objects.push_back(r);
+  }
+  add_snapshot(raw);
+  add(SnapshotAckMessage{1, {5, 1, {7}}});
   return all;
 }
 

@@ -26,6 +26,7 @@
 #include "shoal/events.hpp"
 #include "shoal/simulation.hpp"
 #include "shoal/smoothing.hpp"
+#include "shoal/snapshot_config.hpp"
 #include "shoal/state.hpp"
 #include "shoal/transport.hpp"
 
@@ -51,8 +52,9 @@ struct PeerConfig {
   int history_frames = 64;               ///< how far back a correction can re-simulate
   int max_clock_catchup_frames = 4;      ///< frames one update may advance when behind
   int max_resimulated_frames = 32;       ///< catch-up work per update, in frames
-  int snapshot_interval_frames = 1;      ///< send owned moving objects every N frames
-  int rest_snapshot_interval_frames = 30;  ///< objects at rest are sent this rarely
+  int snapshot_interval_frames = 1;      ///< send owned moving objects (and inputs) every N frames
+  /// Objects at rest are sent this rarely (when snapshots.prioritize is off).
+  int rest_snapshot_interval_frames = 30;
   int input_redundancy = 4;              ///< past inputs carried by each snapshot
   int checksum_interval_frames = 60;     ///< 0 disables desync detection
   int ping_interval_ms = 100;
@@ -60,6 +62,7 @@ struct PeerConfig {
   /// after a network hiccup; 0 hands its objects to the default owner at once.
   int rejoin_grace_ms = 5000;
   CompareTolerance compare;
+  SnapshotConfig snapshots;              ///< encoding, priority and byte budget
   CatchupScope catchup = CatchupScope::region;
   AuthorityConfig authority;
   SmoothingRules smoothing = SmoothingRules{};
@@ -80,6 +83,9 @@ struct PeerStats {
   std::uint64_t snaps = 0;            ///< corrections too old to re-simulate
   std::uint64_t ownership_changes = 0;
   std::uint64_t snapshots_sent = 0, snapshots_received = 0;
+  std::uint64_t snapshot_bytes_sent = 0;   ///< snapshot and ack datagrams, Shoal header included
+  std::uint64_t baseline_misses = 0;       ///< deltas whose baseline was not held (recovered)
+  std::uint64_t quantization_clamps = 0;   ///< state fields clamped to the snapshot bounds
   std::uint64_t desyncs = 0;
   std::size_t owned_objects = 0;
   DropCounters dropped;               ///< bad or unwanted packets, by reason

@@ -37,6 +37,16 @@ const PeerConfig& validated(const PeerConfig& c) {
           "sync_test_frames is " + std::to_string(c.sync_test_frames) +
               ", expected 0 (off) up to history_frames - 1");
   require(c.session.size() <= wire::kMaxNameLength, "session name is longer than 255 bytes");
+  const SnapshotConfig& s = c.snapshots;
+  require(s.packet_budget_bytes >= 64 && s.packet_budget_bytes <= static_cast<int>(wire::kMaxUnreliableDatagram),
+          "snapshots.packet_budget_bytes is " + std::to_string(s.packet_budget_bytes) + ", expected 64..1200");
+  require(s.bytes_per_second >= 1000,
+          "snapshots.bytes_per_second is " + std::to_string(s.bytes_per_second) +
+              ", expected at least 1000 (bytes per second per remote peer)");
+  require(s.rest_priority >= 0 && s.controlled_priority >= 0 && s.came_to_rest_priority >= 0,
+          "snapshots priorities (rest, controlled, came_to_rest) must be 0 or more");
+  require(s.lod_near_m >= 0 && s.lod_far_m > s.lod_near_m && s.lod_far_factor >= 0 && s.lod_far_factor <= 1,
+          "snapshots level of detail: expected 0 <= lod_near_m < lod_far_m and lod_far_factor in 0..1");
   return c;
 }
 
@@ -57,6 +67,8 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       owner_frames(body_count, config.history_frames),
       inputs(config.history_frames),
       resimulator(simulation, history, owner_frames, inputs),
+      quantizer(config.snapshots),
+      quantize_filter(quantizer, body_count),
       regions(config.authority),
       smoother(body_count, config.smoothing),
       time_sync(session::TimeSyncConfig{config.tick_hz}),
@@ -71,6 +83,9 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       radii(body_count),
       at_rest(body_count, 0) {
   if (!transport) throw std::invalid_argument("shoal::Peer: the transport is null");
+  if (config.snapshots.quantize) resimulator.set_state_filter(&quantize_filter);
+  quantized.resize(body_count);
+  relevant.resize(body_count);
   time_sync.set_reference_peer(0);  // the host defines the timeline while it is there
   std::random_device entropy;
   secret = (std::uint64_t{entropy()} << 32) | entropy();
@@ -165,6 +180,7 @@ void Peer::set_conditions(const ConditionerConfig& conditions) {
 PeerStats Peer::stats() const {
   PeerStats s = impl_->stats;
   s.frame = frame();
+  s.quantization_clamps = impl_->quantize_filter.clamped();
   s.owned_objects = 0;
   for (std::uint8_t owned : impl_->owned_by_me) s.owned_objects += owned;
   for (const session::Member& m : impl_->members.remotes()) {

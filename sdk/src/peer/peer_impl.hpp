@@ -15,8 +15,12 @@
 #include "shoal/peer.hpp"
 #include "sync/input_log.hpp"
 #include "sync/owner_frames.hpp"
+#include "sync/priority.hpp"
+#include "sync/quantize_filter.hpp"
 #include "sync/resimulator.hpp"
+#include "sync/snapshot_baselines.hpp"
 #include "wire/control_messages.hpp"
+#include "wire/quantize.hpp"
 #include "wire/snapshot_codec.hpp"
 #include "world/frame_history.hpp"
 #include "world/object_table.hpp"
@@ -48,7 +52,16 @@ struct Peer::Impl {
   void run_sync_test(Frame frame);
   std::span<const std::uint8_t> replay_outside_reach(Frame from);
   void update_regions_and_ownership(Frame frame);
+  // --- snapshots (peer_snapshots.cpp) ---
+  struct SnapshotLink;
   void send_snapshots(Frame frame);
+  void send_due(SnapshotLink& link, ConnectionId connection, Frame frame, bool moving_due);
+  void send_prioritized(SnapshotLink& link, ConnectionId connection, Frame frame, bool moving_due);
+  wire::ObjectRecord record_for(SnapshotLink& link, BodyIndex body, Frame frame);
+  std::size_t snapshot_body_bits() const;
+  std::size_t send_snapshot_packet(SnapshotLink& link, ConnectionId connection, Frame frame);
+  SnapshotLink& snapshot_link(PeerId peer);
+  void on_snapshot_ack(PeerId from, const wire::SnapshotAckMessage& message);
   void send_checksum(Frame frame);
   void send_pings(std::int64_t now_us);
   void refresh_visuals(std::int64_t now_us);
@@ -97,6 +110,8 @@ struct Peer::Impl {
   sync::OwnerFrames owner_frames;
   sync::InputLog inputs;
   sync::Resimulator resimulator;
+  wire::Quantizer quantizer;
+  sync::QuantizeFilter quantize_filter;  // installed on the resimulator when quantising
   authority::RegionBuilder regions;
   std::vector<authority::PeerRegions> peer_regions;   // self and every remote, ascending id
   std::optional<authority::OwnershipTable> ownership;  // from the start of the match
@@ -141,6 +156,21 @@ struct Peer::Impl {
   std::vector<authority::OwnershipChange> decided;
   std::vector<std::uint8_t> out_buffer;
   wire::Snapshot snapshot_in, snapshot_out;
+  wire::SnapshotAckMessage ack_in, ack_out;
+  std::vector<wire::QuantizedState> quantized;  // owned bodies' states of the frame being sent
+  std::vector<BodyIndex> candidates;
+  std::vector<std::uint8_t> relevant;  // per body: in the receiver's simulated region
+
+  // Acks, baselines and priorities per remote peer.
+  struct SnapshotLink {
+    SnapshotLink(PeerId id, std::size_t bodies) : peer(id), sent(bodies), received(bodies), priority(bodies) {}
+    PeerId peer;
+    sync::SentSnapshots sent;
+    sync::ReceivedSnapshots received;
+    sync::PriorityAccumulator priority;
+    sync::ByteBudget budget;
+  };
+  std::vector<std::unique_ptr<SnapshotLink>> snapshot_links;
   wire::Ownership ownership_out;
 
   struct PendingPong {

@@ -82,8 +82,12 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
       return on_checksum(from, m);
     }
     case wire::MessageKind::snapshot: {
-      if (auto s = wire::decode(bytes, snapshot_in); !s) return drop(s.reason());
+      if (auto s = wire::decode(bytes, quantizer.limits(), snapshot_in); !s) return drop(s.reason());
       return on_snapshot(from, snapshot_in);
+    }
+    case wire::MessageKind::snapshot_ack: {
+      if (auto s = wire::decode(bytes, ack_in); !s) return drop(s.reason());
+      return on_snapshot_ack(from, ack_in);
     }
     case wire::MessageKind::hello: {  // the other end's answer to ours
       wire::Hello m;

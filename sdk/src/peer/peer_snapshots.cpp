@@ -1,18 +1,44 @@
-// Snapshots: what this peer sends of the objects it owns, and what it does with the owner
-// frames it receives (compare with its own frame of the same number; a difference is an
-// override, corrected by catch-up in the next update).
+// Snapshots: what this peer sends of the objects it owns, to whom and within which budget,
+// and what it does with the owner frames it receives (compare with its own frame of the same
+// number; a difference is an override, corrected by catch-up in the next update).
+//
+// Per remote peer (SnapshotLink): the sender's log of what went out and the baselines the
+// receiver acknowledged, the receiver's record of what arrived (acked on receipt, in the next
+// packet to that peer or a standalone ack), the priority accumulators and the byte budget.
 #include <algorithm>
 
 #include "peer/peer_impl.hpp"
 #include "sync/state_compare.hpp"
 
 namespace shoal {
+namespace {
+
+// Resting objects outside a receiver's simulated region go this many times less often.
+constexpr int kIrrelevantRestSlowdown = 4;
+
+}  // namespace
+
+Peer::Impl::SnapshotLink& Peer::Impl::snapshot_link(PeerId peer) {
+  for (auto& link : snapshot_links) {
+    if (link->peer == peer) return *link;
+  }
+  snapshot_links.push_back(std::make_unique<SnapshotLink>(peer, body_count));
+  return *snapshot_links.back();
+}
 
 void Peer::Impl::send_snapshots(Frame frame) {
   if (members.remotes().empty()) return;
+  const SnapshotConfig& sc = config.snapshots;
   const std::span<const ObjectState> states = history.states(frame);
+  if (sc.quantize) {
+    for (BodyIndex b = 0; b < body_count; ++b) {
+      if (owned_by_me[b]) quantized[b] = quantize_filter.quantized(b, states[b]);
+    }
+  }
   snapshot_out.sender = members.self();
   snapshot_out.frame = frame;
+  snapshot_out.quantized = sc.quantize;
+  snapshot_out.velocities_at_rest = sc.velocities_at_rest;
   snapshot_out.controlled = controlled ? objects.id(*controlled) : wire::kNoObject;
   snapshot_out.inputs.clear();
   if (controlled) {
@@ -20,51 +46,196 @@ void Peer::Impl::send_snapshots(Frame frame) {
       snapshot_out.inputs.push_back({frame - k, inputs.input(*controlled, frame - k)});
     }
   }
-  const std::size_t per_datagram =
-      (wire::kMaxUnreliableDatagram - wire::kSnapshotFixedBytes -
-       snapshot_out.inputs.size() * wire::kInputRecordBytes) / wire::kObjectRecordBytes;
   const bool moving_due = frame % config.snapshot_interval_frames == 0;
 
   for (const session::Member& m : members.remotes()) {
+    SnapshotLink& link = snapshot_link(m.id);
     // Interest: only what the receiver's simulated region holds, as this peer sees it; a peer
     // that controls nothing (yet) gets everything.
     const authority::PeerRegions& interest = regions_of(m.id);
     const bool everything = std::none_of(remote_controlled.begin(), remote_controlled.end(),
                                          [&](auto& p) { return p.first == m.id; });
-    snapshot_out.objects.clear();
-    bool sent = false;
+    candidates.clear();
     for (BodyIndex b = 0; b < body_count; ++b) {
       if (!owned_by_me[b]) continue;
       // Outside the receiver's simulated region only resting objects go, and rarely: enough
       // for every peer to agree on the whole world once it settles, at almost no cost.
-      const bool relevant = everything || authority::is_member(interest.simulated, b);
-      const Frame rest_interval = config.rest_snapshot_interval_frames * (relevant ? 1 : 4);
-      const bool due = states[b].at_rest ? (frame + static_cast<Frame>(b)) % rest_interval == 0
-                                         : relevant && moving_due;
-      if (!due) continue;
-      snapshot_out.objects.push_back({objects.id(b), states[b]});
-      if (snapshot_out.objects.size() == per_datagram) {
-        send_to(m.connection, snapshot_out);
-        snapshot_out.objects.clear();
-        sent = true;
+      relevant[b] = everything || authority::is_member(interest.simulated, b);
+      if (relevant[b] || states[b].at_rest) candidates.push_back(b);
+    }
+    if (sc.prioritize) {
+      send_prioritized(link, m.connection, frame, moving_due);
+    } else {
+      send_due(link, m.connection, frame, moving_due);
+    }
+    if (link.received.ack_due()) {  // nothing went back this frame to carry the ack
+      ack_out.sender = members.self();
+      link.received.take_ack(ack_out.ack);
+      if (wire::encode(ack_out, out_buffer)) {
+        transport->send(m.connection, Channel::state, out_buffer);
+        stats.snapshot_bytes_sent += out_buffer.size();
       }
     }
-    // Inputs travel even when nothing owned is due, so remote prediction keeps up.
-    if (!snapshot_out.objects.empty() || (!sent && controlled && moving_due)) {
-      send_to(m.connection, snapshot_out);
-      sent = true;
-    }
-    if (sent) ++stats.snapshots_sent;
   }
+}
+
+wire::ObjectRecord Peer::Impl::record_for(SnapshotLink& link, BodyIndex body, Frame frame) {
+  const SnapshotConfig& sc = config.snapshots;
+  if (!sc.quantize) {
+    wire::ObjectRecord r;
+    r.index = body;
+    r.raw = history.states(frame)[body];
+    r.at_rest = r.raw.at_rest;
+    return r;
+  }
+  std::uint32_t age = 0;
+  const wire::QuantizedState* baseline =
+      sc.delta ? link.sent.baseline(body, frame, sc.max_baseline_age_frames, age) : nullptr;
+  return wire::make_record(body, quantized[body], baseline, age);
+}
+
+std::size_t Peer::Impl::snapshot_body_bits() const {
+  std::size_t bits = wire::header_bits(snapshot_out);
+  BodyIndex next = 0;
+  for (const wire::ObjectRecord& r : snapshot_out.objects) {
+    bits += wire::record_bits(snapshot_out, r, r.index - next, quantizer.limits());
+    next = r.index + 1;
+  }
+  return bits;
+}
+
+// Sends snapshot_out (with the ack for this link) and logs it; returns the bytes sent.
+std::size_t Peer::Impl::send_snapshot_packet(SnapshotLink& link, ConnectionId connection, Frame frame) {
+  snapshot_out.has_ack = link.received.has_received();
+  if (snapshot_out.has_ack) link.received.take_ack(snapshot_out.ack);
+  snapshot_out.sequence = link.sent.begin_packet(frame);
+  if (config.snapshots.quantize) {
+    for (const wire::ObjectRecord& r : snapshot_out.objects) link.sent.add(r.index, quantized[r.index]);
+  }
+  if (!wire::encode(snapshot_out, quantizer.limits(), out_buffer)) return 0;
+  transport->send(connection, Channel::state, out_buffer);
+  stats.snapshot_bytes_sent += out_buffer.size();
+  return out_buffer.size();
+}
+
+// Without priorities: every due object (moving ones every snapshot_interval_frames, those at
+// rest every rest_snapshot_interval_frames), in as many packets as it takes.
+void Peer::Impl::send_due(SnapshotLink& link, ConnectionId connection, Frame frame, bool moving_due) {
+  const std::span<const ObjectState> states = history.states(frame);
+  const std::size_t limit_bits =
+      (static_cast<std::size_t>(config.snapshots.packet_budget_bytes) - wire::kHeaderSize) * 8;
+  snapshot_out.objects.clear();
+  snapshot_out.has_ack = link.received.has_received();  // as the packet will be sent
+  std::size_t bits = wire::header_bits(snapshot_out);
+  bool sent = false;
+  for (BodyIndex b : candidates) {
+    const Frame rest_interval = config.rest_snapshot_interval_frames * (relevant[b] ? 1 : kIrrelevantRestSlowdown);
+    const bool due = states[b].at_rest ? (frame + static_cast<Frame>(b)) % rest_interval == 0 : moving_due;
+    if (!due) continue;
+    const wire::ObjectRecord record = record_for(link, b, frame);
+    const BodyIndex next = snapshot_out.objects.empty() ? 0 : snapshot_out.objects.back().index + 1;
+    std::size_t cost = wire::record_bits(snapshot_out, record, b - next, quantizer.limits());
+    if (bits + cost > limit_bits && !snapshot_out.objects.empty()) {
+      send_snapshot_packet(link, connection, frame);
+      sent = true;
+      snapshot_out.objects.clear();
+      snapshot_out.has_ack = link.received.has_received();
+      bits = wire::header_bits(snapshot_out);
+      cost = wire::record_bits(snapshot_out, record, b, quantizer.limits());
+    }
+    snapshot_out.objects.push_back(record);
+    bits += cost;
+  }
+  // Inputs travel even when nothing owned is due, so remote prediction keeps up.
+  if (!snapshot_out.objects.empty() || (!sent && controlled && moving_due)) {
+    send_snapshot_packet(link, connection, frame);
+    sent = true;
+  }
+  if (sent) ++stats.snapshots_sent;
+}
+
+// With priorities: every candidate's accumulator grows by its priority; the highest go first,
+// as many as one packet and the byte budget hold.
+void Peer::Impl::send_prioritized(SnapshotLink& link, ConnectionId connection, Frame frame, bool moving_due) {
+  const SnapshotConfig& sc = config.snapshots;
+  const std::span<const ObjectState> states = history.states(frame);
+  const double per_frame = sc.bytes_per_second / static_cast<double>(config.tick_hz);
+  link.budget.refill(per_frame, std::max<double>(per_frame, sc.packet_budget_bytes + sync::kPacketOverheadBytes));
+
+  std::optional<Vec3> viewer;
+  for (const auto& [peer, body] : remote_controlled) {
+    if (peer == link.peer) viewer = states[body].position;
+  }
+  for (BodyIndex b : candidates) {
+    sync::PriorityFacts facts;
+    facts.at_rest = states[b].at_rest;
+    facts.controlled = (controlled && *controlled == b) ||
+                       std::any_of(remote_controlled.begin(), remote_controlled.end(),
+                                   [&](auto& p) { return p.second == b; });
+    if (sc.quantize && facts.at_rest) {
+      const wire::QuantizedState* acked = link.sent.acknowledged(b);
+      facts.came_to_rest = acked == nullptr || !acked->at_rest;
+    }
+    if (viewer) facts.distance_m = distance(states[b].position, *viewer);
+    const float slowdown = relevant[b] ? 1.0f : 1.0f / kIrrelevantRestSlowdown;
+    link.priority.add(b, sync::object_priority(sc, facts) * slowdown);
+  }
+  link.priority.order(candidates);
+
+  snapshot_out.objects.clear();
+  snapshot_out.has_ack = link.received.has_received();
+  const double room = std::min<double>(link.budget.available(), sc.packet_budget_bytes + sync::kPacketOverheadBytes);
+  const double payload_bytes = room - sync::kPacketOverheadBytes - static_cast<double>(wire::kHeaderSize);
+  const std::size_t header = wire::header_bits(snapshot_out);
+  if (payload_bytes * 8 > static_cast<double>(header)) {
+    const auto limit_bits = static_cast<std::size_t>(payload_bytes * 8);
+    // Selection in priority order, each record's index gap estimated as a short one; the exact
+    // size is checked once the chosen records are in index order.
+    constexpr BodyIndex kTypicalGap = 8;
+    std::size_t bits = header;
+    for (BodyIndex b : candidates) {
+      const wire::ObjectRecord record = record_for(link, b, frame);
+      const std::size_t cost = wire::record_bits(snapshot_out, record, std::min(b, kTypicalGap), quantizer.limits());
+      if (bits + cost > limit_bits) continue;  // a smaller one further down may still fit
+      snapshot_out.objects.push_back(record);
+      bits += cost;
+    }
+    auto by_index = [](const wire::ObjectRecord& a, const wire::ObjectRecord& c) { return a.index < c.index; };
+    std::sort(snapshot_out.objects.begin(), snapshot_out.objects.end(), by_index);
+    while (!snapshot_out.objects.empty() && snapshot_body_bits() > limit_bits) {
+      // Estimates fell short: drop the least important until it fits.
+      auto least = std::min_element(snapshot_out.objects.begin(), snapshot_out.objects.end(),
+                                    [&](const wire::ObjectRecord& a, const wire::ObjectRecord& c) {
+                                      return link.priority.value(a.index) < link.priority.value(c.index);
+                                    });
+      snapshot_out.objects.erase(least);
+    }
+  }
+  // Inputs travel every interval even when the budget is spent: remote prediction needs them.
+  if (snapshot_out.objects.empty() && !(controlled && moving_due)) return;
+  const std::size_t bytes = send_snapshot_packet(link, connection, frame);
+  link.budget.spend(static_cast<double>(bytes + sync::kPacketOverheadBytes));
+  for (const wire::ObjectRecord& r : snapshot_out.objects) link.priority.sent(r.index);
+  ++stats.snapshots_sent;
+}
+
+void Peer::Impl::on_snapshot_ack(PeerId from, const wire::SnapshotAckMessage& message) {
+  if (message.sender != from) return drop(DropReason::not_owner);
+  snapshot_link(from).sent.on_ack(message.ack);
 }
 
 void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
   if (snapshot.sender != from) return drop(DropReason::not_owner);
   if (phase != Phase::in_match) return;  // nothing to compare with yet
+  // Peers of one match must encode alike (SnapshotConfig's encoding fields).
+  if (snapshot.quantized != config.snapshots.quantize) return drop(DropReason::malformed);
   // A frame far outside the window cannot be placed in the rings: drop it.
   const Frame newest = history.newest();
   if (snapshot.frame > newest + config.history_frames / 4) return drop(DropReason::malformed);
   ++stats.snapshots_received;
+  SnapshotLink& link = snapshot_link(from);
+  if (snapshot.has_ack) link.sent.on_ack(snapshot.ack);
+  link.received.on_packet(snapshot.sequence);  // acked on receipt
 
   if (snapshot.controlled != wire::kNoObject) {
     const auto body = objects.find(snapshot.controlled);
@@ -87,16 +258,38 @@ void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
     }
   }
   for (const wire::ObjectRecord& record : snapshot.objects) {
-    const auto body = objects.find(record.id);
-    if (!body) {
+    if (record.index >= body_count) {
       drop(DropReason::malformed);
       continue;
     }
-    if (owner_of(*body) != from) {  // nobody moves an object they do not own
+    const BodyIndex body = record.index;
+    ObjectState state = record.raw;
+    if (snapshot.quantized) {
+      const wire::QuantizedState* baseline =
+          record.baseline_age > 0
+              ? link.received.find(body, snapshot.frame - static_cast<Frame>(record.baseline_age))
+              : nullptr;
+      if (record.baseline_age > 0 && baseline == nullptr) {
+        // The sender's baseline is not held here: skip this object, ask for it whole.
+        ++stats.baseline_misses;
+        drop(DropReason::stale);
+        link.received.request_reset(body);
+        continue;
+      }
+      const std::optional<wire::QuantizedState> q = wire::apply_record(record, baseline, quantizer);
+      if (!q) {
+        drop(DropReason::malformed);
+        link.received.request_reset(body);
+        continue;
+      }
+      link.received.store(body, snapshot.frame, *q);
+      state = quantizer.dequantize(*q);
+    }
+    if (owner_of(body) != from) {  // nobody moves an object they do not own
       drop(DropReason::not_owner);
       continue;
     }
-    on_owner_frame(snapshot.frame, *body, record.state);
+    on_owner_frame(snapshot.frame, body, state);
   }
 }
 

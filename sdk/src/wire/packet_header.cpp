@@ -15,6 +15,7 @@ bool is_known_kind(std::uint8_t value) {
     case MessageKind::ping:
     case MessageKind::pong:
     case MessageKind::snapshot:
+    case MessageKind::snapshot_ack:
       return true;
   }
   return false;
@@ -26,6 +27,7 @@ Channel channel_of(MessageKind kind) {
     case MessageKind::pong:
       return Channel::time;
     case MessageKind::snapshot:
+    case MessageKind::snapshot_ack:
       return Channel::state;
     default:
       return Channel::control;

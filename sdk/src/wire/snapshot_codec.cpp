@@ -2,145 +2,430 @@
 
 #include <bit>
 #include <cmath>
-#include <cstring>
+
+#include "wire/bit_stream.hpp"
 
 namespace shoal::wire {
 namespace {
 
-static_assert(std::endian::native == std::endian::little,
-              "the snapshot codec copies little-endian values directly; add byte swaps first");
+// Signed widths of the small, medium and large relative encodings (SPEC.md). A vector takes
+// the smallest class all three of its differences fit; the next code means absolute.
+using Classes = std::array<int, 3>;
+constexpr Classes kPositionClasses{7, 12, 17};
+constexpr Classes kOrientationClasses{6, 10, 13};
+constexpr Classes kVelocityClasses{6, 10, 14};
+constexpr std::uint32_t kAbsoluteClass = 3;
+constexpr int kIndexBits = 20;
+constexpr std::uint32_t kMaxObjectCount = 2047;
+constexpr std::uint32_t kShortAge = 32;
+// The fewest bits a quantised record can take (gap, has_baseline, at_rest, two unchanged flags),
+// to bound a count before anything is allocated for it.
+constexpr std::size_t kMinRecordBits = 5;
 
-constexpr std::uint8_t kAtRestFlag = 0x01;
+constexpr std::int32_t class_low(int bits) { return -(1 << (bits - 1)); }
+constexpr std::int32_t class_high(int bits) { return (1 << (bits - 1)) - 1; }
 
-class Writer {
- public:
-  explicit Writer(std::vector<std::uint8_t>& out) : out_(out) {}
-
-  template <class T>
-  void put(T value) {
-    const std::size_t at = out_.size();
-    out_.resize(at + sizeof(T));
-    std::memcpy(out_.data() + at, &value, sizeof(T));
-  }
-  void put(Vec3 v) { put(v.x); put(v.y); put(v.z); }
-  void put(Quat q) { put(q.w); put(q.x); put(q.y); put(q.z); }
-
- private:
-  std::vector<std::uint8_t>& out_;
-};
-
-// Reads fixed-size values; the caller checks the total size up front, so reads cannot overrun.
-class Reader {
- public:
-  explicit Reader(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
-
-  template <class T>
-  T get() {
-    T value;
-    std::memcpy(&value, bytes_.data() + at_, sizeof(T));
-    at_ += sizeof(T);
-    return value;
-  }
-  // Sets `finite_` false on NaN or infinity instead of failing at once, so one check per
-  // record suffices.
-  float get_float() {
-    const float value = get<float>();
-    finite_ = finite_ && std::isfinite(value);
-    return value;
-  }
-  Vec3 get_vec3() {
-    const float x = get_float(), y = get_float(), z = get_float();
-    return {x, y, z};
-  }
-  Quat get_quat() {
-    const float w = get_float(), x = get_float(), y = get_float(), z = get_float();
-    return {w, x, y, z};
-  }
-  std::size_t remaining() const { return bytes_.size() - at_; }
-  bool all_finite() const { return finite_; }
-
- private:
-  std::span<const std::uint8_t> bytes_;
-  std::size_t at_ = 0;
-  bool finite_ = true;
-};
-
-bool is_unit(Quat q) { return std::fabs(dot(q, q) - 1.0f) <= kUnitQuaternionTolerance; }
-
-}  // namespace
-
-std::size_t encoded_size(const Snapshot& snapshot) {
-  return kSnapshotFixedBytes + snapshot.inputs.size() * kInputRecordBytes +
-         snapshot.objects.size() * kObjectRecordBytes;
-}
-
-bool encode(const Snapshot& snapshot, std::vector<std::uint8_t>& out) {
-  if (encoded_size(snapshot) > kMaxUnreliableDatagram) {
-    out.clear();
-    return false;
-  }
-  write_header(MessageKind::snapshot, out);
-  Writer writer(out);
-  writer.put(snapshot.sender);
-  writer.put(snapshot.frame);
-  writer.put(snapshot.controlled);
-  // Both counts fit in 16 bits: the size check above bounds them far lower.
-  writer.put(static_cast<std::uint16_t>(snapshot.inputs.size()));
-  for (const InputRecord& record : snapshot.inputs) {
-    writer.put(record.frame);
-    writer.put(record.input.axis);
-    writer.put(record.input.buttons);
-  }
-  writer.put(static_cast<std::uint16_t>(snapshot.objects.size()));
-  for (const ObjectRecord& record : snapshot.objects) {
-    const ObjectState& state = record.state;
-    writer.put(record.id);
-    writer.put(state.position);
-    writer.put(state.orientation);
-    writer.put(state.linear_velocity);
-    writer.put(state.angular_velocity);
-    writer.put(static_cast<std::uint8_t>(state.at_rest ? kAtRestFlag : 0));
+bool fits(const std::array<std::int32_t, 3>& v, int bits) {
+  for (std::int32_t x : v) {
+    if (x < class_low(bits) || x > class_high(bits)) return false;
   }
   return true;
 }
 
-DecodeStatus decode(std::span<const std::uint8_t> datagram, Snapshot& snapshot) {
-  if (const DecodeStatus header = expect_header(datagram, MessageKind::snapshot); !header) {
-    return header;
+// The smallest class the differences fit, or kAbsoluteClass.
+std::uint32_t class_of(const std::array<std::int32_t, 3>& v, const Classes& classes) {
+  for (std::uint32_t c = 0; c < classes.size(); ++c) {
+    if (fits(v, classes[c])) return c;
   }
-  if (datagram.size() < kSnapshotFixedBytes) return DropReason::truncated;
-  Reader reader(datagram.subspan(kHeaderSize));
-  snapshot.sender = reader.get<PeerId>();
-  snapshot.frame = reader.get<Frame>();
-  snapshot.controlled = reader.get<ObjectId>();
+  return kAbsoluteClass;
+}
 
-  const auto input_count = reader.get<std::uint16_t>();
-  // The object count (2 bytes) still follows the inputs.
-  if (input_count * kInputRecordBytes + 2 > reader.remaining()) return DropReason::truncated;
-  snapshot.inputs.resize(input_count);
-  for (InputRecord& record : snapshot.inputs) {
-    record.frame = reader.get<Frame>();
-    record.input.axis = reader.get_vec3();
-    record.input.buttons = reader.get<std::uint32_t>();
+template <class Stream>
+bool serialize_absolute(Stream& s, VectorField& f, const std::array<std::uint32_t, 3>& max) {
+  if constexpr (Stream::reading) f.coding = Coding::absolute;
+  for (std::size_t a = 0; a < 3; ++a) {
+    if (!serialize_uint(s, f.value[a], 0, max[a])) return false;
+  }
+  return true;
+}
+
+// One vector field. Without a baseline it is absolute; with one: a changed bit, then a class
+// (small, medium, large difference, or absolute). `largest` travels with an absolute
+// orientation.
+template <class Stream>
+bool serialize_vector(Stream& s, VectorField& f, bool with_baseline, const Classes& classes,
+                      const std::array<std::uint32_t, 3>& max, std::uint32_t* largest = nullptr) {
+  std::uint32_t cls = kAbsoluteClass;
+  if (with_baseline) {
+    bool changed = f.coding != Coding::unchanged;
+    if (!serialize_bool(s, changed)) return false;
+    if (!changed) {
+      if constexpr (Stream::reading) {
+        f.coding = Coding::unchanged;
+        f.value = {};
+      }
+      return true;
+    }
+    if constexpr (Stream::writing) {
+      cls = f.coding == Coding::absolute ? kAbsoluteClass : class_of(f.value, classes);
+      if (f.coding == Coding::delta && cls == kAbsoluteClass) return s.fail(DropReason::malformed);
+    }
+    if (!serialize_uint(s, cls, 0, kAbsoluteClass)) return false;
+  }
+  if (cls == kAbsoluteClass) {
+    if (largest != nullptr && !serialize_uint(s, *largest, 0, 3)) return false;
+    return serialize_absolute(s, f, max);
+  }
+  const int bits = classes[cls];
+  for (std::int32_t& x : f.value) {
+    if (!serialize_int(s, x, class_low(bits), class_high(bits))) return false;
+  }
+  if constexpr (Stream::reading) {
+    f.coding = Coding::delta;
+    // One encoding per value: the smallest class that fits, and no all-zero "change".
+    const bool zero = f.value == std::array<std::int32_t, 3>{};
+    if (zero || (cls > 0 && fits(f.value, classes[cls - 1]))) return s.fail(DropReason::malformed);
+  }
+  return true;
+}
+
+bool same_bits(const Input& a, const Input& b) {
+  return std::bit_cast<std::array<std::uint32_t, 3>>(a.axis) == std::bit_cast<std::array<std::uint32_t, 3>>(b.axis) &&
+         a.buttons == b.buttons;
+}
+
+template <class Stream>
+bool serialize_vec3(Stream& s, Vec3& v) {
+  return serialize_float(s, v.x) && serialize_float(s, v.y) && serialize_float(s, v.z);
+}
+
+// Index gap from the previous record (next = previous index + 1): '1' = 0, '01' + 3 bits =
+// 1..8, '001' + 7 bits = 9..136, '000' + 20 bits = the index itself, gap > 136.
+template <class Stream>
+bool serialize_index(Stream& s, BodyIndex& index, BodyIndex next) {
+  std::uint32_t gap = 0;
+  std::uint32_t code = 0;  // number of leading zero bits
+  if constexpr (Stream::writing) {
+    if (index < next || index >= kMaxBodies) return s.fail(DropReason::malformed);
+    gap = index - next;
+    code = gap == 0 ? 0 : gap <= 8 ? 1 : gap <= 136 ? 2 : 3;
+  }
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    bool stop = i == code;
+    if (!serialize_bool(s, stop)) return false;
+    if (stop) {
+      code = i;
+      break;
+    }
+    if constexpr (Stream::reading) code = i + 1;
+  }
+  switch (code) {
+    case 0: break;
+    case 1: if (!serialize_uint(s, gap, 1, 8)) return false; break;
+    case 2: if (!serialize_uint(s, gap, 9, 136)) return false; break;
+    default: {
+      std::uint32_t absolute = index;
+      if (!s.bits(absolute, kIndexBits)) return false;
+      if constexpr (Stream::reading) {
+        if (absolute < next + 137) return s.fail(DropReason::malformed);  // a shorter code fits
+        gap = absolute - next;
+      }
+    }
+  }
+  if constexpr (Stream::reading) index = next + gap;
+  return true;
+}
+
+template <class Stream>
+bool serialize_record(Stream& s, const Snapshot& snapshot, ObjectRecord& r, BodyIndex next,
+                      const QuantizedLimits& limits) {
+  if (!serialize_index(s, r.index, next)) return false;
+  if (!serialize_bool(s, r.at_rest)) return false;
+  const bool send_velocities = !r.at_rest || snapshot.velocities_at_rest;
+
+  if (!snapshot.quantized) {
+    ObjectState& st = r.raw;
+    if (!serialize_vec3(s, st.position) || !serialize_float(s, st.orientation.w) ||
+        !serialize_float(s, st.orientation.x) || !serialize_float(s, st.orientation.y) ||
+        !serialize_float(s, st.orientation.z)) {
+      return false;
+    }
+    if (send_velocities) {
+      if (!serialize_vec3(s, st.linear_velocity) || !serialize_vec3(s, st.angular_velocity)) return false;
+    } else if constexpr (Stream::reading) {
+      st.linear_velocity = st.angular_velocity = {};
+    }
+    if constexpr (Stream::reading) {
+      st.at_rest = r.at_rest;
+      if (std::fabs(dot(st.orientation, st.orientation) - 1.0f) > kUnitQuaternionTolerance) {
+        return s.fail(DropReason::malformed);
+      }
+    }
+    return true;
   }
 
-  const auto object_count = reader.get<std::uint16_t>();
-  if (object_count * kObjectRecordBytes > reader.remaining()) return DropReason::truncated;
-  if (object_count * kObjectRecordBytes < reader.remaining()) return DropReason::malformed;
-  snapshot.objects.resize(object_count);
-  for (ObjectRecord& record : snapshot.objects) {
-    ObjectState& state = record.state;
-    record.id = reader.get<ObjectId>();
-    state.position = reader.get_vec3();
-    state.orientation = reader.get_quat();
-    state.linear_velocity = reader.get_vec3();
-    state.angular_velocity = reader.get_vec3();
-    const auto flags = reader.get<std::uint8_t>();
-    if ((flags & ~kAtRestFlag) != 0) return DropReason::malformed;  // reserved bits
-    state.at_rest = (flags & kAtRestFlag) != 0;
-    if (!reader.all_finite() || !is_unit(state.orientation)) return DropReason::malformed;
+  bool has_baseline = r.baseline_age > 0;
+  if (!serialize_bool(s, has_baseline)) return false;
+  if (has_baseline) {
+    bool old = r.baseline_age > kShortAge;
+    if (!serialize_bool(s, old)) return false;
+    if (!(old ? serialize_uint(s, r.baseline_age, kShortAge + 1, kMaxBaselineAge)
+              : serialize_uint(s, r.baseline_age, 1, kShortAge))) {
+      return false;
+    }
+  } else if constexpr (Stream::reading) {
+    r.baseline_age = 0;
   }
-  if (!reader.all_finite()) return DropReason::malformed;  // a NaN among the inputs
+  const std::array<std::uint32_t, 3> smallest{limits.smallest, limits.smallest, limits.smallest};
+  const std::array<std::uint32_t, 3> linear{limits.linear, limits.linear, limits.linear};
+  const std::array<std::uint32_t, 3> angular{limits.angular, limits.angular, limits.angular};
+  if constexpr (Stream::reading) r.largest = 0;
+  if (!serialize_vector(s, r.position, has_baseline, kPositionClasses, limits.position) ||
+      !serialize_vector(s, r.orientation, has_baseline, kOrientationClasses, smallest, &r.largest)) {
+    return false;
+  }
+  if (send_velocities) {
+    return serialize_vector(s, r.linear_velocity, has_baseline, kVelocityClasses, linear) &&
+           serialize_vector(s, r.angular_velocity, has_baseline, kVelocityClasses, angular);
+  }
+  if constexpr (Stream::reading) {
+    r.linear_velocity = r.angular_velocity = VectorField{Coding::unchanged, {}};
+  }
+  return true;
+}
+
+template <class Stream>
+bool serialize_ack(Stream& s, SnapshotAck& ack) {
+  std::uint32_t newest = ack.newest, previous = ack.previous;
+  if (!s.bits(newest, 16) || !s.bits(previous, 32)) return false;
+  std::uint32_t count = static_cast<std::uint32_t>(ack.resets.size());
+  if (!serialize_uint(s, count, 0, kMaxAckResets)) return false;
+  if constexpr (Stream::reading) {
+    ack.newest = static_cast<std::uint16_t>(newest);
+    ack.previous = previous;
+    ack.resets.resize(count);
+  }
+  for (BodyIndex& body : ack.resets) {
+    if (!serialize_uint(s, body, 0, kMaxBodies - 1)) return false;
+  }
+  return true;
+}
+
+// Everything before the records.
+template <class Stream>
+bool serialize_header(Stream& s, Snapshot& m) {
+  std::uint32_t sender = m.sender, frame = static_cast<std::uint32_t>(m.frame), sequence = m.sequence;
+  bool has_controlled = m.controlled != kNoObject;
+  if (!s.bits(sender, 16) || !s.bits(frame, 32) || !s.bits(sequence, 16) ||
+      !serialize_bool(s, m.quantized) || !serialize_bool(s, m.velocities_at_rest) ||
+      !serialize_bool(s, m.has_ack) || !serialize_bool(s, has_controlled)) {
+    return false;
+  }
+  if constexpr (Stream::reading) {
+    m.sender = static_cast<PeerId>(sender);
+    m.frame = static_cast<Frame>(frame);
+    m.sequence = static_cast<std::uint16_t>(sequence);
+  }
+  if (m.has_ack && !serialize_ack(s, m.ack)) return false;
+  if constexpr (Stream::reading) {
+    if (!m.has_ack) m.ack = {};
+  }
+  if (has_controlled) {
+    std::uint32_t controlled = m.controlled;
+    if (!s.bits(controlled, 32)) return false;
+    if constexpr (Stream::reading) {
+      if (controlled == kNoObject) return s.fail(DropReason::malformed);  // say it with the flag
+      m.controlled = controlled;
+    }
+  } else if constexpr (Stream::reading) {
+    m.controlled = kNoObject;
+  }
+  std::uint32_t inputs = static_cast<std::uint32_t>(m.inputs.size());
+  if (!serialize_uint(s, inputs, 0, kMaxInputRecords)) return false;
+  if constexpr (Stream::reading) m.inputs.resize(inputs);
+  for (std::size_t k = 0; k < m.inputs.size(); ++k) {
+    InputRecord& r = m.inputs[k];
+    std::int64_t back = static_cast<std::int64_t>(m.frame) - r.frame;
+    if (!serialize_uint(s, back, 0, 255)) return false;
+    if constexpr (Stream::reading) r.frame = static_cast<Frame>(m.frame - back);
+    // Inputs mostly repeat: one bit says "the same as the record before".
+    bool same = k > 0 && same_bits(r.input, m.inputs[k - 1].input);
+    if (k > 0 && !serialize_bool(s, same)) return false;
+    if (same) {
+      if constexpr (Stream::reading) r.input = m.inputs[k - 1].input;
+      continue;
+    }
+    if (!serialize_vec3(s, r.input.axis) || !s.bits(r.input.buttons, 32)) return false;
+    if constexpr (Stream::reading) {
+      if (k > 0 && same_bits(r.input, m.inputs[k - 1].input)) return s.fail(DropReason::malformed);
+    }
+  }
+  return true;
+}
+
+template <class Stream>
+bool serialize_snapshot(Stream& s, Snapshot& m, const QuantizedLimits& limits) {
+  if (!serialize_header(s, m)) return false;
+  std::uint32_t count = static_cast<std::uint32_t>(m.objects.size());
+  if (!serialize_uint(s, count, 0, kMaxObjectCount)) return false;
+  if constexpr (Stream::reading) {
+    if (count * kMinRecordBits > s.remaining_bits()) return s.fail(DropReason::truncated);
+    m.objects.resize(count);
+  }
+  BodyIndex next = 0;
+  for (ObjectRecord& r : m.objects) {
+    if (!serialize_record(s, m, r, next, limits)) return false;
+    next = r.index + 1;
+  }
+  return true;
+}
+
+template <class Stream>
+bool serialize_ack_message(Stream& s, SnapshotAckMessage& m) {
+  std::uint32_t sender = m.sender;
+  if (!s.bits(sender, 16)) return false;
+  if constexpr (Stream::reading) m.sender = static_cast<PeerId>(sender);
+  return serialize_ack(s, m.ack);
+}
+
+bool vector_changed(const std::array<std::uint32_t, 3>& now, const std::array<std::uint32_t, 3>& base,
+                    VectorField& f) {
+  for (std::size_t a = 0; a < 3; ++a) {
+    f.value[a] = static_cast<std::int32_t>(static_cast<std::int64_t>(now[a]) - base[a]);
+  }
+  if (f.value == std::array<std::int32_t, 3>{}) {
+    f.coding = Coding::unchanged;
+    return false;
+  }
+  f.coding = Coding::delta;
+  return true;
+}
+
+VectorField absolute(const std::array<std::uint32_t, 3>& v) {
+  return {Coding::absolute, {static_cast<std::int32_t>(v[0]), static_cast<std::int32_t>(v[1]),
+                             static_cast<std::int32_t>(v[2])}};
+}
+
+// A delta that fits no relative class goes absolute.
+void relative(const std::array<std::uint32_t, 3>& now, const std::array<std::uint32_t, 3>& base,
+              const Classes& classes, VectorField& f) {
+  if (vector_changed(now, base, f) && class_of(f.value, classes) == kAbsoluteClass) f = absolute(now);
+}
+
+bool apply_vector(const VectorField& f, const std::array<std::uint32_t, 3>& base,
+                  std::array<std::uint32_t, 3>& out) {
+  for (std::size_t a = 0; a < 3; ++a) {
+    std::int64_t v = base[a];
+    if (f.coding == Coding::delta) v += f.value[a];
+    if (f.coding == Coding::absolute) v = f.value[a];
+    if (v < 0 || v > 0xFFFFFFFFll) return false;
+    out[a] = static_cast<std::uint32_t>(v);
+  }
+  return true;
+}
+
+}  // namespace
+
+ObjectRecord make_record(BodyIndex index, const QuantizedState& current, const QuantizedState* baseline,
+                         std::uint32_t age) {
+  ObjectRecord r;
+  r.index = index;
+  r.at_rest = current.at_rest;
+  if (baseline == nullptr || age == 0 || age > kMaxBaselineAge) {
+    r.position = absolute(current.position);
+    r.largest = current.largest;
+    r.orientation = absolute(current.smallest);
+    r.linear_velocity = absolute(current.linear_velocity);
+    r.angular_velocity = absolute(current.angular_velocity);
+    return r;
+  }
+  r.baseline_age = age;
+  relative(current.position, baseline->position, kPositionClasses, r.position);
+  if (current.largest == baseline->largest) {
+    relative(current.smallest, baseline->smallest, kOrientationClasses, r.orientation);
+  } else {
+    r.orientation = absolute(current.smallest);
+  }
+  if (r.orientation.coding == Coding::absolute) r.largest = current.largest;
+  relative(current.linear_velocity, baseline->linear_velocity, kVelocityClasses, r.linear_velocity);
+  relative(current.angular_velocity, baseline->angular_velocity, kVelocityClasses, r.angular_velocity);
+  return r;
+}
+
+std::optional<QuantizedState> apply_record(const ObjectRecord& r, const QuantizedState* baseline,
+                                           const Quantizer& quantizer) {
+  if (r.baseline_age > 0 && baseline == nullptr) return std::nullopt;
+  static const QuantizedState kNone;
+  const QuantizedState& base = baseline != nullptr && r.baseline_age > 0 ? *baseline : kNone;
+  QuantizedState q;
+  q.at_rest = r.at_rest;
+  q.largest = r.orientation.coding == Coding::absolute ? r.largest : base.largest;
+  if (!apply_vector(r.position, base.position, q.position) ||
+      !apply_vector(r.orientation, base.smallest, q.smallest)) {
+    return std::nullopt;
+  }
+  if (r.at_rest) {  // at rest means still, whatever was sent
+    q.linear_velocity.fill(quantizer.limits().linear_zero);
+    q.angular_velocity.fill(quantizer.limits().angular_zero);
+  } else if (!apply_vector(r.linear_velocity, base.linear_velocity, q.linear_velocity) ||
+             !apply_vector(r.angular_velocity, base.angular_velocity, q.angular_velocity)) {
+    return std::nullopt;
+  }
+  if (!quantizer.in_range(q)) return std::nullopt;
+  return q;
+}
+
+std::size_t header_bits(const Snapshot& snapshot) {
+  BitMeasurer m;
+  Snapshot& s = const_cast<Snapshot&>(snapshot);  // a measurer only reads
+  serialize_header(m, s);
+  std::uint32_t count = 0;
+  serialize_uint(m, count, 0, kMaxObjectCount);
+  return m.bits_used();
+}
+
+std::size_t record_bits(const Snapshot& snapshot, const ObjectRecord& record, BodyIndex gap,
+                        const QuantizedLimits& limits) {
+  BitMeasurer m;
+  ObjectRecord& r = const_cast<ObjectRecord&>(record);  // a measurer only reads
+  const BodyIndex next = record.index >= gap ? record.index - gap : 0;
+  serialize_record(m, snapshot, r, next, limits);
+  return m.bits_used();
+}
+
+bool encode(const Snapshot& snapshot, const QuantizedLimits& limits, std::vector<std::uint8_t>& out) {
+  write_header(MessageKind::snapshot, out);
+  BitWriter writer(out);
+  if (!serialize_snapshot(writer, const_cast<Snapshot&>(snapshot), limits) ||
+      out.size() > kMaxUnreliableDatagram) {
+    out.clear();
+    return false;
+  }
+  return true;
+}
+
+bool encode(const SnapshotAckMessage& message, std::vector<std::uint8_t>& out) {
+  write_header(MessageKind::snapshot_ack, out);
+  BitWriter writer(out);
+  if (!serialize_ack_message(writer, const_cast<SnapshotAckMessage&>(message))) {
+    out.clear();
+    return false;
+  }
+  return true;
+}
+
+DecodeStatus decode(std::span<const std::uint8_t> datagram, const QuantizedLimits& limits,
+                    Snapshot& snapshot) {
+  if (const DecodeStatus header = expect_header(datagram, MessageKind::snapshot); !header) return header;
+  BitReader reader(datagram.subspan(kHeaderSize));
+  if (!serialize_snapshot(reader, snapshot, limits) || !reader.finish()) return reader.reason();
+  return DecodeStatus::success();
+}
+
+DecodeStatus decode(std::span<const std::uint8_t> datagram, SnapshotAckMessage& message) {
+  if (const DecodeStatus header = expect_header(datagram, MessageKind::snapshot_ack); !header) return header;
+  BitReader reader(datagram.subspan(kHeaderSize));
+  if (!serialize_ack_message(reader, message) || !reader.finish()) return reader.reason();
   return DecodeStatus::success();
 }
 

@@ -1,59 +1,125 @@
-// The snapshot: one peer's frame of owned-object states plus its recent inputs, sent on the
-// state channel. Hand-written little-endian layout (SPEC.md); raw floats for now.
+// The snapshot: one peer's frame of owned-object states plus its recent inputs and its acks
+// of the peer's snapshots, bit-packed (SPEC.md, "Snapshot"). Objects are quantised
+// (wire/quantize.hpp) and, when a baseline is given, encoded relative to it; or raw floats.
+// The codec is pure: it carries deltas as they are; make_record and apply_record turn states
+// into records and back against a baseline the caller keeps.
 // Steady state allocates nothing: encode reuses the output vector, decode reuses the vectors
 // of the caller's Snapshot.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
+#include "shoal/simulation.hpp"
 #include "shoal/state.hpp"
 #include "shoal/types.hpp"
 #include "wire/packet_header.hpp"
+#include "wire/quantize.hpp"
 #include "wire/state_checks.hpp"
 
 namespace shoal::wire {
 
 inline constexpr ObjectId kNoObject = 0xFFFFFFFF;
+/// Body indices on the wire are 20 bits.
+inline constexpr std::uint32_t kMaxBodies = 1u << 20;
+inline constexpr std::size_t kMaxInputRecords = 16;
+inline constexpr std::size_t kMaxAckResets = 15;
+/// Baseline ages the format can express.
+inline constexpr std::uint32_t kMaxBaselineAge = 1056;
 
 
 struct InputRecord {
-  Frame frame = kNoFrame;
+  Frame frame = kNoFrame;  ///< at most 255 frames before the snapshot's frame
   Input input;
 
   bool operator==(const InputRecord&) const = default;
 };
 
+enum class Coding : std::uint8_t { unchanged, delta, absolute };
+
+/// Three quantised values: absolute, or differences from the baseline's.
+struct VectorField {
+  Coding coding = Coding::absolute;
+  std::array<std::int32_t, 3> value{};
+
+  bool operator==(const VectorField&) const = default;
+};
+
 struct ObjectRecord {
-  ObjectId id = 0;
-  ObjectState state;
+  BodyIndex index = 0;             ///< the body's index: bodies are in the same order everywhere
+  std::uint32_t baseline_age = 0;  ///< frames back to the baseline; 0 = none, every field absolute
+  bool at_rest = false;
+  VectorField position;
+  std::uint32_t largest = 0;  ///< orientation's dropped component, when it is absolute
+  VectorField orientation;    ///< the smallest three
+  VectorField linear_velocity, angular_velocity;  ///< unchanged (zero) at rest, unless sent
+  ObjectState raw;            ///< the whole state, in raw-float snapshots only
 
   bool operator==(const ObjectRecord&) const = default;
+};
+
+/// What a receiver has received of the snapshots of the peer it sends this to.
+struct SnapshotAck {
+  std::uint16_t newest = 0;       ///< newest snapshot sequence received
+  std::uint32_t previous = 0;     ///< bit i set: sequence newest - 1 - i received too
+  std::vector<BodyIndex> resets;  ///< objects whose baseline the receiver lacks (<= 15)
+
+  bool operator==(const SnapshotAck&) const = default;
 };
 
 struct Snapshot {
   PeerId sender = kNoPeer;
   Frame frame = kNoFrame;
+  std::uint16_t sequence = 0;  ///< per sender and receiver, for acks
+  bool quantized = true;
+  bool velocities_at_rest = false;
   ObjectId controlled = kNoObject;  ///< the sender's controlled object, kNoObject if none
+  bool has_ack = false;
+  SnapshotAck ack;
   std::vector<InputRecord> inputs;
-  std::vector<ObjectRecord> objects;
+  std::vector<ObjectRecord> objects;  ///< strictly ascending index
 
   bool operator==(const Snapshot&) const = default;
 };
 
-/// Encoded sizes, for callers that fill a snapshot up to the datagram limit.
-inline constexpr std::size_t kSnapshotFixedBytes = kHeaderSize + 2 + 4 + 4 + 2 + 2;
-inline constexpr std::size_t kInputRecordBytes = 4 + 3 * 4 + 4;
-inline constexpr std::size_t kObjectRecordBytes = 4 + 13 * 4 + 1;
-std::size_t encoded_size(const Snapshot& snapshot);
+/// A standalone ack, for a peer with nothing else to send.
+struct SnapshotAckMessage {
+  PeerId sender = kNoPeer;
+  SnapshotAck ack;
+
+  bool operator==(const SnapshotAckMessage&) const = default;
+};
+
+/// The record of `current`, relative to `baseline` (age frames old) when given.
+ObjectRecord make_record(BodyIndex index, const QuantizedState& current,
+                         const QuantizedState* baseline, std::uint32_t age);
+/// The state a record describes; nullopt when a value falls outside the quantiser's limits
+/// (corrupt) or the record needs a baseline and none is given.
+std::optional<QuantizedState> apply_record(const ObjectRecord& record, const QuantizedState* baseline,
+                                           const Quantizer& quantizer);
+
+/// Bits of everything before the records, and of one record (its index gap counted as
+/// `gap`), as encode writes them.
+std::size_t header_bits(const Snapshot& snapshot);
+std::size_t record_bits(const Snapshot& snapshot, const ObjectRecord& record, BodyIndex gap,
+                        const QuantizedLimits& limits);
+/// Whole bytes of the datagram for `bits` of body.
+constexpr std::size_t datagram_bytes(std::size_t bits) { return kHeaderSize + (bits + 7) / 8; }
 
 /// Writes header + body into `out` (replacing its contents, keeping its capacity). Returns
-/// false, leaving `out` empty, when the snapshot exceeds kMaxUnreliableDatagram.
-[[nodiscard]] bool encode(const Snapshot& snapshot, std::vector<std::uint8_t>& out);
+/// false, leaving `out` empty, when the datagram would exceed kMaxUnreliableDatagram or a
+/// field is outside what the format can carry.
+[[nodiscard]] bool encode(const Snapshot& snapshot, const QuantizedLimits& limits,
+                          std::vector<std::uint8_t>& out);
+[[nodiscard]] bool encode(const SnapshotAckMessage& message, std::vector<std::uint8_t>& out);
 
-/// Decodes a whole snapshot datagram into `snapshot`, reusing its vectors' capacity. Never
-/// throws; on failure `snapshot` holds unspecified but valid values.
-DecodeStatus decode(std::span<const std::uint8_t> datagram, Snapshot& snapshot);
+/// Decodes a whole datagram, reusing the vectors' capacity. Never throws; on failure the
+/// message holds unspecified but valid values.
+DecodeStatus decode(std::span<const std::uint8_t> datagram, const QuantizedLimits& limits,
+                    Snapshot& snapshot);
+DecodeStatus decode(std::span<const std::uint8_t> datagram, SnapshotAckMessage& message);
 
 }  // namespace shoal::wire

@@ -1,0 +1,190 @@
+// Acks and delta baselines, one pair of books per remote peer.
+//
+// Sender side (SentSnapshots): what went out in each snapshot packet, by sequence; when the
+// receiver acks a packet (on receipt, not at playout), each object in it that is newer than
+// the object's baseline becomes the baseline. Deltas are taken against the baseline only.
+//
+// Receiver side (ReceivedSnapshots): which sequences arrived (for the acks it sends back), and
+// the last few states received of every object, so a delta can find its baseline. A delta
+// whose baseline is not held is rejected; the object is then named in the next acks' resets,
+// and the sender forgets its baseline and sends the object whole.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "shoal/simulation.hpp"
+#include "wire/quantize.hpp"
+#include "wire/snapshot_codec.hpp"
+
+namespace shoal::sync {
+
+/// Wrapping 16-bit sequence order: true when a is after b (within half the range).
+constexpr bool sequence_after(std::uint16_t a, std::uint16_t b) {
+  return a != b && static_cast<std::uint16_t>(a - b) < 0x8000;
+}
+
+class SentSnapshots {
+ public:
+  explicit SentSnapshots(std::size_t bodies)
+      : baseline_frame_(bodies, kNoFrame), baseline_(bodies) {}
+
+  /// Starts the log of a packet about to be sent; returns its sequence.
+  std::uint16_t begin_packet(Frame frame) {
+    const std::uint16_t sequence = next_sequence_++;
+    Packet& p = packets_[sequence % kPackets];
+    p.sequence = sequence;
+    p.frame = frame;
+    p.pending = true;
+    p.objects.clear();
+    return sequence;
+  }
+  /// Logs an object of the packet begun last.
+  void add(BodyIndex body, const wire::QuantizedState& state) {
+    packets_[static_cast<std::uint16_t>(next_sequence_ - 1) % kPackets].objects.push_back({body, state});
+  }
+
+  /// Applies an ack: every acked packet still in the log advances its objects' baselines.
+  /// Acks of sequences never sent (or long gone) are ignored.
+  void on_ack(const wire::SnapshotAck& ack) {
+    const auto since_sent = static_cast<std::uint16_t>(next_sequence_ - 1 - ack.newest);
+    if (since_sent >= kPackets || next_sequence_ == 0) return;
+    acknowledge(ack.newest);
+    for (std::uint16_t i = 0; i < 32; ++i) {
+      if ((ack.previous >> i) & 1u) acknowledge(static_cast<std::uint16_t>(ack.newest - 1 - i));
+    }
+    for (BodyIndex body : ack.resets) {
+      if (body < baseline_frame_.size()) baseline_frame_[body] = kNoFrame;
+    }
+  }
+
+  /// The baseline of body for a record at `frame`, or nullptr when there is none within
+  /// max_age frames; `age` is set to frame - baseline frame.
+  const wire::QuantizedState* baseline(BodyIndex body, Frame frame, int max_age, std::uint32_t& age) const {
+    const Frame from = baseline_frame_[body];
+    if (from == kNoFrame || from >= frame || frame - from > max_age) return nullptr;
+    age = static_cast<std::uint32_t>(frame - from);
+    return &baseline_[body];
+  }
+  /// The acknowledged state of body regardless of age (for priorities), or nullptr.
+  const wire::QuantizedState* acknowledged(BodyIndex body) const {
+    return baseline_frame_[body] == kNoFrame ? nullptr : &baseline_[body];
+  }
+
+ private:
+  static constexpr std::uint16_t kPackets = 256;  // a divisor of 65536: slots follow wrap-around
+  struct Entry {
+    BodyIndex body;
+    wire::QuantizedState state;
+  };
+  struct Packet {
+    std::uint16_t sequence = 0;
+    Frame frame = kNoFrame;
+    bool pending = false;
+    std::vector<Entry> objects;
+  };
+
+  void acknowledge(std::uint16_t sequence) {
+    Packet& p = packets_[sequence % kPackets];
+    if (!p.pending || p.sequence != sequence) return;
+    p.pending = false;
+    for (const Entry& e : p.objects) {
+      if (e.body >= baseline_frame_.size()) continue;
+      if (baseline_frame_[e.body] == kNoFrame || p.frame > baseline_frame_[e.body]) {
+        baseline_frame_[e.body] = p.frame;
+        baseline_[e.body] = e.state;
+      }
+    }
+  }
+
+  std::uint16_t next_sequence_ = 0;
+  std::array<Packet, kPackets> packets_;
+  std::vector<Frame> baseline_frame_;
+  std::vector<wire::QuantizedState> baseline_;
+};
+
+class ReceivedSnapshots {
+ public:
+  /// Keeps the last kDepth states received of each object.
+  static constexpr std::size_t kDepth = 16;
+
+  explicit ReceivedSnapshots(std::size_t bodies)
+      : slots_(bodies * kDepth), next_slot_(bodies, 0) {}
+
+  /// Notes the arrival of a packet, for the acks.
+  void on_packet(std::uint16_t sequence) {
+    if (!any_) {
+      any_ = true;
+      newest_ = sequence;
+      previous_ = 0;
+    } else if (sequence_after(sequence, newest_)) {
+      const auto shift = static_cast<std::uint16_t>(sequence - newest_);
+      previous_ = shift > 32 ? 0
+                             : static_cast<std::uint32_t>((std::uint64_t{previous_} << shift) |
+                                                          (std::uint64_t{1} << (shift - 1)));
+      newest_ = sequence;
+    } else if (sequence != newest_) {
+      const auto back = static_cast<std::uint16_t>(newest_ - sequence);
+      if (back <= 32) previous_ |= 1u << (back - 1);
+    }
+    ack_due_ = true;
+  }
+
+  /// Whether packets arrived since the last ack was taken.
+  bool ack_due() const { return ack_due_; }
+  bool has_received() const { return any_; }
+  /// The ack to send now (with pending resets); clears ack_due.
+  void take_ack(wire::SnapshotAck& ack) {
+    ack.newest = newest_;
+    ack.previous = previous_;
+    ack.resets.assign(resets_.begin(), resets_.end());
+    ack_due_ = false;
+  }
+
+  void store(BodyIndex body, Frame frame, const wire::QuantizedState& state) {
+    const std::size_t base = body * kDepth;
+    for (std::size_t i = 0; i < kDepth; ++i) {
+      if (slots_[base + i].frame == frame) {  // a duplicate or a resend of the same frame
+        slots_[base + i].state = state;
+        return;
+      }
+    }
+    Slot& s = slots_[base + next_slot_[body]];
+    next_slot_[body] = static_cast<std::uint8_t>((next_slot_[body] + 1) % kDepth);
+    s.frame = frame;
+    s.state = state;
+    std::erase(resets_, body);
+  }
+  const wire::QuantizedState* find(BodyIndex body, Frame frame) const {
+    const std::size_t base = body * kDepth;
+    for (std::size_t i = 0; i < kDepth; ++i) {
+      if (slots_[base + i].frame == frame) return &slots_[base + i].state;
+    }
+    return nullptr;
+  }
+
+  /// Asks the sender (in the following acks) to forget its baseline of body.
+  void request_reset(BodyIndex body) {
+    if (resets_.size() < wire::kMaxAckResets && std::find(resets_.begin(), resets_.end(), body) == resets_.end()) {
+      resets_.push_back(body);
+    }
+    ack_due_ = true;
+  }
+
+ private:
+  struct Slot {
+    Frame frame = kNoFrame;
+    wire::QuantizedState state;
+  };
+  std::vector<Slot> slots_;
+  std::vector<std::uint8_t> next_slot_;
+  std::vector<BodyIndex> resets_;
+  bool any_ = false;
+  bool ack_due_ = false;
+  std::uint16_t newest_ = 0;
+  std::uint32_t previous_ = 0;
+};
+
+}  // namespace shoal::sync

@@ -1,0 +1,167 @@
+// Bit packing. One serialize function per message, templated on the stream, both writes and
+// reads (and measures) it, so the two directions cannot drift apart:
+//
+//   template <class Stream> bool serialize(Stream& s, Thing& t) {
+//     return serialize_uint(s, t.count, 0, 100) && serialize_bool(s, t.flag);
+//   }
+//
+// A writer never fails (callers check sizes with a BitMeasurer first, or let it grow); a
+// reader fails cleanly, remembering why, when the bits run out (truncated) or a value is
+// outside its range (malformed). Bits are packed least significant first into little-endian
+// bytes; the last byte is padded with zero bits.
+#pragma once
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <vector>
+
+#include "shoal/drop_reason.hpp"
+
+namespace shoal::wire {
+
+class BitWriter {
+ public:
+  static constexpr bool writing = true;
+  static constexpr bool reading = false;
+
+  /// Appends to `out` (which may already hold a byte-aligned header).
+  explicit BitWriter(std::vector<std::uint8_t>& out) : out_(out) {}
+
+  bool bits(std::uint32_t& value, int count) {
+    for (int i = 0; i < count; ++i) {
+      if (bit_ % 8 == 0) out_.push_back(0);
+      if ((value >> i) & 1u) out_.back() = static_cast<std::uint8_t>(out_.back() | (1u << (bit_ % 8)));
+      ++bit_;
+    }
+    return true;
+  }
+  bool fail(DropReason) { return false; }  // writers are given valid values
+  std::size_t bits_used() const { return bit_; }
+
+ private:
+  std::vector<std::uint8_t>& out_;
+  std::size_t bit_ = 0;
+};
+
+class BitReader {
+ public:
+  static constexpr bool writing = false;
+  static constexpr bool reading = true;
+
+  explicit BitReader(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
+
+  bool bits(std::uint32_t& value, int count) {
+    if (static_cast<std::size_t>(count) > bytes_.size() * 8 - bit_) return fail(DropReason::truncated);
+    value = 0;
+    for (int i = 0; i < count; ++i, ++bit_) {
+      if ((bytes_[bit_ / 8] >> (bit_ % 8)) & 1u) value |= 1u << i;
+    }
+    return true;
+  }
+  bool fail(DropReason reason) {
+    if (ok_) reason_ = reason;
+    ok_ = false;
+    return false;
+  }
+  std::size_t remaining_bits() const { return bytes_.size() * 8 - bit_; }
+  /// The reason of the first failure (meaningful only after one).
+  DropReason reason() const { return reason_; }
+  bool ok() const { return ok_; }
+
+  /// At the end of a message: only zero padding may remain, within the last byte.
+  bool finish() {
+    if (!ok_) return false;
+    const std::size_t total = bytes_.size() * 8;
+    if (total - bit_ >= 8) return fail(DropReason::malformed);  // trailing bytes
+    std::uint32_t padding = 0;
+    const int rest = static_cast<int>(total - bit_);
+    return bits(padding, rest) && (padding == 0 || fail(DropReason::malformed));
+  }
+
+ private:
+  std::span<const std::uint8_t> bytes_;
+  std::size_t bit_ = 0;
+  bool ok_ = true;
+  DropReason reason_ = DropReason::count;
+};
+
+/// Counts the bits a serialize function would write, without writing.
+class BitMeasurer {
+ public:
+  static constexpr bool writing = true;
+  static constexpr bool reading = false;
+
+  bool bits(std::uint32_t&, int count) {
+    bits_ += static_cast<std::size_t>(count);
+    return true;
+  }
+  bool fail(DropReason) { return false; }
+  std::size_t bits_used() const { return bits_; }
+
+ private:
+  std::size_t bits_ = 0;
+};
+
+/// Bits needed for values 0..max.
+constexpr int bits_for(std::uint32_t max) { return max == 0 ? 0 : std::bit_width(max); }
+
+// --- field helpers, the same for every stream ---
+
+/// An unsigned value in [min, max]; a reader rejects values outside it as malformed.
+template <class Stream, class T>
+bool serialize_uint(Stream& s, T& value, std::uint32_t min, std::uint32_t max) {
+  std::uint32_t offset = 0;
+  if constexpr (Stream::writing) {
+    const auto wide = static_cast<std::int64_t>(value);
+    if (wide < min || wide > max) return s.fail(DropReason::malformed);  // would not fit
+    offset = static_cast<std::uint32_t>(wide - min);
+  }
+  if (!s.bits(offset, bits_for(max - min))) return false;
+  if constexpr (Stream::reading) {
+    if (offset > max - min) return s.fail(DropReason::malformed);
+    value = static_cast<T>(offset + min);
+  }
+  return true;
+}
+
+/// A signed value in [min, max].
+template <class Stream>
+bool serialize_int(Stream& s, std::int32_t& value, std::int32_t min, std::int32_t max) {
+  std::uint32_t offset = 0;
+  if constexpr (Stream::writing) {
+    if (value < min || value > max) return s.fail(DropReason::malformed);  // would not fit
+    offset = static_cast<std::uint32_t>(static_cast<std::int64_t>(value) - min);
+  }
+  if (!s.bits(offset, bits_for(static_cast<std::uint32_t>(static_cast<std::int64_t>(max) - min)))) return false;
+  if constexpr (Stream::reading) {
+    if (offset > static_cast<std::uint32_t>(max - min)) return s.fail(DropReason::malformed);
+    value = static_cast<std::int32_t>(static_cast<std::int64_t>(min) + offset);
+  }
+  return true;
+}
+
+template <class Stream>
+bool serialize_bool(Stream& s, bool& value) {
+  std::uint32_t bit = value ? 1 : 0;
+  if (!s.bits(bit, 1)) return false;
+  if constexpr (Stream::reading) value = bit != 0;
+  return true;
+}
+
+/// Full 32 bits; a reader rejects NaN and infinities as malformed.
+template <class Stream>
+bool serialize_float(Stream& s, float& value) {
+  std::uint32_t raw = 0;
+  if constexpr (Stream::writing) raw = std::bit_cast<std::uint32_t>(value);
+  if (!s.bits(raw, 32)) return false;
+  if constexpr (Stream::reading) {
+    value = std::bit_cast<float>(raw);
+    if (!std::isfinite(value)) return s.fail(DropReason::malformed);
+  }
+  return true;
+}
+
+}  // namespace shoal::wire

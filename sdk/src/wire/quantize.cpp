@@ -1,0 +1,181 @@
+#include "wire/quantize.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace shoal::wire {
+namespace {
+
+constexpr double kSqrtHalf = 0.70710678118654752440;
+// Positions are held in floats: beyond 2^22 units from the origin a float can no longer
+// tell neighbouring quantised values apart, and quantising would not settle.
+constexpr double kMaxPositionUnits = 4194304.0;
+constexpr double kMaxVelocityUnits = 1048576.0;
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw std::invalid_argument("shoal::SnapshotConfig: " + what);
+}
+
+std::uint32_t clamp_count(double value, std::uint32_t max, std::uint64_t* clamped) {
+  if (!(value >= 0)) {  // also NaN
+    if (clamped) ++*clamped;
+    return 0;
+  }
+  if (value > max) {
+    if (clamped) ++*clamped;
+    return max;
+  }
+  return static_cast<std::uint32_t>(value);
+}
+
+float component(const Quat& q, std::uint32_t i) {
+  switch (i) {
+    case 0: return q.w;
+    case 1: return q.x;
+    case 2: return q.y;
+    default: return q.z;
+  }
+}
+
+}  // namespace
+
+Quantizer::Quantizer(const SnapshotConfig& c) : config_(c) {
+  const float mins[3] = {c.world_min.x, c.world_min.y, c.world_min.z};
+  const float maxs[3] = {c.world_max.x, c.world_max.y, c.world_max.z};
+  require(std::isfinite(c.position_units_per_m) && c.position_units_per_m > 0,
+          "position_units_per_m must be a positive number");
+  for (int a = 0; a < 3; ++a) {
+    const std::string axis(1, "xyz"[a]);
+    require(std::isfinite(mins[a]) && std::isfinite(maxs[a]) && maxs[a] > mins[a],
+            "world_max." + axis + " must be greater than world_min." + axis + " (both finite)");
+    const double far = std::max(std::fabs(mins[a]), std::fabs(maxs[a]));
+    require(far * c.position_units_per_m <= kMaxPositionUnits,
+            "world bounds on " + axis + " times position_units_per_m exceed 2^22 units: " +
+                "shrink the world or coarsen the resolution");
+    limits_.position[a] = static_cast<std::uint32_t>(
+        std::llround((static_cast<double>(maxs[a]) - mins[a]) * c.position_units_per_m));
+  }
+  require(c.orientation_bits >= 8 && c.orientation_bits <= 20,
+          "orientation_bits is " + std::to_string(c.orientation_bits) + ", expected 8..20");
+  orientation_zero_ = (1u << (c.orientation_bits - 1)) - 1;
+  orientation_half_ = static_cast<float>(orientation_zero_);
+  limits_.smallest = 2 * orientation_zero_;
+  require(std::isfinite(c.velocity_units_per_mps) && c.velocity_units_per_mps > 0,
+          "velocity_units_per_mps must be a positive number");
+  require(std::isfinite(c.max_linear_speed_mps) && c.max_linear_speed_mps > 0 &&
+              std::isfinite(c.max_angular_speed_radps) && c.max_angular_speed_radps > 0,
+          "max_linear_speed_mps and max_angular_speed_radps must be positive numbers");
+  const double linear = std::round(static_cast<double>(c.max_linear_speed_mps) * c.velocity_units_per_mps);
+  const double angular = std::round(static_cast<double>(c.max_angular_speed_radps) * c.velocity_units_per_mps);
+  require(linear >= 1 && angular >= 1 && linear <= kMaxVelocityUnits && angular <= kMaxVelocityUnits,
+          "max speeds times velocity_units_per_mps must be 1..2^20 units");
+  limits_.linear_zero = static_cast<std::uint32_t>(linear);
+  limits_.angular_zero = static_cast<std::uint32_t>(angular);
+  limits_.linear = 2 * limits_.linear_zero;
+  limits_.angular = 2 * limits_.angular_zero;
+  require(c.max_baseline_age_frames >= 1 && c.max_baseline_age_frames <= 1056,
+          "max_baseline_age_frames is " + std::to_string(c.max_baseline_age_frames) +
+              ", expected 1..1056");
+}
+
+QuantizedState Quantizer::quantize(const ObjectState& s, std::uint64_t* clamped) const {
+  QuantizedState q;
+  const float p[3] = {s.position.x, s.position.y, s.position.z};
+  const float mins[3] = {config_.world_min.x, config_.world_min.y, config_.world_min.z};
+  for (int a = 0; a < 3; ++a) {
+    const double units = std::round((static_cast<double>(p[a]) - mins[a]) * config_.position_units_per_m);
+    q.position[static_cast<std::size_t>(a)] = clamp_count(units, limits_.position[static_cast<std::size_t>(a)], clamped);
+  }
+
+  // Smallest three: drop the largest-magnitude component (the first of equals), sign-flip
+  // the quaternion so the dropped one is non-negative.
+  const Quat o = normalized(s.orientation);
+  std::uint32_t largest = 0;
+  for (std::uint32_t i = 1; i < 4; ++i) {
+    if (std::fabs(component(o, i)) > std::fabs(component(o, largest))) largest = i;
+  }
+  const float sign = component(o, largest) < 0 ? -1.0f : 1.0f;
+  q.largest = largest;
+  std::size_t k = 0;
+  for (std::uint32_t i = 0; i < 4; ++i) {
+    if (i == largest) continue;
+    const double c = sign * component(o, i) / kSqrtHalf;  // -1..1
+    // Rounding can push |c| a hair past 1/sqrt2: that is not a clamp worth counting.
+    q.smallest[k++] = clamp_count(std::round(c * orientation_half_) + orientation_zero_, limits_.smallest, nullptr);
+  }
+
+  if (!s.at_rest) {
+    const float v[3] = {s.linear_velocity.x, s.linear_velocity.y, s.linear_velocity.z};
+    const float w[3] = {s.angular_velocity.x, s.angular_velocity.y, s.angular_velocity.z};
+    for (std::size_t a = 0; a < 3; ++a) {
+      q.linear_velocity[a] = clamp_count(std::round(static_cast<double>(v[a]) * config_.velocity_units_per_mps) + limits_.linear_zero,
+                                         limits_.linear, clamped);
+      q.angular_velocity[a] = clamp_count(std::round(static_cast<double>(w[a]) * config_.velocity_units_per_mps) + limits_.angular_zero,
+                                          limits_.angular, clamped);
+    }
+  } else {
+    q.linear_velocity.fill(limits_.linear_zero);
+    q.angular_velocity.fill(limits_.angular_zero);
+  }
+  q.at_rest = s.at_rest;
+  return q;
+}
+
+ObjectState Quantizer::dequantize(const QuantizedState& q) const {
+  ObjectState s;
+  const double inv = 1.0 / config_.position_units_per_m;
+  s.position = {static_cast<float>(config_.world_min.x + q.position[0] * inv),
+                static_cast<float>(config_.world_min.y + q.position[1] * inv),
+                static_cast<float>(config_.world_min.z + q.position[2] * inv)};
+
+  float c[4];
+  float sum = 0;
+  std::size_t k = 0;
+  for (std::uint32_t i = 0; i < 4; ++i) {
+    if (i == q.largest) continue;
+    const float value = static_cast<float>(
+        (static_cast<double>(q.smallest[k++]) - orientation_zero_) / orientation_half_ * kSqrtHalf);
+    c[i] = value;
+    sum += value * value;
+  }
+  c[q.largest] = std::sqrt(std::max(0.0f, 1.0f - sum));
+  s.orientation = normalized(Quat{c[0], c[1], c[2], c[3]});
+
+  const double vinv = 1.0 / config_.velocity_units_per_mps;
+  auto linear = [&](std::uint32_t v) {
+    return static_cast<float>((static_cast<double>(v) - limits_.linear_zero) * vinv);
+  };
+  auto angular = [&](std::uint32_t v) {
+    return static_cast<float>((static_cast<double>(v) - limits_.angular_zero) * vinv);
+  };
+  s.linear_velocity = {linear(q.linear_velocity[0]), linear(q.linear_velocity[1]), linear(q.linear_velocity[2])};
+  s.angular_velocity = {angular(q.angular_velocity[0]), angular(q.angular_velocity[1]), angular(q.angular_velocity[2])};
+  s.at_rest = q.at_rest;
+  return s;
+}
+
+QuantizedState Quantizer::settle(const ObjectState& state, std::uint64_t* clamped) const {
+  QuantizedState q = quantize(state, clamped);
+  // Renormalising the orientation can move a component across a rounding boundary (or make
+  // another the largest); a few passes settle it, identically on every peer.
+  constexpr int kMaxPasses = 4;
+  for (int pass = 0; pass < kMaxPasses; ++pass) {
+    const QuantizedState again = quantize(dequantize(q));
+    if (again == q) break;
+    q = again;
+  }
+  return q;
+}
+
+bool Quantizer::in_range(const QuantizedState& q) const {
+  for (std::size_t a = 0; a < 3; ++a) {
+    if (q.position[a] > limits_.position[a] || q.smallest[a] > limits_.smallest ||
+        q.linear_velocity[a] > limits_.linear || q.angular_velocity[a] > limits_.angular) {
+      return false;
+    }
+  }
+  return q.largest < 4;
+}
+
+}  // namespace shoal::wire

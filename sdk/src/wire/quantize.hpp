@@ -1,0 +1,75 @@
+// Quantised object state: what snapshots carry, and what every peer rounds its own simulation
+// to after every step (quantisation on both sides), so that an owner's frame and a receiver's
+// frame of the same number can be compared bit for bit.
+//
+// - position: each axis an unsigned offset from SnapshotConfig::world_min, in units of
+//   1/position_units_per_m metres, clamped to world_max;
+// - orientation: smallest three (the largest-magnitude component is dropped and made
+//   non-negative; the other three lie in [-1/sqrt2, 1/sqrt2] and are sent with
+//   orientation_bits each);
+// - velocities: each axis an unsigned offset from -max speed, in 1/velocity_units_per_mps;
+// - at rest: velocities are zero.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+
+#include "shoal/snapshot_config.hpp"
+#include "shoal/state.hpp"
+
+namespace shoal::wire {
+
+struct QuantizedState {
+  std::array<std::uint32_t, 3> position{};
+  std::uint32_t largest = 0;  ///< index (w, x, y, z) of the dropped component
+  std::array<std::uint32_t, 3> smallest{};
+  std::array<std::uint32_t, 3> linear_velocity{};
+  std::array<std::uint32_t, 3> angular_velocity{};
+  bool at_rest = false;
+
+  bool operator==(const QuantizedState&) const = default;
+};
+
+/// The largest value of each field (its smallest is 0), which fixes its bit width.
+struct QuantizedLimits {
+  std::array<std::uint32_t, 3> position{};
+  std::uint32_t smallest = 0;
+  std::uint32_t linear = 0, angular = 0;
+  std::uint32_t linear_zero = 0, angular_zero = 0;  ///< the value that means 0 (half the max)
+};
+
+class Quantizer {
+ public:
+  /// Throws std::invalid_argument (naming the field) for a config it cannot honour.
+  explicit Quantizer(const SnapshotConfig& config);
+
+  /// Rounds to the nearest representable state; values outside the bounds are clamped and
+  /// added to *clamped (one per clamped field) when given.
+  QuantizedState quantize(const ObjectState& state, std::uint64_t* clamped = nullptr) const;
+  ObjectState dequantize(const QuantizedState& q) const;
+
+  /// quantize(state), settled so that quantising its dequantised value usually gives it
+  /// again. A few orientations near a tie between two largest components never settle (the
+  /// choice flips each pass); callers that need the exact value keep the result instead of
+  /// quantising the dequantised state again.
+  QuantizedState settle(const ObjectState& state, std::uint64_t* clamped = nullptr) const;
+  /// dequantize(settle(state)): what both sides store after every step.
+  ObjectState round_trip(const ObjectState& state, std::uint64_t* clamped = nullptr) const {
+    return dequantize(settle(state, clamped));
+  }
+
+  /// True when every field is within its limit (a decoder's check on received values).
+  bool in_range(const QuantizedState& q) const;
+
+  const QuantizedLimits& limits() const { return limits_; }
+  const SnapshotConfig& config() const { return config_; }
+
+ private:
+  SnapshotConfig config_;
+  QuantizedLimits limits_;
+  float orientation_half_ = 0;  // quantised value of 1/sqrt2
+  std::uint32_t orientation_zero_ = 0;
+};
+
+}  // namespace shoal::wire

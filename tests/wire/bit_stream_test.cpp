@@ -1,0 +1,122 @@
+// The bit packer: one serialize function writes, reads and measures alike; the reader is
+// bounds-checked and says why it stops.
+#include <doctest/doctest.h>
+
+#include <limits>
+#include <vector>
+
+#include "core/random.hpp"
+#include "wire/bit_stream.hpp"
+
+using namespace shoal;
+using namespace shoal::wire;
+
+namespace {
+
+struct Sample {
+  std::uint32_t small = 0;   // 0..5
+  std::int32_t signed_value = 0;  // -1000..1000
+  bool flag = false;
+  float real = 0;
+  std::uint32_t wide = 0;    // 32 bits
+
+  bool operator==(const Sample&) const = default;
+};
+
+template <class Stream>
+bool serialize(Stream& s, Sample& x) {
+  return serialize_uint(s, x.small, 0, 5) && serialize_int(s, x.signed_value, -1000, 1000) &&
+         serialize_bool(s, x.flag) && serialize_float(s, x.real) && s.bits(x.wide, 32);
+}
+
+}  // namespace
+
+TEST_CASE("bit stream: seeded values round-trip, and the measurer counts what the writer writes") {
+  core::Random random(7);
+  for (int i = 0; i < 2000; ++i) {
+    Sample in;
+    in.small = static_cast<std::uint32_t>(random.next_u64() % 6);
+    in.signed_value = static_cast<std::int32_t>(random.next_u64() % 2001) - 1000;
+    in.flag = random.chance(0.5);
+    in.real = static_cast<float>(random.uniform(-1e6, 1e6));
+    in.wide = static_cast<std::uint32_t>(random.next_u64());
+    std::vector<std::uint8_t> bytes;
+    BitWriter writer(bytes);
+    REQUIRE(serialize(writer, in));
+    BitMeasurer measurer;
+    REQUIRE(serialize(measurer, in));
+    CHECK(measurer.bits_used() == writer.bits_used());
+    CHECK(writer.bits_used() == 3 + 11 + 1 + 32 + 32);
+    CHECK(bytes.size() == (writer.bits_used() + 7) / 8);
+    Sample out;
+    BitReader reader(bytes);
+    REQUIRE(serialize(reader, out));
+    CHECK(reader.finish());
+    CHECK(out == in);
+  }
+}
+
+TEST_CASE("bit stream: bounds are honoured on both sides") {
+  Sample extreme{5, -1000, true, -0.0f, 0xFFFFFFFF};
+  std::vector<std::uint8_t> bytes;
+  BitWriter writer(bytes);
+  REQUIRE(serialize(writer, extreme));
+  Sample out;
+  BitReader reader(bytes);
+  REQUIRE(serialize(reader, out));
+  CHECK(out == extreme);
+
+  // A writer refuses what would not fit instead of writing something else.
+  std::vector<std::uint8_t> scratch;
+  BitWriter refusing(scratch);
+  std::uint32_t too_big = 6;
+  CHECK_FALSE(serialize_uint(refusing, too_big, 0, 5));
+  std::int32_t too_small = -1001;
+  CHECK_FALSE(serialize_int(refusing, too_small, -1000, 1000));
+
+  // A reader rejects a value in range of its bits but outside its bounds as malformed.
+  std::vector<std::uint8_t> seven{7};
+  BitReader out_of_range(seven);
+  std::uint32_t v = 0;
+  CHECK_FALSE(serialize_uint(out_of_range, v, 0, 5));
+  CHECK(out_of_range.reason() == DropReason::malformed);
+
+  // NaN and infinity are not floats a peer sends.
+  for (const float bad : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
+    std::vector<std::uint8_t> b;
+    BitWriter w(b);
+    float value = bad;
+    REQUIRE(serialize_float(w, value));
+    BitReader r(b);
+    float got = 0;
+    CHECK_FALSE(serialize_float(r, got));
+    CHECK(r.reason() == DropReason::malformed);
+  }
+}
+
+TEST_CASE("bit stream: every truncation fails cleanly as truncated; trailing bits are malformed") {
+  Sample in{3, 77, true, 1.5f, 123456};
+  std::vector<std::uint8_t> bytes;
+  BitWriter writer(bytes);
+  REQUIRE(serialize(writer, in));
+  for (std::size_t cut = 0; cut < bytes.size(); ++cut) {
+    CAPTURE(cut);
+    BitReader reader(std::span<const std::uint8_t>(bytes.data(), cut));
+    Sample out;
+    CHECK_FALSE(serialize(reader, out));
+    CHECK(reader.reason() == DropReason::truncated);
+  }
+  std::vector<std::uint8_t> longer = bytes;
+  longer.push_back(0);
+  BitReader extra(longer);
+  Sample out;
+  REQUIRE(serialize(extra, out));
+  CHECK_FALSE(extra.finish());
+  CHECK(extra.reason() == DropReason::malformed);
+
+  std::vector<std::uint8_t> dirty = bytes;
+  dirty.back() = static_cast<std::uint8_t>(dirty.back() | 0x80);  // a padding bit set
+  BitReader padding(dirty);
+  REQUIRE(serialize(padding, out));
+  CHECK_FALSE(padding.finish());
+}

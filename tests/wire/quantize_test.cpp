@@ -1,0 +1,145 @@
+// Quantisation: every field round-trips within half a step at and inside its bounds, values
+// outside clamp and are counted, and the state both sides store is settled.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/random.hpp"
+#include "wire/quantize.hpp"
+
+using namespace shoal;
+using namespace shoal::wire;
+
+namespace {
+
+Quat random_orientation(core::Random& r) {
+  return normalized(Quat{static_cast<float>(r.uniform(-1, 1)), static_cast<float>(r.uniform(-1, 1)),
+                         static_cast<float>(r.uniform(-1, 1)), static_cast<float>(r.uniform(-1, 1))});
+}
+
+float component_error(Vec3 a, Vec3 b) {
+  return std::max({std::fabs(a.x - b.x), std::fabs(a.y - b.y), std::fabs(a.z - b.z)});
+}
+
+}  // namespace
+
+TEST_CASE("quantize: seeded random states inside the bounds round-trip within half a step") {
+  const SnapshotConfig config;
+  const Quantizer q(config);
+  core::Random random(11);
+  const float position_step = 1.0f / config.position_units_per_m;
+  const float velocity_step = 1.0f / config.velocity_units_per_mps;
+  for (int i = 0; i < 20000; ++i) {
+    ObjectState s;
+    s.position = {static_cast<float>(random.uniform(config.world_min.x, config.world_max.x)),
+                  static_cast<float>(random.uniform(config.world_min.y, config.world_max.y)),
+                  static_cast<float>(random.uniform(config.world_min.z, config.world_max.z))};
+    s.orientation = random_orientation(random);
+    s.at_rest = random.chance(0.3);
+    if (!s.at_rest) {
+      const auto v = [&](float max) { return static_cast<float>(random.uniform(-max, max)); };
+      s.linear_velocity = {v(config.max_linear_speed_mps), v(config.max_linear_speed_mps), v(config.max_linear_speed_mps)};
+      s.angular_velocity = {v(config.max_angular_speed_radps), v(config.max_angular_speed_radps), v(config.max_angular_speed_radps)};
+    }
+    std::uint64_t clamped = 0;
+    const QuantizedState quantized = q.quantize(s, &clamped);
+    CHECK(clamped == 0);
+    CHECK(q.in_range(quantized));
+    const ObjectState back = q.dequantize(quantized);
+    CHECK(component_error(back.position, s.position) <= position_step * 0.5f + 1e-4f);
+    CHECK(angle_between(back.orientation, s.orientation) < 2e-4f);
+    CHECK(std::fabs(dot(back.orientation, back.orientation) - 1.0f) < 1e-6f);
+    CHECK(component_error(back.linear_velocity, s.linear_velocity) <= velocity_step * 0.5f + 1e-5f);
+    CHECK(component_error(back.angular_velocity, s.angular_velocity) <= velocity_step * 0.5f + 1e-5f);
+    CHECK(back.at_rest == s.at_rest);
+    // What both sides store: quantising it again is idempotent on the quantised values.
+    const ObjectState stored = q.round_trip(s);
+    CHECK(q.round_trip(stored).position == stored.position);
+  }
+}
+
+TEST_CASE("quantize: the bounds themselves are representable; outside clamps and is counted") {
+  const SnapshotConfig config;
+  const Quantizer q(config);
+  ObjectState corner;
+  corner.position = config.world_min;
+  corner.linear_velocity = {-config.max_linear_speed_mps, config.max_linear_speed_mps, 0};
+  corner.angular_velocity = {config.max_angular_speed_radps, 0, -config.max_angular_speed_radps};
+  std::uint64_t clamped = 0;
+  ObjectState back = q.dequantize(q.quantize(corner, &clamped));
+  CHECK(clamped == 0);
+  CHECK(back.position == config.world_min);
+  CHECK(back.linear_velocity == corner.linear_velocity);
+  CHECK(back.angular_velocity == corner.angular_velocity);
+  corner.position = config.world_max;
+  back = q.dequantize(q.quantize(corner, &clamped));
+  CHECK(clamped == 0);
+  CHECK(component_error(back.position, config.world_max) < 1e-4f);
+
+  ObjectState outside;
+  outside.position = {config.world_max.x + 10, config.world_min.y - 1, 0};
+  outside.linear_velocity = {config.max_linear_speed_mps * 2, 0, 0};
+  outside.angular_velocity = {0, 0, -config.max_angular_speed_radps * 3};
+  back = q.dequantize(q.quantize(outside, &clamped));
+  CHECK(clamped == 4);
+  CHECK(std::fabs(back.position.x - config.world_max.x) < 1e-4f);
+  CHECK(back.position.y == config.world_min.y);
+  CHECK(back.linear_velocity.x == config.max_linear_speed_mps);
+  CHECK(back.angular_velocity.z == -config.max_angular_speed_radps);
+}
+
+TEST_CASE("quantize: at rest sends no velocities and means none") {
+  const Quantizer q{SnapshotConfig{}};
+  ObjectState resting;
+  resting.at_rest = true;
+  resting.linear_velocity = {0.01f, 0, 0};  // a sleeping engine's leftover
+  const ObjectState back = q.round_trip(resting);
+  CHECK(back.at_rest);
+  CHECK(back.linear_velocity == Vec3{});
+  CHECK(back.angular_velocity == Vec3{});
+}
+
+TEST_CASE("quantize: orientation bits are configurable, and coarser means larger error") {
+  core::Random random(3);
+  float worst_coarse = 0, worst_fine = 0;
+  SnapshotConfig coarse;
+  coarse.orientation_bits = 9;
+  SnapshotConfig fine;
+  fine.orientation_bits = 18;
+  const Quantizer qc(coarse), qf(fine);
+  for (int i = 0; i < 2000; ++i) {
+    ObjectState s;
+    s.orientation = random_orientation(random);
+    worst_coarse = std::max(worst_coarse, angle_between(qc.round_trip(s).orientation, s.orientation));
+    worst_fine = std::max(worst_fine, angle_between(qf.round_trip(s).orientation, s.orientation));
+  }
+  CHECK(worst_fine < 3e-5f);
+  CHECK(worst_coarse > worst_fine * 50);
+  CHECK(worst_coarse < 0.01f);
+}
+
+TEST_CASE("quantize: a config it cannot honour is refused with a message naming the field") {
+  auto message = [](SnapshotConfig c) {
+    try {
+      Quantizer q(c);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  SnapshotConfig c;
+  c.orientation_bits = 4;
+  CHECK(message(c).find("orientation_bits") != std::string::npos);
+  c = {};
+  c.world_max.y = c.world_min.y;
+  CHECK(message(c).find("world_max.y") != std::string::npos);
+  c = {};
+  c.position_units_per_m = 1e6f;
+  CHECK(message(c).find("2^22") != std::string::npos);
+  c = {};
+  c.max_baseline_age_frames = 0;
+  CHECK(message(c).find("max_baseline_age_frames") != std::string::npos);
+  CHECK(message(SnapshotConfig{}).empty());
+}
