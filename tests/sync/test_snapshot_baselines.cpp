@@ -134,10 +134,12 @@ TEST_CASE("priority: moving beats resting, the controlled object beats all, far 
     acc.add(1, sync::object_priority(c, moving));
   }
   std::vector<BodyIndex> order{0, 1, 2};
-  acc.order(order);
+  acc.order(order, 3);
   CHECK(order == std::vector<BodyIndex>{1, 0, 2});
+  acc.order(order, 1);  // only the best one is placed
+  CHECK(order.front() == 1);
   acc.sent(1);
-  acc.order(order);
+  acc.order(order, 3);
   CHECK(order.front() == 0);  // a resting object's turn comes after enough frames
 }
 

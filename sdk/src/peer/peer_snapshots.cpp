@@ -180,7 +180,11 @@ void Peer::Impl::send_prioritized(SnapshotLink& link, ConnectionId connection, F
     const float slowdown = relevant[b] ? 1.0f : 1.0f / kIrrelevantRestSlowdown;
     link.priority.add(b, sync::object_priority(sc, facts) * slowdown);
   }
-  link.priority.order(candidates);
+  // Even records of unchanged resting objects take a dozen bits: no packet holds more.
+  constexpr std::size_t kMinRecordBits = 12;
+  const std::size_t most_per_packet =
+      static_cast<std::size_t>(sc.packet_budget_bytes) * 8 / kMinRecordBits;
+  link.priority.order(candidates, most_per_packet);
 
   snapshot_out.objects.clear();
   snapshot_out.has_ack = link.received.has_received();
@@ -193,10 +197,17 @@ void Peer::Impl::send_prioritized(SnapshotLink& link, ConnectionId connection, F
     // size is checked once the chosen records are in index order.
     constexpr BodyIndex kTypicalGap = 8;
     std::size_t bits = header;
-    for (BodyIndex b : candidates) {
+    const std::size_t considered = std::min(candidates.size(), most_per_packet);
+    int misses = 0;
+    constexpr int kMaxMisses = 32;  // a nearly full packet: stop looking for small records
+    for (std::size_t i = 0; i < considered && limit_bits - bits >= kMinRecordBits; ++i) {
+      const BodyIndex b = candidates[i];
       const wire::ObjectRecord record = record_for(link, b, frame);
       const std::size_t cost = wire::record_bits(snapshot_out, record, std::min(b, kTypicalGap), quantizer.limits());
-      if (bits + cost > limit_bits) continue;  // a smaller one further down may still fit
+      if (bits + cost > limit_bits) {  // a smaller one further down may still fit
+        if (++misses == kMaxMisses) break;
+        continue;
+      }
       snapshot_out.objects.push_back(record);
       bits += cost;
     }

@@ -44,10 +44,14 @@ class PriorityAccumulator {
   float value(BodyIndex body) const { return accumulated_[body]; }
 
   /// Orders bodies by accumulated priority, highest first (ties: lower index first).
-  void order(std::vector<BodyIndex>& bodies) const {
-    std::sort(bodies.begin(), bodies.end(), [&](BodyIndex a, BodyIndex b) {
+  /// Puts the `best` most important bodies first, in order (the rest follow in no order:
+  /// fewer than `best` ever fit in one packet, so sorting them all would be wasted work).
+  void order(std::vector<BodyIndex>& bodies, std::size_t best) const {
+    auto more_important = [&](BodyIndex a, BodyIndex b) {
       return accumulated_[a] != accumulated_[b] ? accumulated_[a] > accumulated_[b] : a < b;
-    });
+    };
+    const auto end = bodies.begin() + static_cast<std::ptrdiff_t>(std::min(best, bodies.size()));
+    std::partial_sort(bodies.begin(), end, bodies.end(), more_important);
   }
 
  private:

@@ -15,18 +15,29 @@ namespace shoal::sync {
 class QuantizeFilter final : public StateFilter {
  public:
   QuantizeFilter(const wire::Quantizer& quantizer, std::size_t bodies)
-      : quantizer_(quantizer), last_(bodies) {}
+      : quantizer_(quantizer), last_(bodies), last_state_(bodies), fixed_(bodies, 0) {}
 
-  void apply(BodyIndex body, ObjectState& state) const override {
+  bool apply(BodyIndex body, ObjectState& state) const override {
+    // A body the step did not move (asleep: most of a large world) still holds a value this
+    // filter produced and knows to be a fixed point: quantising it again would change nothing,
+    // so the work and the write-back are skipped. Only fixed points are remembered, so the
+    // result is the same pure function of the state whatever was filtered before (catch-up
+    // depends on that).
+    if (fixed_[body] && bitwise_equal(state, last_state_[body])) return false;
     last_[body] = quantizer_.settle(state, &clamped_);
-    state = quantizer_.dequantize(last_[body]);
+    const ObjectState settled = quantizer_.dequantize(last_[body]);
+    const bool fixed = bitwise_equal(quantizer_.dequantize(quantizer_.settle(settled)), settled);
+    fixed_[body] = fixed ? 1 : 0;
+    last_state_[body] = settled;
+    if (bitwise_equal(settled, state)) return false;
+    state = settled;
+    return true;
   }
   /// The quantised form of what body holds, when its state is the one this filter set last
   /// (exact even where quantising the state again would pick another encoding); else the
   /// state quantised afresh.
   wire::QuantizedState quantized(BodyIndex body, const ObjectState& state) const {
-    const wire::QuantizedState& last = last_[body];
-    return bitwise_equal(quantizer_.dequantize(last), state) ? last : quantizer_.quantize(state);
+    return bitwise_equal(last_state_[body], state) ? last_[body] : quantizer_.quantize(state);
   }
   /// Fields clamped to the world bounds or speed limits so far.
   std::uint64_t clamped() const { return clamped_; }
@@ -35,6 +46,8 @@ class QuantizeFilter final : public StateFilter {
   const wire::Quantizer& quantizer_;
   // apply() is const in the interface; these are a cache and a statistic.
   mutable std::vector<wire::QuantizedState> last_;
+  mutable std::vector<ObjectState> last_state_;  // dequantize(last_)
+  mutable std::vector<std::uint8_t> fixed_;      // last_state_ quantises to itself
   mutable std::uint64_t clamped_ = 0;
 };
 

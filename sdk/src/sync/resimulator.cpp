@@ -57,8 +57,7 @@ void Resimulator::step_and_record(Frame frame, std::span<const std::uint8_t> rep
       sim_.write(b, *forced);
     } else {
       state_scratch_[b] = sim_.read(b);
-      if (filter_ != nullptr) {
-        filter_->apply(b, state_scratch_[b]);
+      if (filter_ != nullptr && filter_->apply(b, state_scratch_[b])) {
         sim_.write(b, state_scratch_[b]);
       }
     }

@@ -23,7 +23,8 @@ namespace shoal::sync {
 class StateFilter {
  public:
   virtual ~StateFilter() = default;
-  virtual void apply(BodyIndex body, ObjectState& state) const = 0;
+  /// Returns false when `state` was left as it is (so it need not be written back).
+  virtual bool apply(BodyIndex body, ObjectState& state) const = 0;
 };
 
 class Resimulator {
