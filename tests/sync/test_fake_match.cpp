@@ -248,3 +248,20 @@ TEST_CASE("smoothing never changes the simulation state or what is sent") {
   CHECK(state_differs == 0);
   CHECK(visual_differs > 0);  // the rules did change what is drawn
 }
+
+TEST_CASE("each peer measures the real loss of the links it receives on") {
+  for (const float loss : {0.0f, 0.2f}) {
+    CAPTURE(loss);
+    ArenaSpec spec{2, 4};
+    FakeMatch m(2, spec, base_config(), 111);
+    REQUIRE(m.connect(5));
+    m.network().set_conditions(link(20, loss, 5));
+    m.enable_bots(3);
+    m.run(8);
+    for (Player& p : m.players) {
+      const PeerStats s = p.peer->stats();
+      REQUIRE(s.remotes.size() == 1);
+      CHECK(std::fabs(s.remotes[0].link.packet_loss - loss) < 0.06f);
+    }
+  }
+}

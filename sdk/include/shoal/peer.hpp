@@ -73,6 +73,8 @@ struct PeerConfig {
 
 struct RemotePeerStats {
   PeerId peer = kNoPeer;
+  /// The transport's figures, except packet_loss: measured from the gaps in that peer's
+  /// snapshot sequence numbers (all traffic, not only ENet's reliable packets).
   LinkStats link;
 };
 

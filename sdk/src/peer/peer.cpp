@@ -184,7 +184,13 @@ PeerStats Peer::stats() const {
   s.owned_objects = 0;
   for (std::uint8_t owned : impl_->owned_by_me) s.owned_objects += owned;
   for (const session::Member& m : impl_->members.remotes()) {
-    s.remotes.push_back({m.id, impl_->transport->stats(m.connection)});
+    RemotePeerStats remote{m.id, impl_->transport->stats(m.connection)};
+    // The snapshot stream's own sequence numbers measure the loss of everything the link
+    // carries; the transport's figure (ENet's) only counts reliable packets.
+    if (Impl::SnapshotLink* link = impl_->find_snapshot_link(m.id); link && link->received.has_received()) {
+      remote.link.packet_loss = link->received.loss();
+    }
+    s.remotes.push_back(remote);
   }
   return s;
 }

@@ -61,6 +61,7 @@ struct Peer::Impl {
   std::size_t snapshot_body_bits() const;
   std::size_t send_snapshot_packet(SnapshotLink& link, ConnectionId connection, Frame frame);
   SnapshotLink& snapshot_link(PeerId peer);
+  SnapshotLink* find_snapshot_link(PeerId peer) const;
   void on_snapshot_ack(PeerId from, const wire::SnapshotAckMessage& message);
   void send_checksum(Frame frame);
   void send_pings(std::int64_t now_us);

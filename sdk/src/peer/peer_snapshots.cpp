@@ -18,10 +18,15 @@ constexpr int kIrrelevantRestSlowdown = 4;
 
 }  // namespace
 
-Peer::Impl::SnapshotLink& Peer::Impl::snapshot_link(PeerId peer) {
-  for (auto& link : snapshot_links) {
-    if (link->peer == peer) return *link;
+Peer::Impl::SnapshotLink* Peer::Impl::find_snapshot_link(PeerId peer) const {
+  for (const auto& link : snapshot_links) {
+    if (link->peer == peer) return link.get();
   }
+  return nullptr;
+}
+
+Peer::Impl::SnapshotLink& Peer::Impl::snapshot_link(PeerId peer) {
+  if (SnapshotLink* link = find_snapshot_link(peer)) return *link;
   snapshot_links.push_back(std::make_unique<SnapshotLink>(peer, body_count));
   return *snapshot_links.back();
 }

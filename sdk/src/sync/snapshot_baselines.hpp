@@ -115,12 +115,15 @@ class ReceivedSnapshots {
 
   /// Notes the arrival of a packet, for the acks.
   void on_packet(std::uint16_t sequence) {
+    ++received_;
     if (!any_) {
       any_ = true;
       newest_ = sequence;
       previous_ = 0;
+      ++expected_;
     } else if (sequence_after(sequence, newest_)) {
       const auto shift = static_cast<std::uint16_t>(sequence - newest_);
+      expected_ += shift;  // the gap is what the link lost (or has yet to deliver, late)
       previous_ = shift > 32 ? 0
                              : static_cast<std::uint32_t>((std::uint64_t{previous_} << shift) |
                                                           (std::uint64_t{1} << (shift - 1)));
@@ -130,6 +133,20 @@ class ReceivedSnapshots {
       if (back <= 32) previous_ |= 1u << (back - 1);
     }
     ack_due_ = true;
+  }
+
+  /// Fraction of the sender's packets that did not arrive, over the last window of about
+  /// kLossWindow packets: the link's real loss, whatever ENet's reliable-only estimate says.
+  float loss() {
+    constexpr std::uint64_t kLossWindow = 120;
+    const std::uint64_t expected = expected_ - window_expected_;
+    if (expected >= kLossWindow) {
+      const std::uint64_t received = std::min(received_ - window_received_, expected);
+      loss_ = 1.0f - static_cast<float>(received) / static_cast<float>(expected);
+      window_expected_ = expected_;
+      window_received_ = received_;
+    }
+    return loss_;
   }
 
   /// Whether packets arrived since the last ack was taken.
@@ -180,6 +197,9 @@ class ReceivedSnapshots {
   };
   std::vector<Slot> slots_;
   std::vector<std::uint8_t> next_slot_;
+  std::uint64_t received_ = 0, expected_ = 0;             // packets, since the first
+  std::uint64_t window_received_ = 0, window_expected_ = 0;
+  float loss_ = 0;
   std::vector<BodyIndex> resets_;
   bool any_ = false;
   bool ack_due_ = false;
