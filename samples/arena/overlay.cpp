@@ -116,7 +116,7 @@ void Overlay::build(Player& player, const StatsHistory& history, const std::stri
   graph("RTT", history, StatsHistory::rtt_ms, "ms");
   // ENet's figure (reliable resends per datagram sent, averaged over 10 s periods) reads far
   // below the conditioner's loss when most traffic is unreliable snapshots.
-  graph("loss (ENet)", history, StatsHistory::loss_percent, "%");
+  graph("loss", history, StatsHistory::loss_percent, "%");
   graph("out", history, StatsHistory::kbps_out, "kbit/s");
   graph("in", history, StatsHistory::kbps_in, "kbit/s");
   graph("overrides", history, StatsHistory::overrides_per_s, "/s");
