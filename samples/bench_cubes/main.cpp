@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "shoal/forwarding_transport.hpp"
 #include "shoal/memory_network.hpp"
 #include "shoal/peer.hpp"
 #include "shoal/reference_physics.hpp"
@@ -41,32 +42,22 @@ constexpr int kEnetHeaderBytes = 12;
 constexpr int kIpUdpHeaderBytes = 28;
 
 // Counts what a peer receives, as it would cost on the wire.
-class CountingTransport final : public Transport {
+class CountingTransport final : public ForwardingTransport {
  public:
-  explicit CountingTransport(std::unique_ptr<Transport> inner) : inner_(std::move(inner)) {}
-  ConnectionId connect(const Address& a) override { return inner_->connect(a); }
-  void disconnect(ConnectionId c) override { inner_->disconnect(c); }
-  bool send(ConnectionId c, Channel ch, std::span<const std::uint8_t> b) override { return inner_->send(c, ch, b); }
+  using ForwardingTransport::ForwardingTransport;
   bool poll(TransportEvent& e) override {
-    if (!inner_->poll(e)) return false;
+    if (!inner().poll(e)) return false;
     if (e.kind == TransportEventKind::message && counting) {
       bytes += e.payload.size() + kEnetHeaderBytes + kIpUdpHeaderBytes;
       ++packets;
     }
     return true;
   }
-  void wait(int ms) override { inner_->wait(ms); }
-  LinkStats stats(ConnectionId c) const override { return inner_->stats(c); }
-  Address local_address() const override { return inner_->local_address(); }
-  Address remote_address(ConnectionId c) const override { return inner_->remote_address(c); }
-  std::size_t max_message_size() const override { return inner_->max_message_size(); }
-  void set_conditions(const ConditionerConfig& c) override { inner_->set_conditions(c); }
 
   bool counting = false;
   std::uint64_t bytes = 0, packets = 0;
 
  private:
-  std::unique_ptr<Transport> inner_;
 };
 
 ReferencePhysicsConfig scene_physics() {

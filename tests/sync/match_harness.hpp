@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -92,20 +93,24 @@ struct Player {
   bool alive = true;
 };
 
+/// Lets a test put its own transport (a liar, a counter) around a peer's endpoint.
+using TransportWrapper = std::function<std::unique_ptr<Transport>(int peer, std::unique_ptr<Transport>)>;
+
 /// N peers on the in-process network; peer 0 hosts. Time advances in render frames of
 /// `render_us`, slightly offset per peer so that peers do not tick in lockstep.
 class FakeMatch {
  public:
   /// Peers past `joining_now` are created but join only when join_late() says so.
   FakeMatch(int peers, const ArenaSpec& spec, PeerConfig config, std::uint64_t seed,
-            int joining_now = -1)
+            int joining_now = -1, const TransportWrapper& wrap = {})
       : net_(seed), spec_(spec) {
     for (int p = 0; p < peers; ++p) {
       Player player;
       player.physics = std::make_unique<ReferencePhysics>(arena_physics(spec));
       build_arena(*player.physics, spec);
-      player.peer = std::make_unique<Peer>(config, *player.physics,
-                                           net_.create_endpoint(static_cast<std::uint16_t>(p + 1), 2000));
+      std::unique_ptr<Transport> transport = net_.create_endpoint(static_cast<std::uint16_t>(p + 1), 2000);
+      if (wrap) transport = wrap(p, std::move(transport));
+      player.peer = std::make_unique<Peer>(config, *player.physics, std::move(transport));
       player.ball = kFirstBall + static_cast<ObjectId>(p);
       player.peer->set_controlled(player.ball);
       players.push_back(std::move(player));

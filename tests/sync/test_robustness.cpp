@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "shoal/forwarding_transport.hpp"
 #include "core/random.hpp"
 #include "match_harness.hpp"
 #include "wire/control_messages.hpp"
@@ -14,11 +15,9 @@ using namespace shoal::test;
 namespace {
 
 // Owner that lies: what it sends differs from what it simulated.
-class TamperingTransport final : public Transport {
+class TamperingTransport final : public ForwardingTransport {
  public:
-  explicit TamperingTransport(std::unique_ptr<Transport> inner) : inner_(std::move(inner)) {}
-  ConnectionId connect(const Address& a) override { return inner_->connect(a); }
-  void disconnect(ConnectionId c) override { inner_->disconnect(c); }
+  using ForwardingTransport::ForwardingTransport;
   bool send(ConnectionId c, Channel channel, std::span<const std::uint8_t> bytes) override {
     if (channel == Channel::state && wire::decode(bytes, quantizer_.limits(), snapshot_)) {
       for (wire::ObjectRecord& r : snapshot_.objects) {
@@ -27,20 +26,12 @@ class TamperingTransport final : public Transport {
         if (r.position.coding == wire::Coding::unchanged) r.position = {wire::Coding::delta, {}};
         r.position.value[1] += 41;
       }
-      if (wire::encode(snapshot_, quantizer_.limits(), buffer_)) return inner_->send(c, channel, buffer_);
+      if (wire::encode(snapshot_, quantizer_.limits(), buffer_)) return inner().send(c, channel, buffer_);
     }
-    return inner_->send(c, channel, bytes);
+    return inner().send(c, channel, bytes);
   }
-  bool poll(TransportEvent& e) override { return inner_->poll(e); }
-  void wait(int ms) override { inner_->wait(ms); }
-  LinkStats stats(ConnectionId c) const override { return inner_->stats(c); }
-  Address local_address() const override { return inner_->local_address(); }
-  Address remote_address(ConnectionId c) const override { return inner_->remote_address(c); }
-  std::size_t max_message_size() const override { return inner_->max_message_size(); }
-  void set_conditions(const ConditionerConfig& c) override { inner_->set_conditions(c); }
 
  private:
-  std::unique_ptr<Transport> inner_;
   wire::Quantizer quantizer_{SnapshotConfig{}};
   wire::Snapshot snapshot_;
   std::vector<std::uint8_t> buffer_;
@@ -128,33 +119,20 @@ TEST_CASE("an owner whose snapshots disagree with its own frames raises a desync
   ArenaSpec spec{2, 4};
   PeerConfig config;
   config.checksum_interval_frames = 30;
-  MemoryNetwork net(93);
-  std::vector<Player> players;
-  for (int p = 0; p < 2; ++p) {
-    Player player;
-    player.physics = std::make_unique<ReferencePhysics>(arena_physics(spec));
-    build_arena(*player.physics, spec);
-    std::unique_ptr<Transport> t = net.create_endpoint(static_cast<std::uint16_t>(p + 1));
-    if (p == 0) t = std::make_unique<TamperingTransport>(std::move(t));
-    player.peer = std::make_unique<Peer>(config, *player.physics, std::move(t));
-    player.ball = kFirstBall + static_cast<ObjectId>(p);
-    player.peer->set_controlled(player.ball);
-    players.push_back(std::move(player));
-  }
-  players[0].peer->host();
-  players[1].peer->join(players[0].peer->address());
-  std::int64_t now = 1'000'000;
+  FakeMatch m(2, spec, config, 93, -1, [](int p, std::unique_ptr<Transport> t) -> std::unique_ptr<Transport> {
+    if (p == 0) return std::make_unique<TamperingTransport>(std::move(t));
+    return t;
+  });
+  std::vector<Player>& players = m.players;
   Event desync;
   bool seen = false;
+  Input push;
+  push.axis = {-1, 0, 0.3f};
+  players[0].peer->set_input(push);  // peer 0's ball moves: its frames are sent every frame
   for (int i = 0; i < 60 * 8 && !seen; ++i) {
-    now += 16'667;
-    net.set_time_us(now);
-    Input push;
-    push.axis = {-1, 0, 0.3f};
-    players[0].peer->set_input(push);  // peer 0's ball moves: its frames are sent every frame
-    for (Player& p : players) p.peer->update_at(now);
+    m.run(1.0 / 60);
     for (Event e; players[1].peer->poll_event(e);) {
-      if (e.kind == EventKind::desync) {
+      if (e.kind == EventKind::desync && !seen) {
         desync = e;
         seen = true;
       }

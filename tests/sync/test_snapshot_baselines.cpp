@@ -3,6 +3,7 @@
 // budget decide what goes.
 #include <doctest/doctest.h>
 
+#include "shoal/forwarding_transport.hpp"
 #include "match_harness.hpp"
 #include "sync/priority.hpp"
 #include "sync/snapshot_baselines.hpp"
@@ -21,29 +22,20 @@ wire::QuantizedState state_with(std::uint32_t x) {
 
 // Receiver-side transport that claims, in every ack it sends, to have received every packet
 // of the last 33: the sender then takes baselines the receiver never got.
-class OverclaimingTransport final : public Transport {
+class OverclaimingTransport final : public ForwardingTransport {
  public:
-  explicit OverclaimingTransport(std::unique_ptr<Transport> inner) : inner_(std::move(inner)) {}
-  ConnectionId connect(const Address& a) override { return inner_->connect(a); }
-  void disconnect(ConnectionId c) override { inner_->disconnect(c); }
+  using ForwardingTransport::ForwardingTransport;
   bool send(ConnectionId c, Channel channel, std::span<const std::uint8_t> bytes) override {
     if (channel == Channel::state && wire::decode(bytes, quantizer_.limits(), snapshot_)) {
       if (snapshot_.has_ack) overclaim(snapshot_.ack);
-      if (wire::encode(snapshot_, quantizer_.limits(), buffer_)) return inner_->send(c, channel, buffer_);
+      if (wire::encode(snapshot_, quantizer_.limits(), buffer_)) return inner().send(c, channel, buffer_);
     }
     if (channel == Channel::state && wire::decode(bytes, ack_)) {
       overclaim(ack_.ack);
-      if (wire::encode(ack_, buffer_)) return inner_->send(c, channel, buffer_);
+      if (wire::encode(ack_, buffer_)) return inner().send(c, channel, buffer_);
     }
-    return inner_->send(c, channel, bytes);
+    return inner().send(c, channel, bytes);
   }
-  bool poll(TransportEvent& e) override { return inner_->poll(e); }
-  void wait(int ms) override { inner_->wait(ms); }
-  LinkStats stats(ConnectionId c) const override { return inner_->stats(c); }
-  Address local_address() const override { return inner_->local_address(); }
-  Address remote_address(ConnectionId c) const override { return inner_->remote_address(c); }
-  std::size_t max_message_size() const override { return inner_->max_message_size(); }
-  void set_conditions(const ConditionerConfig& c) override { inner_->set_conditions(c); }
 
  private:
   // Also acks the packet after the newest: sent by now, and lost as often as the link loses.
@@ -52,7 +44,6 @@ class OverclaimingTransport final : public Transport {
     ack.previous = 0xFFFFFFFF;
   }
 
-  std::unique_ptr<Transport> inner_;
   wire::Quantizer quantizer_{SnapshotConfig{}};
   wire::Snapshot snapshot_;
   wire::SnapshotAckMessage ack_;
@@ -146,46 +137,24 @@ TEST_CASE("priority: moving beats resting, the controlled object beats all, far 
 TEST_CASE("a delta against a baseline the receiver lacks is rejected, counted, and recovered from") {
   ArenaSpec spec{2, 6};
   PeerConfig config;
-  MemoryNetwork net(97);
-  LinkConditions link;
-  link.latency_ms = 30;
-  link.loss = 0.3f;  // many packets the overclaiming acks pretend arrived
-  net.set_conditions(link);
-  std::vector<Player> players;
-  for (int p = 0; p < 2; ++p) {
-    Player player;
-    player.physics = std::make_unique<ReferencePhysics>(arena_physics(spec));
-    build_arena(*player.physics, spec);
-    std::unique_ptr<Transport> t = net.create_endpoint(static_cast<std::uint16_t>(p + 1));
-    if (p == 1) t = std::make_unique<OverclaimingTransport>(std::move(t));
-    player.peer = std::make_unique<Peer>(config, *player.physics, std::move(t));
-    player.ball = kFirstBall + static_cast<ObjectId>(p);
-    player.peer->set_controlled(player.ball);
-    players.push_back(std::move(player));
-  }
-  players[0].peer->host();
-  players[1].peer->join(players[0].peer->address());
-  Bot bot(5, spec.objects);
-  std::int64_t now = 1'000'000;
-  auto run = [&](int frames, bool play) {
-    for (int i = 0; i < frames; ++i) {
-      now += 16'667;
-      net.set_time_us(now);
-      if (play && players[0].peer->in_match()) {
-        players[0].peer->set_input(bot.input(*players[0].peer, players[0].ball, players[0].peer->frame()));
-      }
-      for (Player& p : players) p.peer->update_at(now);
-    }
-  };
-  run(60 * 8, true);
+  FakeMatch m(2, spec, config, 97, -1, [](int p, std::unique_ptr<Transport> t) -> std::unique_ptr<Transport> {
+    if (p == 1) return std::make_unique<OverclaimingTransport>(std::move(t));
+    return t;
+  });
+  m.network().set_conditions(link(30, 0.3f));  // many packets the overclaiming acks pretend arrived
+  REQUIRE(m.connect(5));
+  std::vector<Player>& players = m.players;
+  m.enable_bots(5);
+  players[1].bot.reset();
+  m.run(8);
   const PeerStats during = players[1].peer->stats();
   CHECK(during.baseline_misses > 0);
   CHECK(during.dropped[DropReason::stale] >= during.baseline_misses);
   // The receiver keeps overclaiming; its resets alone heal the baselines, so once the link is
   // clean and play is over the peers agree bit for bit.
-  players[0].peer->set_input({});
-  net.set_conditions(LinkConditions{});
-  run(60 * 6, false);
+  m.disable_bots();
+  m.network().set_conditions(LinkConditions{});
+  m.run(12);  // resting objects go rarely under the byte budget: give them time
   const Divergence d = divergence(players, all_ids(spec));
   CHECK(d.objects_compared == static_cast<int>(all_ids(spec).size()));
   CHECK(d.bitwise);

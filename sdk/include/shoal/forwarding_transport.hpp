@@ -1,0 +1,38 @@
+// A Transport that forwards every call to another one: derive from it to watch, count or
+// alter traffic (statistics, tests, fault injection) and override only what you need.
+#pragma once
+
+#include <memory>
+#include <utility>
+
+#include "shoal/transport.hpp"
+
+namespace shoal {
+
+class ForwardingTransport : public Transport {
+ public:
+  explicit ForwardingTransport(std::unique_ptr<Transport> inner) : inner_(std::move(inner)) {}
+
+  ConnectionId connect(const Address& remote) override { return inner_->connect(remote); }
+  void disconnect(ConnectionId connection) override { inner_->disconnect(connection); }
+  bool send(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes) override {
+    return inner_->send(connection, channel, bytes);
+  }
+  bool poll(TransportEvent& event) override { return inner_->poll(event); }
+  void wait(int timeout_ms) override { inner_->wait(timeout_ms); }
+  LinkStats stats(ConnectionId connection) const override { return inner_->stats(connection); }
+  Address local_address() const override { return inner_->local_address(); }
+  Address remote_address(ConnectionId connection) const override {
+    return inner_->remote_address(connection);
+  }
+  std::size_t max_message_size() const override { return inner_->max_message_size(); }
+  void set_conditions(const ConditionerConfig& config) override { inner_->set_conditions(config); }
+
+ protected:
+  Transport& inner() { return *inner_; }
+
+ private:
+  std::unique_ptr<Transport> inner_;
+};
+
+}  // namespace shoal
