@@ -187,8 +187,8 @@ void Peer::Impl::send_prioritized(SnapshotLink& link, ConnectionId connection, F
   }
   // Even records of unchanged resting objects take a dozen bits: no packet holds more.
   constexpr std::size_t kMinRecordBits = 12;
-  const std::size_t most_per_packet =
-      static_cast<std::size_t>(sc.packet_budget_bytes) * 8 / kMinRecordBits;
+  const double room_bytes = std::clamp(link.budget.available(), 0.0, double(sc.packet_budget_bytes));
+  const auto most_per_packet = static_cast<std::size_t>(room_bytes * 8 / kMinRecordBits) + 1;
   link.priority.order(candidates, most_per_packet);
 
   snapshot_out.objects.clear();

@@ -51,7 +51,8 @@ class PriorityAccumulator {
       return accumulated_[a] != accumulated_[b] ? accumulated_[a] > accumulated_[b] : a < b;
     };
     const auto end = bodies.begin() + static_cast<std::ptrdiff_t>(std::min(best, bodies.size()));
-    std::partial_sort(bodies.begin(), end, bodies.end(), more_important);
+    if (end != bodies.end()) std::nth_element(bodies.begin(), end, bodies.end(), more_important);
+    std::sort(bodies.begin(), end, more_important);
   }
 
  private:
