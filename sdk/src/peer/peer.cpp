@@ -71,6 +71,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       quantize_filter(quantizer, body_count),
       regions(config.authority),
       smoother(body_count, config.smoothing),
+      interpolator(present::InterpolatorConfig{1.0f / config.tick_hz, 0.5f}),
       time_sync(session::TimeSyncConfig{config.tick_hz}),
       mismatched(body_count, 0),
       known_owner(body_count, kNoPeer),

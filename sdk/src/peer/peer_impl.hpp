@@ -8,6 +8,7 @@
 
 #include "authority/ownership.hpp"
 #include "authority/regions.hpp"
+#include "present/frame_interpolator.hpp"
 #include "present/visual_smoother.hpp"
 #include "session/frame_clock.hpp"
 #include "session/membership.hpp"
@@ -122,6 +123,7 @@ struct Peer::Impl {
   };
   std::vector<EarlyChange> early_ownership;  // received while syncing, applied at the start
   present::VisualSmoother smoother;
+  present::FrameInterpolator interpolator;  // snaps: extrapolate, and bridge the frames between
   session::Membership members;
   session::TimeSync time_sync;
   std::optional<session::FrameClock> clock;

@@ -128,11 +128,14 @@ std::span<const std::uint8_t> Peer::Impl::replay_outside_reach(Frame from) {
 
 void Peer::Impl::snap_to(BodyIndex body, Frame frame, const ObjectState& owner_state) {
   const Frame newest = history.newest();
-  ObjectState s = owner_state;
-  if (!s.at_rest && newest > frame) {
-    const float t = static_cast<float>(newest - frame) / config.tick_hz;
-    s.position += s.linear_velocity * t;
-    s.orientation = integrate(s.orientation, s.angular_velocity, t);
+  const ObjectState s = newest > frame
+                            ? interpolator.extrapolate(owner_state, static_cast<float>(newest - frame) / config.tick_hz)
+                            : owner_state;
+  // The frames in between held this peer's stale guesses; a later catch-up that restores one
+  // of them should start from the owner's path instead: interpolate it.
+  const FrameData from{frame, owner_state}, to{newest, s};
+  for (Frame f = std::max(frame + 1, history.oldest()); f < newest; ++f) {
+    history.states(f)[body] = interpolator.interpolate(from, to, f);
   }
   ObjectState& held = history.states(newest)[body];
   smoother.on_correction(body, held, s);
