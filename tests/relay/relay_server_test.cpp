@@ -30,7 +30,7 @@ ConnectionId link(transport::RelayServer& relay, Client& a, Client& b, std::vect
 
 }  // namespace
 
-TEST_CASE("two members exchange messages on every channel; the lobby lists the session and its code") {
+TEST_CASE("two members exchange messages on every channel, the lobby lists the session and its code") {
   transport::RelayServer relay({});
   Client host = make_client(client_config(relay.address(), "match-1", kRelayHostSlot));
   REQUIRE(pump(&relay, {&host}, 5, [&] { return joined(host); }));

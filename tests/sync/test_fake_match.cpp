@@ -176,7 +176,7 @@ TEST_CASE("three peers at 100 ms RTT and 10% loss: 30 s of play, then the world 
   for (ObjectId id : all_ids(spec)) CHECK(owners_agree(m, id));
 }
 
-TEST_CASE("a peer that leaves or crashes hands its objects to the default owner; none is lost") {
+TEST_CASE("a peer that leaves or crashes hands its objects to the default owner, none is lost") {
   for (const bool crash : {false, true}) {
     CAPTURE(crash);
     ArenaSpec spec{3, 6};

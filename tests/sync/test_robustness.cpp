@@ -39,7 +39,7 @@ class TamperingTransport final : public ForwardingTransport {
 
 }  // namespace
 
-TEST_CASE("garbage from a stranger is dropped and counted; the match goes on") {
+TEST_CASE("garbage from a stranger is dropped and counted, the match goes on") {
   ArenaSpec spec{2, 4};
   FakeMatch m(2, spec, PeerConfig{}, 91);
   REQUIRE(m.connect(5));

@@ -87,7 +87,7 @@ TEST_CASE("three peers form a full mesh and each hears both others") {
   CHECK(heard(c) == std::set<std::string>{"from " + to_string(a.address()), "from " + to_string(b.address())});
 }
 
-TEST_CASE("a peer that stops servicing times out; a connect to nobody times out") {
+TEST_CASE("a peer that stops servicing times out, a connect to nobody times out") {
   TransportConfig config;
   config.timeout_ms = 600;
   TestPeer a(config), b(config);
@@ -113,7 +113,7 @@ TEST_CASE("disconnecting while still connecting reports a disconnect") {
                         std::chrono::seconds(2)));
 }
 
-TEST_CASE("stats report round trip and traffic; set_conditions changes the link at run time") {
+TEST_CASE("stats report round trip and traffic, set_conditions changes the link at run time") {
   TestPeer a, b;
   const ConnectionId a_to_b = a.transport->connect(b.address());
   REQUIRE(service_until({&a, &b}, [&] { return b.saw(TransportEventKind::connected); }));

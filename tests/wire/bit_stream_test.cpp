@@ -94,7 +94,7 @@ TEST_CASE("bit stream: bounds are honoured on both sides") {
   }
 }
 
-TEST_CASE("bit stream: every truncation fails cleanly as truncated; trailing bits are malformed") {
+TEST_CASE("bit stream: every truncation fails cleanly as truncated, trailing bits are malformed") {
   Sample in{3, 77, true, 1.5f, 123456};
   std::vector<std::uint8_t> bytes;
   BitWriter writer(bytes);

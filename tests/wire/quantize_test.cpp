@@ -60,7 +60,7 @@ TEST_CASE("quantize: seeded random states inside the bounds round-trip within ha
   }
 }
 
-TEST_CASE("quantize: the bounds themselves are representable; outside clamps and is counted") {
+TEST_CASE("quantize: the bounds themselves are representable, outside clamps and is counted") {
   const SnapshotConfig config;
   const Quantizer q(config);
   ObjectState corner;
