@@ -51,6 +51,7 @@ struct RelayStatus {
   std::uint16_t slot = 0;
   std::string session;
   std::string code;         ///< the short code others can join by
+  Address public_address;   ///< where the relay sees us come from (behind NAT: the NAT's mapping)
   std::uint64_t rejoins = 0;  ///< times the client came back after losing the relay
   std::string error;        ///< why the relay refused us; the transport then stays idle
 };
