@@ -19,6 +19,7 @@ packages=(
   libstb-dev    # needed by imgui; stb_image_write for arena screenshots
   xvfb          # arena screenshot test under a virtual X server
   xauth         # xvfb-run needs it
+  iptables      # NAT traversal test (tests/nat): MASQUERADE in network namespaces
 )
 
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${packages[@]}" 2>/dev/null \

@@ -1,6 +1,7 @@
 // The hybrid transport: direct first, the relay when direct is blocked, back to direct when it
 // opens, one ConnectionId throughout, and control messages exactly-once and ordered across
-// every switch. Direct is blocked by a conditioner that loses every datagram of the direct side.
+// every switch. Direct is blocked by a conditioner that loses every datagram of the direct side
+// except those to and from the relay, whose link shares the direct socket.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -57,6 +58,11 @@ ConditionerConfig blocked() {
   return c;
 }
 
+void block_direct(transport::Hybrid& hybrid, const Address& relay, bool block) {
+  hybrid.direct_transport().set_conditions(block ? blocked() : ConditionerConfig{});
+  hybrid.direct_transport().set_conditions_for({"127.0.0.1", relay.port}, {});
+}
+
 template <class Done>
 bool run(transport::RelayServer& relay, std::vector<End*> ends, double seconds, Done&& done) {
   const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
@@ -93,8 +99,11 @@ TEST_CASE("hybrid: with direct blocked the connection comes up through the relay
   transport::RelayServer relay({});
   End a = make_end(relay.address(), kRelayHostSlot);
   End b = make_end(relay.address(), 0);
-  b.transport->direct_transport().set_conditions(blocked());
+  block_direct(*b.transport, relay.address(), true);
   REQUIRE(run(relay, {&a, &b}, 5, [&] { return a.slot() != 0 && b.slot() != 0; }));
+  // One socket carries both paths: the relay sees each peer at its direct port.
+  CHECK(a.transport->relay_status().public_address.port == a.transport->direct_transport().local_address().port);
+  CHECK(b.transport->relay_status().public_address.port == b.transport->direct_transport().local_address().port);
 
   const ConnectionId to_a = b.transport->connect(a.transport->local_address());
   REQUIRE(to_a != kNoConnection);
@@ -114,10 +123,17 @@ TEST_CASE("hybrid: with direct blocked the connection comes up through the relay
   CHECK(text_of(b.received.front().bytes) == "and back");
   CHECK(relay.session_stats().at(0).packets_out > 0);
 
-  b.transport->direct_transport().set_conditions({});
+  block_direct(*b.transport, relay.address(), false);
   REQUIRE(run(relay, {&a, &b}, 5, [&] {
     return b.transport->path(to_a) == Path::direct && a.transport->path(to_b) == Path::direct;
   }));
+  // On the relay, redials took turns with hole punches coordinated over it; the punch
+  // datagrams arrived and were counted, never handed to ENet.
+  CHECK(b.transport->counters().punch_rounds > 0);
+  CHECK(a.transport->counters().punch_rounds > 0);
+  CHECK(a.transport->direct_transport().relay().counters().punches_received > 0);
+  CHECK(b.transport->direct_transport().relay().counters().punches_received > 0);
+  CHECK(a.transport->counters().dropped_bad_frame == 0);
   REQUIRE(b.transport->send(to_a, Channel::state, bytes_of("direct now")));
   REQUIRE(b.transport->send(to_a, Channel::control, bytes_of("reliably direct")));
   REQUIRE(run(relay, {&a, &b}, 5, [&] { return a.received.size() >= 2 && text_of(a.received.back().bytes) == "reliably direct"; }));
@@ -161,7 +177,7 @@ TEST_CASE("hybrid: no control message is lost or duplicated over three switches 
   const struct { bool block; Path expected; } phases[] = {
       {true, Path::relay}, {false, Path::direct}, {true, Path::relay}};
   for (const auto& phase : phases) {
-    b.transport->direct_transport().set_conditions(phase.block ? blocked() : ConditionerConfig{});
+    block_direct(*b.transport, relay.address(), phase.block);
     REQUIRE(run(relay, {&a, &b}, 8, both_on(phase.expected)));
   }
   const std::uint32_t total_a = sent_by_a, total_b = sent_by_b;
@@ -197,7 +213,7 @@ TEST_CASE("hybrid: a 3-peer match with one peer reachable only through the relay
     player.physics = std::make_unique<ReferencePhysics>(arena_physics(spec));
     build_arena(*player.physics, spec);
     auto hybrid = std::make_unique<transport::Hybrid>(hybrid_config(relay.address(), p == 0 ? kRelayHostSlot : 0));
-    if (p == 2) hybrid->direct_transport().set_conditions(blocked());
+    if (p == 2) block_direct(*hybrid, relay.address(), true);
     transports.push_back(hybrid.get());
     player.peer = std::make_unique<Peer>(PeerConfig{}, *player.physics, std::move(hybrid));
     player.ball = kFirstBall + static_cast<ObjectId>(p);
@@ -264,11 +280,12 @@ TEST_CASE("hybrid: a 3-peer match with one peer reachable only through the relay
 TEST_CASE("hybrid: truncated, unknown and misplaced frames are dropped and counted") {
   std::vector<std::uint8_t> frame;
   transport::HybridFrame decoded;
-  transport::encode_hybrid_hello({true, 0x1122334455667788ULL, 7, 40000, "10.0.0.2"}, frame);
+  transport::encode_hybrid_hello({true, 0x1122334455667788ULL, 7, 40000, "10.0.0.2", {0x0A000001, 40001}}, frame);
   REQUIRE(transport::decode_hybrid(frame, decoded));
   CHECK(decoded.hello.tag == 0x1122334455667788ULL);
   CHECK(decoded.hello.relay_slot == 7);
   CHECK(decoded.hello.direct_host == "10.0.0.2");
+  CHECK(decoded.hello.public_endpoint == transport::Endpoint{0x0A000001, 40001});
   for (std::size_t size = 0; size < frame.size(); ++size) {
     CHECK_FALSE(transport::decode_hybrid(std::span(frame).first(size), decoded));
   }
@@ -278,6 +295,13 @@ TEST_CASE("hybrid: truncated, unknown and misplaced frames are dropped and count
   frame.push_back(0);
   CHECK_FALSE(transport::decode_hybrid(frame, decoded));
   CHECK_FALSE(transport::decode_hybrid(std::vector<std::uint8_t>{9, 1, 2}, decoded));
+  transport::encode_hybrid_punch(true, frame);
+  REQUIRE(transport::decode_hybrid(frame, decoded));
+  CHECK(decoded.type == transport::HybridFrameType::punch);
+  CHECK(decoded.punch_answer);
+  CHECK_FALSE(transport::decode_hybrid(std::vector<std::uint8_t>{6}, decoded));
+  CHECK_FALSE(transport::decode_hybrid(std::vector<std::uint8_t>{6, 2}, decoded));
+  CHECK_FALSE(transport::decode_hybrid(std::vector<std::uint8_t>{6, 1, 0}, decoded));
 
   // A plain ENet peer that talks garbage to a hybrid's direct socket is never a connection.
   transport::RelayServer relay({});

@@ -51,6 +51,7 @@ struct RelayStatus {
   std::uint16_t slot = 0;
   std::string session;
   std::string code;         ///< the short code others can join by
+  Address public_address;   ///< where the relay sees us come from (behind NAT: the NAT's mapping); port 0 until joined
   std::uint64_t rejoins = 0;  ///< times the client came back after losing the relay
   std::string error;        ///< why the relay refused us; the transport then stays idle
 };
@@ -101,8 +102,10 @@ enum class Path : std::uint8_t { none, direct, relay };
 const char* to_string(Path path);
 
 struct HybridConfig {
-  RelayClientConfig relay;   ///< the fallback; relay.local is the relay link's own socket
-  TransportConfig direct;    ///< the direct socket; its timeout_ms also ends a connection with no path
+  /// The fallback. The relay link shares the direct socket (relay.local is unused), so the
+  /// relay learns our public endpoint and the peers punch holes through NAT towards it.
+  RelayClientConfig relay;
+  TransportConfig direct;    ///< the one socket; its timeout_ms also ends a connection with no path
   std::uint32_t direct_timeout_ms = 1000;  ///< no direct connection within this: use the relay
   std::uint32_t direct_retry_ms = 2000;    ///< while on the relay, try direct again this often
 };

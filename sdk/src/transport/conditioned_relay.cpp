@@ -9,6 +9,14 @@ namespace {
 
 constexpr std::size_t kMaxUdpPayload = 65536;
 constexpr std::int64_t kRateWindowUs = 1'000'000;
+// 0x7E: ENet's header flags would say "compressed" (0x4000), which an ENet host without a
+// compressor drops, so no datagram ENet sends here starts like this. Then "SPN", then the
+// sender's running punch count (tells the punches of a capture apart).
+constexpr std::array<std::uint8_t, 4> kPunchMagic{0x7E, 'S', 'P', 'N'};
+
+bool is_punch(std::span<const std::uint8_t> datagram) {
+  return datagram.size() == kPunchDatagramSize && std::equal(kPunchMagic.begin(), kPunchMagic.end(), datagram.begin());
+}
 
 }  // namespace
 
@@ -41,8 +49,9 @@ const Endpoint& ConditionedRelay::public_endpoint() const { return public_socket
 ConditionedRelay::Pipe* ConditionedRelay::open_pipe(const Endpoint& remote) {
   if (auto found = by_remote_.find(remote); found != by_remote_.end()) return found->second;
   if (pipes_.size() >= config_.max_pipes) return nullptr;
-  pipes_.push_back(std::make_unique<Pipe>(remote, config_.pipe_bind, config_.conditions,
-                                          pipes_.size()));
+  const auto own = own_conditions_.find(remote);
+  const ConditionerConfig& conditions = own == own_conditions_.end() ? config_.conditions : own->second;
+  pipes_.push_back(std::make_unique<Pipe>(remote, config_.pipe_bind, conditions, pipes_.size()));
   Pipe* pipe = pipes_.back().get();
   by_remote_.emplace(remote, pipe);
   by_pipe_port_.emplace(pipe->socket.local().port, pipe);
@@ -67,8 +76,28 @@ std::optional<Endpoint> ConditionedRelay::remote_behind(const Endpoint& pipe_loc
 void ConditionedRelay::set_conditions(const ConditionerConfig& conditions) {
   config_.conditions = conditions;
   for (const auto& pipe : pipes_) {
+    if (own_conditions_.contains(pipe->remote)) continue;
     pipe->outbound.set_conditions(conditions.outbound);
     pipe->inbound.set_conditions(conditions.inbound);
+  }
+}
+
+void ConditionedRelay::set_conditions_for(const Endpoint& remote, const ConditionerConfig& conditions) {
+  own_conditions_[remote] = conditions;
+  if (const auto found = by_remote_.find(remote); found != by_remote_.end()) {
+    found->second->outbound.set_conditions(conditions.outbound);
+    found->second->inbound.set_conditions(conditions.inbound);
+  }
+}
+
+void ConditionedRelay::punch(const Endpoint& remote) {
+  std::array<std::uint8_t, kPunchDatagramSize> datagram{};
+  std::copy(kPunchMagic.begin(), kPunchMagic.end(), datagram.begin());
+  for (std::size_t i = 0; i < kPunchesPerCall; ++i) {
+    const std::uint64_t count = counters_.punches_sent;
+    for (std::size_t b = 0; b < 8; ++b) datagram[kPunchMagic.size() + b] = static_cast<std::uint8_t>(count >> (8 * b));
+    public_socket_.send_to(remote, datagram);
+    ++counters_.punches_sent;
   }
 }
 
@@ -76,6 +105,11 @@ void ConditionedRelay::pump(std::int64_t now_us) {
   std::array<std::uint8_t, kMaxUdpPayload> received;
   Endpoint from;
   for (std::ptrdiff_t size; (size = public_socket_.receive_from(received, from)) >= 0;) {
+    const std::span datagram(received.data(), static_cast<std::size_t>(size));
+    if (is_punch(datagram)) {
+      ++counters_.punches_received;
+      continue;
+    }
     Pipe* pipe = open_pipe(from);
     if (pipe == nullptr) {
       ++counters_.dropped_pipe_limit;
@@ -83,7 +117,7 @@ void ConditionedRelay::pump(std::int64_t now_us) {
     }
     ++pipe->packets_in;
     pipe->bytes_in += static_cast<std::uint64_t>(size);
-    pipe->inbound.submit(now_us, std::span(received.data(), static_cast<std::size_t>(size)));
+    pipe->inbound.submit(now_us, datagram);
   }
   for (const auto& pipe : pipes_) {
     for (std::ptrdiff_t size; (size = pipe->socket.receive_from(received, from)) >= 0;) {

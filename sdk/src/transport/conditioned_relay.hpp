@@ -7,6 +7,11 @@
 // socket for the inner endpoint; the inner endpoint answers the pipe, which passes R's
 // outbound conditioner and leaves the public socket for R. The inner endpoint thus sees one
 // distinct local address per remote, and each remote sees only the public address.
+//
+// Hole punching: punch() sends a few small datagrams straight from the public socket, so a
+// NAT in front of us opens a mapping towards that endpoint. They start with a byte pair ENet
+// never sends here (its "compressed" header flag; no compressor is configured), are counted
+// and dropped on arrival before any pipe or conditioner, and never reach the inner endpoint.
 #pragma once
 
 #include <poll.h>
@@ -42,7 +47,12 @@ struct PipeRates {
 struct RelayCounters {
   std::uint64_t dropped_unknown_source = 0;  ///< at a pipe, from anyone but the inner endpoint
   std::uint64_t dropped_pipe_limit = 0;      ///< from a new remote while max_pipes are open
+  std::uint64_t punches_sent = 0;            ///< punch datagrams sent
+  std::uint64_t punches_received = 0;        ///< punch datagrams received (and dropped)
 };
+
+inline constexpr std::size_t kPunchDatagramSize = 12;
+inline constexpr std::size_t kPunchesPerCall = 3;
 
 class ConditionedRelay {
  public:
@@ -60,8 +70,15 @@ class ConditionedRelay {
   /// The real remote behind a pipe's local endpoint, if that is one of our pipes.
   std::optional<Endpoint> remote_behind(const Endpoint& pipe_local) const;
 
-  /// Applies to every pipe, present and future, from now on.
+  /// Applies to every pipe, present and future, from now on, except those of the remotes
+  /// given their own conditions with set_conditions_for.
   void set_conditions(const ConditionerConfig& conditions);
+  /// Conditions for the pipe of one remote only, present or future, from now on.
+  void set_conditions_for(const Endpoint& remote, const ConditionerConfig& conditions);
+
+  /// Sends kPunchesPerCall punch datagrams from the public socket to `remote`, unconditioned
+  /// (they exist to open NAT mappings, not to carry anything).
+  void punch(const Endpoint& remote);
 
   /// Moves every waiting datagram into its conditioner and sends every one that is due.
   void pump(std::int64_t now_us);
@@ -88,6 +105,7 @@ class ConditionedRelay {
   std::vector<std::unique_ptr<Pipe>> pipes_;  ///< in opening order: gives each its seed stream
   std::unordered_map<Endpoint, Pipe*, EndpointHash> by_remote_;
   std::unordered_map<std::uint16_t, Pipe*> by_pipe_port_;
+  std::unordered_map<Endpoint, ConditionerConfig, EndpointHash> own_conditions_;  ///< set_conditions_for
   std::vector<std::uint8_t> datagram_;  ///< one release buffer, reused
   mutable std::vector<pollfd> poll_fds_;  ///< reused by wait
   RelayCounters counters_;

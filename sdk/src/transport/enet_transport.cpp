@@ -95,11 +95,11 @@ EnetTransport::~EnetTransport() {
   relay_->pump(now_us());
 }
 
-void EnetTransport::configure_peer(_ENetPeer* peer) const {
-  enet_peer_timeout(peer, 0, config_.timeout_ms, config_.timeout_ms);
+void EnetTransport::configure_peer(_ENetPeer* peer, std::uint32_t timeout_ms) const {
+  enet_peer_timeout(peer, 0, timeout_ms, timeout_ms);
   // ENet notices silence only while something reliable is unacknowledged; ping often enough
   // that a short timeout is honoured.
-  enet_peer_ping_interval(peer, std::clamp<enet_uint32>(config_.timeout_ms / 4, 10,
+  enet_peer_ping_interval(peer, std::clamp<enet_uint32>(timeout_ms / 4, 10,
                                                         ENET_PEER_PING_INTERVAL));
 }
 
@@ -107,7 +107,7 @@ ConnectionId EnetTransport::add_connection(_ENetPeer* peer, const Endpoint& remo
   const ConnectionId id = next_connection_++;
   connections_.emplace(id, Connection{peer, remote, false});
   peer->data = reinterpret_cast<void*>(static_cast<std::uintptr_t>(id));
-  configure_peer(peer);
+  configure_peer(peer, config_.timeout_ms);
   return id;
 }
 
@@ -284,6 +284,14 @@ std::size_t EnetTransport::max_message_size() const { return kMaxMessageSize; }
 void EnetTransport::set_conditions(const ConditionerConfig& config) {
   config_.conditioner = config;
   relay_->set_conditions(config);
+}
+
+void EnetTransport::set_conditions_for(const Address& remote, const ConditionerConfig& config) {
+  relay_->set_conditions_for(resolve(remote), config);
+}
+
+void EnetTransport::set_timeout(ConnectionId connection, std::uint32_t timeout_ms) {
+  if (const Connection* found = find(connection); found != nullptr) configure_peer(found->peer, timeout_ms);
 }
 
 }  // namespace transport

@@ -44,6 +44,12 @@ class EnetTransport final : public Transport {
   std::size_t max_message_size() const override;
 
   void set_conditions(const ConditionerConfig& config) override;
+  /// Conditions towards one remote only (e.g. block every peer but a relay sharing the socket).
+  void set_conditions_for(const Address& remote, const ConditionerConfig& config);
+  /// A silence limit for one connection other than the config's timeout_ms.
+  void set_timeout(ConnectionId connection, std::uint32_t timeout_ms);
+  /// Opens our NAT's mapping towards `remote` (see ConditionedRelay::punch).
+  void punch(const Address& remote) { relay_->punch(resolve(remote)); }
 
   /// The proxy in front of ENet, for tests and tools that inspect what the conditioners did.
   const ConditionedRelay& relay() const { return *relay_; }
@@ -65,7 +71,7 @@ class EnetTransport final : public Transport {
   };
 
   ConnectionId add_connection(_ENetPeer* peer, const Endpoint& remote);
-  void configure_peer(_ENetPeer* peer) const;
+  void configure_peer(_ENetPeer* peer, std::uint32_t timeout_ms) const;
   bool translate(const _ENetEvent& raw, TransportEvent& event);
   const Connection* find(ConnectionId connection) const;
   void bound_retransmission_timers();

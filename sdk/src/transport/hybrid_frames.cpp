@@ -37,6 +37,8 @@ void encode_hybrid_hello(const HybridHello& hello, std::vector<std::uint8_t>& ou
   put(out, hello.tag);
   put(out, hello.relay_slot);
   put(out, hello.direct_port);
+  put(out, hello.public_endpoint.ipv4);
+  put(out, hello.public_endpoint.port);
   const std::size_t host_size = std::min(hello.direct_host.size(), kMaxHybridHostSize);
   out.push_back(static_cast<std::uint8_t>(host_size));
   out.insert(out.end(), hello.direct_host.begin(), hello.direct_host.begin() + static_cast<std::ptrdiff_t>(host_size));
@@ -62,6 +64,11 @@ void encode_hybrid_ack(std::uint32_t next_expected, std::vector<std::uint8_t>& o
   put(out, next_expected);
 }
 
+void encode_hybrid_punch(bool answer, std::vector<std::uint8_t>& out) {
+  out.assign(1, static_cast<std::uint8_t>(HybridFrameType::punch));
+  out.push_back(answer ? 1 : 0);
+}
+
 bool decode_hybrid(std::span<const std::uint8_t> bytes, HybridFrame& out) {
   Reader in{bytes};
   out.type = static_cast<HybridFrameType>(in.take<std::uint8_t>());
@@ -73,6 +80,8 @@ bool decode_hybrid(std::span<const std::uint8_t> bytes, HybridFrame& out) {
       out.hello.tag = in.take<std::uint64_t>();
       out.hello.relay_slot = in.take<std::uint16_t>();
       out.hello.direct_port = in.take<std::uint16_t>();
+      out.hello.public_endpoint.ipv4 = in.take<std::uint32_t>();
+      out.hello.public_endpoint.port = in.take<std::uint16_t>();
       const std::uint8_t host_size = in.take<std::uint8_t>();
       if (!in.ok || answer > 1 || in.rest.size() != host_size) return false;
       out.hello.direct_host.assign(in.rest.begin(), in.rest.end());
@@ -89,6 +98,11 @@ bool decode_hybrid(std::span<const std::uint8_t> bytes, HybridFrame& out) {
     case HybridFrameType::ack:
       out.seq = in.take<std::uint32_t>();
       return in.ok && in.rest.empty();
+    case HybridFrameType::punch: {
+      const std::uint8_t answer = in.take<std::uint8_t>();
+      out.punch_answer = answer == 1;
+      return in.ok && answer <= 1 && in.rest.empty();
+    }
   }
   return false;
 }

@@ -32,7 +32,7 @@ constexpr std::int64_t kAckIntervalUs = 10'000;
 constexpr std::int64_t kResendAfterUs = 1'000'000;  // each path is reliable: only a lost one needs this
 constexpr std::int64_t kRelayRetryUs = 500'000;
 constexpr std::size_t kMaxUnackedBytes = 16u << 20;
-constexpr int kWaitSliceMs = 5;  // the two transports cannot be waited on together
+constexpr int kWaitSliceMs = 5;  // timers here and in the relay client want polls
 
 std::int64_t now_us() {
   return std::chrono::duration_cast<std::chrono::microseconds>(
@@ -64,7 +64,7 @@ bool parse_hybrid(const Address& address, Address& direct, std::uint16_t& slot) 
 Hybrid::Hybrid(const HybridConfig& config)
     : config_(validated(config)),
       direct_(std::make_unique<EnetTransport>(config.direct)),
-      relay_(std::make_unique<RelayClient>(config.relay)),
+      relay_(std::make_unique<RelayClient>(config.relay, *direct_)),
       created_us_(now_us()),
       random_(std::random_device{}() ^ (std::uint64_t{std::random_device{}()} << 32)) {}
 
@@ -136,7 +136,13 @@ bool Hybrid::poll(TransportEvent& event) {
   if (events_.empty()) {
     const std::int64_t now = now_us();
     TransportEvent inner;
-    while (direct_->poll(inner)) on_event(kDirect, inner, now);
+    while (direct_->poll(inner)) {
+      if (relay_->carries_event(inner)) {
+        relay_->on_shared_event(inner);
+      } else {
+        on_event(kDirect, inner, now);
+      }
+    }
     while (relay_->poll(inner)) on_event(kRelay, inner, now);
     service(now);
   }
@@ -152,10 +158,7 @@ bool Hybrid::poll(TransportEvent& event) {
   return true;
 }
 
-void Hybrid::wait(int timeout_ms) {
-  direct_->wait(std::min(timeout_ms, kWaitSliceMs));
-  relay_->wait(0);
-}
+void Hybrid::wait(int timeout_ms) { direct_->wait(std::min(timeout_ms, kWaitSliceMs)); }
 
 LinkStats Hybrid::stats(ConnectionId connection) const {
   const auto found = routes_.find(connection);
@@ -176,10 +179,7 @@ std::size_t Hybrid::max_message_size() const {
   return std::min(direct_->max_message_size(), relay_->max_message_size()) - kHybridSequencedOverhead;
 }
 
-void Hybrid::set_conditions(const ConditionerConfig& config) {
-  direct_->set_conditions(config);
-  relay_->set_conditions(config);
-}
+void Hybrid::set_conditions(const ConditionerConfig& config) { direct_->set_conditions(config); }  // the relay's too
 
 Path Hybrid::path(ConnectionId connection) const {
   const auto found = routes_.find(connection);
@@ -259,6 +259,9 @@ void Hybrid::on_frame(Side s, ConnectionId underlying, Channel channel, std::spa
   }
   switch (frame.type) {
     case HybridFrameType::close: return end_route(route_id, TransportEventKind::disconnected);
+    case HybridFrameType::punch:
+      if (s != kRelay) break;  // coordination belongs on the relay: direct, it is too late
+      return on_punch(route_id, route, frame.punch_answer, now);
     case HybridFrameType::ack:
       if (route.stream.acknowledge(frame.seq)) route.progress_us = now;
       return;
@@ -273,6 +276,10 @@ void Hybrid::on_frame(Side s, ConnectionId underlying, Channel channel, std::spa
     case HybridFrameType::datagram: break;
     case HybridFrameType::hello: return;  // handled above
   }
+  if (frame.type == HybridFrameType::punch) {
+    ++counters_.dropped_bad_frame;
+    return;
+  }
   events_.push_back({TransportEventKind::message, route_id, channel, {frame.payload.begin(), frame.payload.end()}});
 }
 
@@ -285,6 +292,7 @@ void Hybrid::on_hello(Side s, ConnectionId underlying, const HybridHello& hello,
       return;
     }
     Route& route = found->second;
+    if (hello.public_endpoint.port != 0) route.remote_public = hello.public_endpoint;
     route.paths[s].ready = true;
     if (!route.open) {
       route.open = true;
@@ -306,12 +314,12 @@ void Hybrid::on_hello(Side s, ConnectionId underlying, const HybridHello& hello,
     route.tag = hello.tag;
     route.pathless_since_us = now;
     route.progress_us = now;
-    route.remote_direct.host = hello.direct_host;
+    route.remote_direct = {hello.direct_host, hello.direct_port};
   }
   // Where its direct packets come from beats where it thinks it is (0.0.0.0, or behind NAT).
-  if (s == kDirect) route.remote_direct.host = direct_->remote_address(underlying).host;
-  route.remote_direct.port = hello.direct_port;
+  if (s == kDirect) route.remote_direct = direct_->remote_address(underlying);
   if (hello.relay_slot != 0) route.remote_slot = hello.relay_slot;
+  if (hello.public_endpoint.port != 0) route.remote_public = hello.public_endpoint;
   attach(route_id, route, s, underlying, now);
   send_hello(route, s, true);
   if (fresh) {
@@ -357,7 +365,7 @@ void Hybrid::update_active(Route& route, std::int64_t now) {
 
 HybridHello Hybrid::own_hello(const Route& route, bool answer) const {
   const Address direct = direct_->local_address();
-  return {answer, route.tag, relay_->status().slot, direct.port, direct.host};
+  return {answer, route.tag, relay_->status().slot, direct.port, direct.host, relay_->public_endpoint()};
 }
 
 void Hybrid::send_hello(Route& route, Side s, bool answer) {
@@ -392,22 +400,64 @@ void Hybrid::end_route(ConnectionId id, TransportEventKind kind) {
   events_.push_back({kind, id, Channel::control, {}});
 }
 
+// ---- hole punching ----
+
+void Hybrid::punch(Route& route) {
+  direct_->punch(to_address(route.remote_public));
+  ++counters_.punch_rounds;
+}
+
+void Hybrid::on_punch(ConnectionId route_id, Route& route, bool answer, std::int64_t now) {
+  if (route.remote_public.port == 0 || answer != route.opener || (answer && route.punch_asked_us < 0)) {
+    ++counters_.dropped_bad_frame;  // nowhere to punch, or an answer nobody asked for
+    return;
+  }
+  punch(route);
+  if (!answer) {  // the acceptor: punched, and says so
+    encode_hybrid_punch(true, frame_);
+    side(kRelay).send(route.paths[kRelay].id, Channel::control, frame_);
+    return;
+  }
+  route.punch_asked_us = -1;
+  if (route.paths[kDirect].id == kNoConnection) dial_direct(route_id, route, to_address(route.remote_public), now);
+}
+
 // ---- timers ----
+
+void Hybrid::dial_direct(ConnectionId route_id, Route& route, const Address& remote, std::int64_t now) {
+  PathState& direct = route.paths[kDirect];
+  direct = {};
+  try {
+    direct.id = direct_->connect(remote);
+  } catch (const std::invalid_argument&) {  // a host name that does not resolve: relay only
+    direct.id = kNoConnection;
+  }
+  direct.started_us = now;
+  if (direct.id != kNoConnection) bound_[kDirect][direct.id] = route_id;
+}
 
 void Hybrid::drive_opener(ConnectionId id, Route& route, std::int64_t now) {
   PathState& direct = route.paths[kDirect];
-  if (direct.id == kNoConnection && now >= route.next_direct_us) {
-    direct = {};
-    try {
-      direct.id = direct_->connect(route.remote_direct);
-    } catch (const std::invalid_argument&) {  // a host name that does not resolve: relay only
-      direct.id = kNoConnection;
-    }
-    direct.started_us = now;
-    if (direct.id != kNoConnection) bound_[kDirect][direct.id] = id;
+  const auto direct_timeout_us = std::int64_t{config_.direct_timeout_ms} * 1000;
+  if (route.punch_asked_us >= 0 && now - route.punch_asked_us > direct_timeout_us) {
+    route.punch_asked_us = -1;  // never answered: the next redial starts over
+  }
+  if (direct.id == kNoConnection && route.punch_asked_us < 0 && now >= route.next_direct_us) {
     route.next_direct_us = now + std::int64_t{config_.direct_retry_ms} * 1000;
+    // On the relay, every other redial goes through the remote's NAT; the rest try the address
+    // we were given (a LAN, or a NAT that would not forward to itself).
+    const bool can_punch = route.paths[kRelay].ready && route.remote_public.port != 0;
+    if (can_punch && route.punch_next) {
+      encode_hybrid_punch(false, frame_);
+      side(kRelay).send(route.paths[kRelay].id, Channel::control, frame_);
+      punch(route);
+      route.punch_asked_us = now;
+    } else {
+      dial_direct(id, route, route.remote_direct, now);
+    }
+    route.punch_next = !can_punch || !route.punch_next;
   } else if (direct.id != kNoConnection && !direct.connected &&
-             now - direct.started_us > std::int64_t{config_.direct_timeout_ms} * 1000) {
+             now - direct.started_us > direct_timeout_us) {
     drop_path(route, kDirect, true);  // a dial into a blocked path: give up, redial later
   }
   PathState& relay = route.paths[kRelay];

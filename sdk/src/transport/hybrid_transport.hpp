@@ -7,6 +7,14 @@
 // the route's tag, so the acceptor attaches it to the right route. A route's control messages
 // go through its own ResumableStream: on every switch of path the unacked ones are sent again
 // on the new path and the receiver drops what it already has.
+//
+// NAT traversal: the relay link shares the direct socket, so the public endpoint the relay
+// reports for us is where direct packets to us must go; each hello carries it. While a route
+// is on the relay, the opener's redials alternate between the address it was given and a
+// hole punch: it asks the acceptor (over the relay) to punch, punches the acceptor's public
+// endpoint itself, and when the acceptor answers that it has punched, punches once more and
+// dials the acceptor's public endpoint. Both NATs then hold a mapping for the pair of public
+// endpoints, and the dial (ENet retransmits it) passes both.
 #pragma once
 
 #include <cstdint>
@@ -44,8 +52,9 @@ class Hybrid final : public HybridTransport {
   Path path(ConnectionId connection) const override;
   RelayStatus relay_status() const override { return relay_->status(); }
 
-  /// The direct side alone, so tests can block or open the direct path.
-  Transport& direct_transport() { return *direct_; }
+  /// The direct side (whose socket the relay link shares), so tests can block or open the
+  /// direct path and read its punch counters.
+  EnetTransport& direct_transport() { return *direct_; }
 
   struct Counters {
     std::uint64_t dropped_bad_frame = 0;  ///< undecodable, or not allowed where it came
@@ -54,6 +63,7 @@ class Hybrid final : public HybridTransport {
     std::uint64_t gaps = 0;               ///< control messages past a gap (come again)
     std::uint64_t resends = 0;            ///< control messages sent again
     std::uint64_t path_switches = 0;      ///< a route moved to another path (or back to one)
+    std::uint64_t punch_rounds = 0;       ///< hole punches taken part in (asked for or answered)
   };
   const Counters& counters() const { return counters_; }
 
@@ -71,6 +81,7 @@ class Hybrid final : public HybridTransport {
     bool open = false;  ///< `connected` reported
     std::uint64_t tag = 0;
     Address remote_direct;       ///< where the remote's direct socket is
+    Endpoint remote_public;      ///< the remote's socket as the relay sees it; port 0: unknown
     std::uint16_t remote_slot = 0;
     PathState paths[2];
     Path active = Path::none;
@@ -78,6 +89,8 @@ class Hybrid final : public HybridTransport {
     std::int64_t pathless_since_us = 0;  ///< -1 while a path is ready
     std::int64_t next_direct_us = 0;     ///< opener: when to dial direct next
     std::int64_t relay_after_us = 0;     ///< opener: open a relay link from then on
+    std::int64_t punch_asked_us = -1;    ///< opener: a punch request is out since then
+    bool punch_next = true;              ///< opener: the next redial punches (else: the given address)
     std::int64_t progress_us = 0;        ///< last ack progress or (re)transmission
     std::int64_t ack_sent_us = -1;
     bool ack_due = false;
@@ -98,6 +111,9 @@ class Hybrid final : public HybridTransport {
   void on_frame(Side s, ConnectionId underlying, Channel channel, std::span<const std::uint8_t> bytes,
                 std::int64_t now);
   void on_hello(Side s, ConnectionId underlying, const HybridHello& hello, std::int64_t now);
+  void on_punch(ConnectionId route_id, Route& route, bool answer, std::int64_t now);
+  void dial_direct(ConnectionId route_id, Route& route, const Address& remote, std::int64_t now);
+  void punch(Route& route);
   void on_path_lost(Side s, ConnectionId underlying, std::int64_t now);
   void attach(ConnectionId route_id, Route& route, Side s, ConnectionId underlying, std::int64_t now);
   void drop_path(Route& route, Side s, bool close_underlying);

@@ -55,21 +55,27 @@ void validate(const RelayClientConfig& c) {
   resolve(c.relay);  // throws naming the host
 }
 
-TransportConfig inner_config(const RelayClientConfig& c) {
-  TransportConfig t = c.local;
-  t.timeout_ms = c.relay_timeout_ms;
-  return t;
+RelayStatus initial_status(const RelayClientConfig& c) {
+  RelayStatus status;
+  status.session = c.session;
+  status.code = c.session.empty() ? c.code : session_code(c.session);
+  return status;
 }
 
 }  // namespace
 
 RelayClient::RelayClient(const RelayClientConfig& config)
     : config_((validate(config), config)),
-      inner_(std::make_unique<EnetTransport>(inner_config(config))),
-      random_(std::random_device{}() ^ (std::uint64_t{std::random_device{}()} << 32)) {
-  status_.session = config.session;
-  status_.code = config.session.empty() ? config.code : session_code(config.session);
-}
+      owned_inner_(std::make_unique<EnetTransport>(config.local)),
+      inner_(owned_inner_.get()),
+      status_(initial_status(config)),
+      random_(std::random_device{}() ^ (std::uint64_t{std::random_device{}()} << 32)) {}
+
+RelayClient::RelayClient(const RelayClientConfig& config, EnetTransport& shared)
+    : config_((validate(config), config)),
+      inner_(&shared),
+      status_(initial_status(config)),
+      random_(std::random_device{}() ^ (std::uint64_t{std::random_device{}()} << 32)) {}
 
 RelayClient::~RelayClient() {
   if (state_ == RelayState::joined) {
@@ -78,7 +84,7 @@ RelayClient::~RelayClient() {
       if (can_reach(link)) transmit(link, Channel::control);
     }
     TransportEvent ignored;
-    while (inner_->poll(ignored)) {}  // flushes the closes before the goodbye
+    while (inner_->poll(ignored)) {}  // flushes the closes before the goodbye (a shared one's owner is going too)
   }
 }
 
@@ -135,7 +141,7 @@ bool RelayClient::poll(TransportEvent& event) {
   const std::int64_t now = now_us();
   if (events_.empty()) {
     TransportEvent inner;
-    while (events_.empty() && inner_->poll(inner)) on_inner_event(inner, now);
+    while (owned_inner_ && events_.empty() && inner_->poll(inner)) on_inner_event(inner, now);
     service(now);
   }
   if (events_.empty()) return false;
@@ -180,9 +186,11 @@ void RelayClient::set_conditions(const ConditionerConfig& config) { inner_->set_
 
 // ---- the relay connection ----
 
+void RelayClient::on_shared_event(const TransportEvent& event) { on_inner_event(event, now_us()); }
+
 void RelayClient::on_inner_event(const TransportEvent& event, std::int64_t now) {
   if (event.connection != relay_connection_) {
-    // Nobody but the relay may talk to this socket's ENet host.
+    // Nobody but the relay may talk to our own socket's ENet host.
     if (event.kind == TransportEventKind::connected) inner_->disconnect(event.connection);
     return;
   }
@@ -265,6 +273,8 @@ void RelayClient::on_joined(const JoinedMessage& joined, std::int64_t now) {
   status_.slot = joined.slot;
   status_.session = joined.session;
   status_.code = joined.code;
+  status_.public_address = to_address(joined.your_public_endpoint);
+  public_endpoint_ = joined.your_public_endpoint;
   members_.clear();
   for (const RelayMember& m : joined.members) members_.insert(m.slot);
   for (auto& [id, link] : links_) {
@@ -415,7 +425,10 @@ void RelayClient::count(Link& link, bool out, std::size_t bytes, std::int64_t no
 void RelayClient::service(std::int64_t now) {
   if (state_ == RelayState::idle && now >= next_attempt_us_) {
     relay_connection_ = inner_->connect(config_.relay);
-    if (relay_connection_ != kNoConnection) state_ = RelayState::connecting;
+    if (relay_connection_ != kNoConnection) {
+      state_ = RelayState::connecting;
+      inner_->set_timeout(relay_connection_, config_.relay_timeout_ms);
+    }
   }
   const auto resume_timeout = static_cast<std::int64_t>(config_.resume_timeout_ms) * 1000;
   std::vector<ConnectionId> expired;

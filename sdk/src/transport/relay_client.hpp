@@ -5,6 +5,11 @@
 //
 // Lifecycle of the relay connection: connect -> join (asking for our old slot after a loss)
 // -> joined; on loss, links wait (up to resume_timeout_ms) and the client reconnects.
+//
+// The client either owns its ENet transport or shares one with its owner (the hybrid
+// transport), so relay and direct traffic leave one socket and the public endpoint the relay
+// reports is the one direct peers see. A shared transport is polled by its owner, which hands
+// the client the events of its relay connection (carries_event / on_shared_event).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +21,7 @@
 
 #include "core/random.hpp"
 #include "shoal/relay.hpp"
+#include "transport/enet_transport.hpp"
 #include "transport/relay_protocol.hpp"
 #include "transport/resumable_stream.hpp"
 
@@ -23,7 +29,10 @@ namespace shoal::transport {
 
 class RelayClient final : public RelayTransport {
  public:
+  /// With its own ENet transport on config.local.
   explicit RelayClient(const RelayClientConfig& config);
+  /// On `shared`, which must outlive the client; config.local is then unused.
+  RelayClient(const RelayClientConfig& config, EnetTransport& shared);
   /// Closes every link and leaves the relay (best effort).
   ~RelayClient() override;
   RelayClient(const RelayClient&) = delete;
@@ -40,6 +49,15 @@ class RelayClient final : public RelayTransport {
   std::size_t max_message_size() const override;
   void set_conditions(const ConditionerConfig& config) override;
   RelayStatus status() const override { return status_; }
+
+  /// Shared transport: whether `event` (polled from it) belongs to the relay connection...
+  bool carries_event(const TransportEvent& event) const {
+    return event.connection != kNoConnection && event.connection == relay_connection_;
+  }
+  /// ...and if so, the owner hands it over here.
+  void on_shared_event(const TransportEvent& event);
+  /// Where the relay sees our socket (behind NAT: the NAT's mapping); port 0 until joined.
+  const Endpoint& public_endpoint() const { return public_endpoint_; }
 
   struct Counters {
     std::uint64_t dropped_bad_relay_message = 0;  ///< undecodable or unexpected from the relay
@@ -93,12 +111,14 @@ class RelayClient final : public RelayTransport {
   void count(Link& link, bool out, std::size_t bytes, std::int64_t now_us);
 
   RelayClientConfig config_;
-  std::unique_ptr<Transport> inner_;
+  std::unique_ptr<EnetTransport> owned_inner_;  ///< null when sharing the owner's
+  EnetTransport* inner_ = nullptr;
   ConnectionId relay_connection_ = kNoConnection;
   RelayState state_ = RelayState::idle;
   std::int64_t relay_lost_us_ = -1;
   std::int64_t next_attempt_us_ = 0;  ///< no reconnection before this
   RelayStatus status_;
+  Endpoint public_endpoint_;
   std::unordered_set<Slot> members_;
   std::unordered_map<ConnectionId, Link> links_;
   ConnectionId next_connection_ = 1;
