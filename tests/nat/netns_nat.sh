@@ -74,9 +74,10 @@ for n in 1 2; do
   done
 done
 
-# Bound to its one address: replies from the wildcard would leave from the link's address,
-# which no NAT mapping expects. `ip netns exec` execs the program, so $! is what to stop.
-ip netns exec "$public" "$relay_bin" --bind 10.201.0.1 --port 40300 --stats-interval 0 & pids+=($!)
+# Bound to every address on a host with several: each reply must leave from the address the
+# client dialled, or no NAT mapping matches it (the socket tracks that with IP_PKTINFO).
+# `ip netns exec` execs the program, so $! is what to stop.
+ip netns exec "$public" "$relay_bin" --bind 0.0.0.0 --port 40300 --stats-interval 0 & pids+=($!)
 out1=$(mktemp); out2=$(mktemp); outputs=("$out1" "$out2")
 ip netns exec "$home1" "$probe" host 10.201.0.1:40300 41001 20 >"$out1" & host_pid=$!; pids+=($host_pid)
 set +e

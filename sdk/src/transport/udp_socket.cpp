@@ -5,6 +5,7 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -75,6 +76,10 @@ UdpSocket::UdpSocket(const Endpoint& local) {
   socklen_t length = sizeof bound;
   ::getsockname(fd_, reinterpret_cast<sockaddr*>(&bound), &length);
   local_ = from_sockaddr(bound);
+  if (local_.ipv4 == INADDR_ANY) {
+    const int on = 1;
+    any_address_ = ::setsockopt(fd_, IPPROTO_IP, IP_PKTINFO, &on, sizeof on) == 0;
+  }
 }
 
 UdpSocket::~UdpSocket() {
@@ -82,32 +87,73 @@ UdpSocket::~UdpSocket() {
 }
 
 UdpSocket::UdpSocket(UdpSocket&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)), local_(other.local_) {}
+    : fd_(std::exchange(other.fd_, -1)),
+      local_(other.local_),
+      any_address_(other.any_address_),
+      reached_at_(std::move(other.reached_at_)) {}
 
 UdpSocket& UdpSocket::operator=(UdpSocket&& other) noexcept {
   if (this != &other) {
     if (fd_ >= 0) ::close(fd_);
     fd_ = std::exchange(other.fd_, -1);
     local_ = other.local_;
+    any_address_ = other.any_address_;
+    reached_at_ = std::move(other.reached_at_);
   }
   return *this;
 }
 
 void UdpSocket::send_to(const Endpoint& remote, std::span<const std::uint8_t> datagram) {
-  const sockaddr_in address = to_sockaddr(remote);
+  sockaddr_in address = to_sockaddr(remote);
+  iovec io{const_cast<std::uint8_t*>(datagram.data()), datagram.size()};
+  msghdr message{};
+  message.msg_name = &address;
+  message.msg_namelen = sizeof address;
+  message.msg_iov = &io;
+  message.msg_iovlen = 1;
+  alignas(cmsghdr) unsigned char control[CMSG_SPACE(sizeof(in_pktinfo))] = {};
+  if (any_address_) {
+    if (auto it = reached_at_.find(remote); it != reached_at_.end()) {
+      message.msg_control = control;
+      message.msg_controllen = sizeof control;
+      cmsghdr* header = CMSG_FIRSTHDR(&message);
+      header->cmsg_level = IPPROTO_IP;
+      header->cmsg_type = IP_PKTINFO;
+      header->cmsg_len = CMSG_LEN(sizeof(in_pktinfo));
+      in_pktinfo info{};
+      info.ipi_spec_dst.s_addr = htonl(it->second);
+      std::memcpy(CMSG_DATA(header), &info, sizeof info);
+    }
+  }
   // Errors (full buffer, unreachable) are a lost datagram, which UDP callers already handle.
-  (void)::sendto(fd_, datagram.data(), datagram.size(), MSG_NOSIGNAL,
-                 reinterpret_cast<const sockaddr*>(&address), sizeof address);
+  (void)::sendmsg(fd_, &message, MSG_NOSIGNAL);
 }
 
 std::ptrdiff_t UdpSocket::receive_from(std::span<std::uint8_t> buffer, Endpoint& from) {
   sockaddr_in address{};
-  socklen_t length = sizeof address;
+  iovec io{buffer.data(), buffer.size()};
+  alignas(cmsghdr) unsigned char control[CMSG_SPACE(sizeof(in_pktinfo))] = {};
   for (;;) {
-    const ssize_t size = ::recvfrom(fd_, buffer.data(), buffer.size(), 0,
-                                    reinterpret_cast<sockaddr*>(&address), &length);
+    msghdr message{};
+    message.msg_name = &address;
+    message.msg_namelen = sizeof address;
+    message.msg_iov = &io;
+    message.msg_iovlen = 1;
+    message.msg_control = any_address_ ? control : nullptr;
+    message.msg_controllen = any_address_ ? sizeof control : 0;
+    const ssize_t size = ::recvmsg(fd_, &message, 0);
     if (size >= 0) {
       from = from_sockaddr(address);
+      for (cmsghdr* h = CMSG_FIRSTHDR(&message); any_address_ && h != nullptr; h = CMSG_NXTHDR(&message, h)) {
+        if (h->cmsg_level != IPPROTO_IP || h->cmsg_type != IP_PKTINFO) continue;
+        in_pktinfo info{};
+        std::memcpy(&info, CMSG_DATA(h), sizeof info);
+        // Bounded like the pipes themselves: a flood of sources stops being tracked.
+        constexpr std::size_t kMaxTracked = 4096;
+        if (reached_at_.size() < kMaxTracked || reached_at_.count(from) != 0) {
+          reached_at_[from] = ntohl(info.ipi_spec_dst.s_addr);
+        }
+      }
       return size;
     }
     // ECONNREFUSED reports an earlier send to a closed port: skip it, keep reading.

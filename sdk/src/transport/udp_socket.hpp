@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <unordered_map>
 #include <string>
 
 #include "shoal/transport.hpp"
@@ -42,7 +43,9 @@ class UdpSocket {
   UdpSocket(const UdpSocket&) = delete;
   UdpSocket& operator=(const UdpSocket&) = delete;
 
-  /// Best effort, like UDP itself: a full socket buffer drops the datagram.
+  /// Best effort, like UDP itself: a full socket buffer drops the datagram. On a socket bound
+  /// to every address, a reply leaves from the address the remote last reached us on, as a
+  /// NAT in front of the remote expects (the kernel would pick one by route).
   void send_to(const Endpoint& remote, std::span<const std::uint8_t> datagram);
   /// Reads one waiting datagram into `buffer`; returns its size, or -1 when none is waiting.
   /// A datagram larger than the buffer is truncated (the relay's buffer fits any UDP payload).
@@ -54,6 +57,8 @@ class UdpSocket {
  private:
   int fd_ = -1;
   Endpoint local_;
+  bool any_address_ = false;  // bound to 0.0.0.0: track where each remote reached us
+  std::unordered_map<Endpoint, std::uint32_t, EndpointHash> reached_at_;
 };
 
 }  // namespace shoal::transport
