@@ -50,6 +50,7 @@ AuditConfig audit_config() {
     return world;
   };
   c.snapshots = PeerConfig{}.snapshots;
+  c.sample_probability = 0.5f;  // more checks per second than the default: a short test
   c.seed = 7;
   return c;
 }

@@ -37,6 +37,8 @@ struct AuditingRelay::Impl {
   }
 
   void expel_suspects() {
+    // A session ends when its last member leaves: its auditor goes with it.
+    std::erase_if(sessions, [this](const auto& s) { return !server.has_session(s.first); });
     for (auto& [session, audited] : sessions) {
       for (std::uint16_t slot : audited.auditor.suspects()) {
         if (std::find(audited.expelled.begin(), audited.expelled.end(), slot) != audited.expelled.end()) continue;

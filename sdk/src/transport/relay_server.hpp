@@ -86,6 +86,7 @@ class RelayServer {
   bool expel(const std::string& session, Slot slot);
 
   Address address() const;
+  bool has_session(const std::string& session) const { return sessions_.contains(session); }
   std::vector<RelaySessionStats> session_stats() const;
   const RelayServerCounters& counters() const { return counters_; }
 
