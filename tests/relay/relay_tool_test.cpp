@@ -26,6 +26,7 @@ TEST_CASE("shoal-relay serves a session, prints its statistics line, and stops o
     const auto audit = relay.read_line(std::chrono::seconds(10));
     REQUIRE(audit);
     CHECK(audit->find("--audit needs the game's simulation adapter") != std::string::npos);
+    CHECK(audit->find("shoal::AuditingRelay") != std::string::npos);
 
     Client member = make_client(client_config({"127.0.0.1", port}, "tool-session"));
     bool stats_seen = false;

@@ -90,7 +90,7 @@ class Reader {
   std::size_t at_ = 0;
 };
 
-bool valid_refusal(std::uint8_t r) { return r >= 1 && r <= 6; }
+bool valid_refusal(std::uint8_t r) { return r >= 1 && r <= 7; }
 
 }  // namespace
 
@@ -102,6 +102,7 @@ std::string_view to_string(RefusalReason reason) {
     case RefusalReason::relay_full: return "relay full";
     case RefusalReason::session_full: return "session full";
     case RefusalReason::code_collision: return "code collision";
+    case RefusalReason::expelled: return "expelled from the session";
   }
   return "unknown";
 }

@@ -45,6 +45,7 @@ enum class RefusalReason : std::uint8_t {
   relay_full = 4,        ///< --max-sessions reached
   session_full = 5,
   code_collision = 6,    ///< another live session has the same short code
+  expelled = 7,          ///< this slot (or endpoint) was expelled from the session
 };
 std::string_view to_string(RefusalReason reason);
 

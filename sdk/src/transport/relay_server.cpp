@@ -171,6 +171,10 @@ void RelayServer::on_join(ConnectionId from, Client& client, const JoinMessage& 
   }
   Session& session = found->second;
   if (session.token != join.token) return refuse(from, RefusalReason::bad_token);
+  if (session.expelled_slots.contains(join.requested_slot) ||
+      session.expelled_endpoints.contains(client.public_endpoint)) {
+    return refuse(from, RefusalReason::expelled);
+  }
   if (session.members.size() >= config_.max_members_per_session) {
     return refuse(from, RefusalReason::session_full);
   }
@@ -213,15 +217,16 @@ void RelayServer::on_forward(Client& client, Channel channel, Slot to,
   ++stats.packets_in;
   stats.bytes_in += payload.size();
   encode_deliver(client.slot, payload, out_);
-  const auto deliver = [&](ConnectionId connection) {
+  const auto deliver = [&](Slot slot, ConnectionId connection) {
     if (transport_->send(connection, channel, out_)) {
       ++stats.packets_out;
       stats.bytes_out += out_.size();
+      if (config_.observer) observe(client, slot, channel, payload);
     }
   };
   if (to == kBroadcastSlot) {
     for (const auto& [slot, connection] : session.members) {
-      if (slot != client.slot) deliver(connection);
+      if (slot != client.slot) deliver(slot, connection);
     }
     return;
   }
@@ -230,7 +235,28 @@ void RelayServer::on_forward(Client& client, Channel channel, Slot to,
     ++stats.dropped_unknown_target;
     return;
   }
-  deliver(target->second);
+  deliver(to, target->second);
+}
+
+void RelayServer::observe(const Client& from, Slot to, Channel channel, std::span<const std::uint8_t> payload) {
+  LinkMessage link;
+  if (!decode_link(payload, channel == Channel::control, link) || link.type != LinkType::data) return;
+  config_.observer(from.session, from.slot, to, channel, link.payload);
+}
+
+bool RelayServer::expel(const std::string& session_id, Slot slot) {
+  const auto session = sessions_.find(session_id);
+  if (session == sessions_.end()) return false;
+  const auto member = session->second.members.find(slot);
+  if (member == session->second.members.end()) return false;
+  const ConnectionId connection = member->second;
+  session->second.expelled_slots.insert(slot);
+  session->second.expelled_endpoints.insert(clients_.at(connection).public_endpoint);
+  ++counters_.expelled;
+  // Its client comes back asking for its old slot, is refused as expelled, and stops.
+  transport_->disconnect(connection);
+  on_gone(connection);  // the session forgets it now, and the others hear it left
+  return true;
 }
 
 void RelayServer::on_gone(ConnectionId connection) {

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <unordered_set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -21,6 +23,13 @@ struct RateLimit {
   double packets_per_s = 0;
 };
 
+/// Sees each message one member's transport sends another through the relay (the link
+/// protocol's data payload, as the receiving transport delivers it), once per receiver. For
+/// a higher layer that watches a session's traffic (the auditor, peer/auditor.hpp) without
+/// the relay itself decoding game state. Called from poll().
+using RelayObserver = std::function<void(const std::string& session, Slot from, Slot to, Channel channel,
+                                         std::span<const std::uint8_t> bytes)>;
+
 struct RelayServerConfig {
   std::string bind_host = "127.0.0.1";
   std::uint16_t port = 0;  ///< 0 = any free port
@@ -31,6 +40,7 @@ struct RelayServerConfig {
   RateLimit per_peer{512.0 * 1024, 2000};      ///< what one client may send
   RateLimit per_session{2048.0 * 1024, 8000};  ///< what a whole session may send
   std::uint64_t seed = 1;  ///< slot assignment
+  RelayObserver observer;  ///< optional
 };
 
 /// Per-session counts since the session was created.
@@ -48,6 +58,7 @@ struct RelaySessionStats {
 struct RelayServerCounters {
   DropCounters malformed;              ///< undecodable relay messages, by reason
   std::uint64_t dropped_not_joined = 0;  ///< forwards from clients outside any session
+  std::uint64_t expelled = 0;            ///< members expelled (expel())
   std::uint64_t dropped_rejoin = 0;      ///< join from a client already in a session
   std::uint64_t joins_accepted = 0, joins_refused = 0;
 };
@@ -70,7 +81,12 @@ class RelayServer {
   /// Blocks up to timeout_ms for traffic.
   void wait(int timeout_ms);
 
+  /// Disconnects the member in `slot` of `session` (the others are told it left) and refuses
+  /// its slot and its endpoint in that session from then on. False when there is no such member.
+  bool expel(const std::string& session, Slot slot);
+
   Address address() const;
+  bool has_session(const std::string& session) const { return sessions_.contains(session); }
   std::vector<RelaySessionStats> session_stats() const;
   const RelayServerCounters& counters() const { return counters_; }
 
@@ -90,6 +106,8 @@ class RelayServer {
     std::string token;
     std::string code;
     std::unordered_map<Slot, ConnectionId> members;
+    std::unordered_set<Slot> expelled_slots;
+    std::unordered_set<Endpoint, EndpointHash> expelled_endpoints;
     Bucket bucket;
     RelaySessionStats stats;
   };
@@ -100,6 +118,7 @@ class RelayServer {
   void on_forward(Client& client, Channel channel, Slot to, std::span<const std::uint8_t> payload,
                   std::int64_t now_us);
   void on_gone(ConnectionId connection);
+  void observe(const Client& from, Slot to, Channel channel, std::span<const std::uint8_t> payload);
   void refuse(ConnectionId to, RefusalReason reason);
   Slot free_slot(const Session& session);
 

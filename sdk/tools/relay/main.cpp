@@ -20,7 +20,9 @@ constexpr std::string_view kUsage =
     "  --bind HOST         address to bind (default 0.0.0.0)\n"
     "  --max-sessions N    sessions served at once (default 64)\n"
     "  --stats-interval S  print one line per session every S seconds (default 10; 0 = never)\n"
-    "  --audit             re-simulate sampled owner frames (needs the game's simulation)\n"
+    "  --audit             not in this generic relay: auditing re-simulates owner frames in the\n"
+    "                      game's own world, so a game builds its auditing relay with the library\n"
+    "                      (shoal::AuditingRelay in shoal/audit.hpp, given its world factory)\n"
     "  Stops cleanly on SIGINT and SIGTERM.\n";
 
 struct UsageError : std::runtime_error {
@@ -88,8 +90,9 @@ int run(const Options& options) {
   fmt::print("shoal-relay: serving on {} (max {} sessions)\n", to_string(relay.address()),
              options.server.max_sessions);
   if (options.audit) {
-    fmt::print("shoal-relay: --audit needs the game's simulation adapter and is not available in "
-               "the generic relay yet; forwarding without auditing\n");
+    fmt::print("shoal-relay: --audit needs the game's simulation adapter, which the generic relay "
+               "cannot know; a game builds an auditing relay with shoal::AuditingRelay "
+               "(shoal/audit.hpp) and its world factory. Forwarding without auditing\n");
   }
   std::fflush(stdout);
 
