@@ -26,8 +26,10 @@ class QuantizeFilter final : public StateFilter {
     if (fixed_[body] && bitwise_equal(state, last_state_[body])) return false;
     last_[body] = quantizer_.settle(state, &clamped_);
     const ObjectState settled = quantizer_.dequantize(last_[body]);
-    const bool fixed = bitwise_equal(quantizer_.dequantize(quantizer_.settle(settled)), settled);
-    fixed_[body] = fixed ? 1 : 0;
+    // Only a resting body comes back with the same state next step, so only its value is worth
+    // proving a fixed point; a moving body would never hit the cache anyway.
+    fixed_[body] = settled.at_rest &&
+                   bitwise_equal(quantizer_.dequantize(quantizer_.settle(settled)), settled);
     last_state_[body] = settled;
     if (bitwise_equal(settled, state)) return false;
     state = settled;
