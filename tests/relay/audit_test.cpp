@@ -6,7 +6,6 @@
 
 #include <stdexcept>
 
-#include "../sync/match_harness.hpp"
 #include "relay_harness.hpp"
 #include "shoal/audit.hpp"
 #include "shoal/forwarding_transport.hpp"
@@ -93,26 +92,9 @@ struct AuditedMatch {
 
   // Pumps relay and peers until done() or `seconds` pass.
   template <class Done>
-  bool run(double seconds, Done&& done) {
-    const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
-    for (long i = 0; i < static_cast<long>(seconds * 2000) && Clock::now() < deadline; ++i) {
-      relay.poll();
-      for (Player& p : players) {
-        if (p.bot && p.peer->in_match()) p.peer->set_input(p.bot->input(*p.peer, p.ball, p.peer->frame()));
-        p.peer->update();
-      }
-      if (done()) return true;
-      relay.wait(1);
-    }
-    return done();
-  }
+  bool run(double seconds, Done&& done) { return run_peers(relay, players, seconds, done); }
 
-  bool connected() const {
-    for (const Player& p : players) {
-      if (!p.peer->in_match() || p.peer->peers().size() != players.size()) return false;
-    }
-    return true;
-  }
+  bool connected() const { return all_connected(players); }
 
   void start_bots() {
     for (std::size_t p = 0; p < players.size(); ++p) players[p].bot.emplace(31 + p, kSpec.objects);

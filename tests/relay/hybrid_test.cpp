@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstring>
 
-#include "../sync/match_harness.hpp"
 #include "relay_harness.hpp"
 #include "transport/enet_transport.hpp"
 #include "transport/hybrid_transport.hpp"
@@ -17,24 +16,7 @@ using namespace shoal::test;
 
 namespace {
 
-struct End {
-  std::unique_ptr<transport::Hybrid> transport;
-  std::vector<ConnectionId> connected, ended;
-  std::vector<Received> received;
-
-  void drain() {
-    TransportEvent e;
-    while (transport->poll(e)) {
-      switch (e.kind) {
-        case TransportEventKind::connected: connected.push_back(e.connection); break;
-        case TransportEventKind::disconnected:
-        case TransportEventKind::timed_out: ended.push_back(e.connection); break;
-        case TransportEventKind::message:
-          received.push_back({e.connection, e.channel, {e.payload.begin(), e.payload.end()}});
-          break;
-      }
-    }
-  }
+struct End : Seen<transport::Hybrid> {
   std::uint16_t slot() const { return transport->relay_status().slot; }
 };
 
@@ -48,7 +30,7 @@ HybridConfig hybrid_config(const Address& relay, std::uint16_t slot) {
 }
 
 End make_end(const Address& relay, std::uint16_t slot) {
-  return End{std::make_unique<transport::Hybrid>(hybrid_config(relay, slot)), {}, {}, {}};
+  return End{{std::make_unique<transport::Hybrid>(hybrid_config(relay, slot)), {}, {}, {}}};
 }
 
 ConditionerConfig blocked() {
@@ -224,25 +206,8 @@ TEST_CASE("hybrid: a 3-peer match with one peer reachable only through the relay
   const Address host_direct{"127.0.0.1", players[0].peer->address().port};
   for (std::size_t p = 1; p < players.size(); ++p) players[p].peer->join(hybrid_address(host_direct, kRelayHostSlot));
 
-  const auto step = [&](double seconds, auto&& done) {
-    const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
-    for (long i = 0; i < static_cast<long>(seconds * 2000) && Clock::now() < deadline; ++i) {
-      relay.poll();
-      for (Player& p : players) {
-        if (p.bot && p.peer->in_match()) p.peer->set_input(p.bot->input(*p.peer, p.ball, p.peer->frame()));
-        p.peer->update();
-      }
-      if (done()) return true;
-      relay.wait(1);
-    }
-    return done();
-  };
-  const auto connected = [&] {
-    for (const Player& p : players) {
-      if (!p.peer->in_match() || p.peer->peers().size() != players.size()) return false;
-    }
-    return true;
-  };
+  const auto step = [&](double seconds, auto&& done) { return run_peers(relay, players, seconds, done); };
+  const auto connected = [&] { return all_connected(players); };
   REQUIRE(step(15, connected));
   // Connection ids are small and never reused: look at every one each transport has made.
   const auto paths_of = [](const transport::Hybrid& t) {

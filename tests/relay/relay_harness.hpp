@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../sync/match_harness.hpp"
 #include "shoal/relay.hpp"
 #include "transport/relay_client.hpp"
 #include "transport/relay_server.hpp"
@@ -22,9 +23,10 @@ struct Received {
   std::vector<std::uint8_t> bytes;
 };
 
-/// One client and everything it has seen.
-struct Client {
-  std::unique_ptr<transport::RelayClient> transport;
+/// A transport under test and everything it has reported.
+template <class TransportType>
+struct Seen {
+  std::unique_ptr<TransportType> transport;
   std::vector<ConnectionId> connected, ended;
   std::vector<Received> received;
 
@@ -42,6 +44,9 @@ struct Client {
     }
   }
 };
+
+/// One relay client and everything it has seen.
+using Client = Seen<transport::RelayClient>;
 
 inline RelayClientConfig client_config(const Address& relay, const std::string& session,
                                        std::uint16_t slot = 0) {
@@ -70,6 +75,32 @@ bool pump(transport::RelayServer* relay, std::vector<Client*> clients, double se
     else clients.front()->transport->wait(1);
   }
   return done();
+}
+
+/// Runs a Peer match whose traffic goes through `relay` (anything with poll() and wait(ms)):
+/// bots play, every peer updates, until `done` or `seconds` of wall time (iterations bounded).
+template <class Relay, class Done>
+bool run_peers(Relay& relay, std::vector<Player>& players, double seconds, Done&& done) {
+  const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
+  for (long i = 0; i < static_cast<long>(seconds * 2000) && Clock::now() < deadline; ++i) {
+    relay.poll();
+    for (Player& p : players) {
+      if (!p.alive) continue;
+      if (p.bot && p.peer->in_match()) p.peer->set_input(p.bot->input(*p.peer, p.ball, p.peer->frame()));
+      p.peer->update();
+    }
+    if (done()) return true;
+    relay.wait(1);
+  }
+  return done();
+}
+
+/// Every live peer is in the match and sees all the others.
+inline bool all_connected(const std::vector<Player>& players) {
+  for (const Player& p : players) {
+    if (p.alive && (!p.peer->in_match() || p.peer->peers().size() != players.size())) return false;
+  }
+  return true;
 }
 
 inline std::vector<std::uint8_t> bytes_of(const std::string& s) { return {s.begin(), s.end()}; }

@@ -2,7 +2,6 @@
 // Transport is the relay client. The match settles to the same state on every peer.
 #include <doctest/doctest.h>
 
-#include "../sync/match_harness.hpp"
 #include "relay_harness.hpp"
 
 using namespace shoal;
@@ -25,25 +24,8 @@ TEST_CASE("a 3-peer match entirely through the relay stays consistent") {
   players[0].peer->host();
   for (std::size_t p = 1; p < players.size(); ++p) players[p].peer->join(relay_host_address());
 
-  const auto run = [&](double seconds, auto&& done) {
-    const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
-    for (long i = 0; i < static_cast<long>(seconds * 2000) && Clock::now() < deadline; ++i) {
-      relay.poll();
-      for (Player& p : players) {
-        if (p.bot && p.peer->in_match()) p.peer->set_input(p.bot->input(*p.peer, p.ball, p.peer->frame()));
-        p.peer->update();
-      }
-      if (done()) return true;
-      relay.wait(1);
-    }
-    return done();
-  };
-  const auto connected = [&] {
-    for (const Player& p : players) {
-      if (!p.peer->in_match() || p.peer->peers().size() != players.size()) return false;
-    }
-    return true;
-  };
+  const auto run = [&](double seconds, auto&& done) { return run_peers(relay, players, seconds, done); };
+  const auto connected = [&] { return all_connected(players); };
   REQUIRE(run(10, connected));
   for (std::size_t p = 0; p < players.size(); ++p) players[p].bot.emplace(77 + p, spec.objects);
   run(2, [] { return false; });
