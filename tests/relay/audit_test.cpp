@@ -18,29 +18,6 @@ namespace {
 const ArenaSpec kSpec{3, 6, 10};
 const std::string kSession = "audited";
 
-// Moves every moving object it sends 2 cm up, on top of whatever the record holds (an absolute
-// value or a difference from the receiver's baseline, which was itself moved: so the lie grows).
-class LiarTransport final : public ForwardingTransport {
- public:
-  using ForwardingTransport::ForwardingTransport;
-  bool send(ConnectionId c, Channel channel, std::span<const std::uint8_t> bytes) override {
-    if (channel == Channel::state && wire::decode(bytes, quantizer_.limits(), snapshot_)) {
-      for (wire::ObjectRecord& r : snapshot_.objects) {
-        if (r.at_rest) continue;
-        if (r.position.coding == wire::Coding::unchanged) r.position = {wire::Coding::delta, {}};
-        r.position.value[1] += 82;  // 2 cm at 4096 units per metre
-      }
-      if (wire::encode(snapshot_, quantizer_.limits(), buffer_)) return inner().send(c, channel, buffer_);
-    }
-    return inner().send(c, channel, bytes);
-  }
-
- private:
-  wire::Quantizer quantizer_{SnapshotConfig{}};
-  wire::Snapshot snapshot_;
-  std::vector<std::uint8_t> buffer_;
-};
-
 AuditConfig audit_config() {
   AuditConfig c;
   c.world = [] {
@@ -80,7 +57,7 @@ struct AuditedMatch {
       std::unique_ptr<RelayTransport> link = make_relay_transport(config);
       relay_links.push_back(link.get());
       std::unique_ptr<Transport> transport = std::move(link);
-      if (peer_2_lies && p == 2) transport = std::make_unique<LiarTransport>(std::move(transport));
+      if (peer_2_lies && p == 2) transport = std::make_unique<LyingTransport>(std::move(transport), 82);
       player.peer = std::make_unique<Peer>(PeerConfig{}, *player.physics, std::move(transport));
       player.ball = kFirstBall + static_cast<ObjectId>(p);
       player.peer->set_controlled(player.ball);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/random.hpp"
+#include "shoal/forwarding_transport.hpp"
 #include "shoal/memory_network.hpp"
 #include "shoal/peer.hpp"
 #include "shoal/reference_physics.hpp"
@@ -228,6 +229,31 @@ inline LinkConditions link(float one_way_ms, float loss, float jitter_ms = 0) {
   l.loss = loss;
   return l;
 }
+
+/// An owner that lies: the moving objects it sends are `lift_units` quantisation steps (1/4096 m
+/// each) higher than what it simulated, as an absolute value or on top of a difference.
+class LyingTransport final : public ForwardingTransport {
+ public:
+  LyingTransport(std::unique_ptr<Transport> inner, std::int32_t lift_units)
+      : ForwardingTransport(std::move(inner)), lift_(lift_units) {}
+  bool send(ConnectionId c, Channel channel, std::span<const std::uint8_t> bytes) override {
+    if (channel == Channel::state && wire::decode(bytes, quantizer_.limits(), snapshot_)) {
+      for (wire::ObjectRecord& r : snapshot_.objects) {
+        if (r.at_rest) continue;
+        if (r.position.coding == wire::Coding::unchanged) r.position = {wire::Coding::delta, {}};
+        r.position.value[1] += lift_;
+      }
+      if (wire::encode(snapshot_, quantizer_.limits(), buffer_)) return inner().send(c, channel, buffer_);
+    }
+    return inner().send(c, channel, bytes);
+  }
+
+ private:
+  std::int32_t lift_;
+  wire::Quantizer quantizer_{SnapshotConfig{}};
+  wire::Snapshot snapshot_;
+  std::vector<std::uint8_t> buffer_;
+};
 
 /// Sends whatever a test wants, on a connection of its own, to a peer.
 struct Intruder {

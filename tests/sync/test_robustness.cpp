@@ -12,33 +12,6 @@
 using namespace shoal;
 using namespace shoal::test;
 
-namespace {
-
-// Owner that lies: what it sends differs from what it simulated.
-class TamperingTransport final : public ForwardingTransport {
- public:
-  using ForwardingTransport::ForwardingTransport;
-  bool send(ConnectionId c, Channel channel, std::span<const std::uint8_t> bytes) override {
-    if (channel == Channel::state && wire::decode(bytes, quantizer_.limits(), snapshot_)) {
-      for (wire::ObjectRecord& r : snapshot_.objects) {
-        if (r.at_rest) continue;
-        // A centimetre off, quietly: as an absolute value or on top of a difference.
-        if (r.position.coding == wire::Coding::unchanged) r.position = {wire::Coding::delta, {}};
-        r.position.value[1] += 41;
-      }
-      if (wire::encode(snapshot_, quantizer_.limits(), buffer_)) return inner().send(c, channel, buffer_);
-    }
-    return inner().send(c, channel, bytes);
-  }
-
- private:
-  wire::Quantizer quantizer_{SnapshotConfig{}};
-  wire::Snapshot snapshot_;
-  std::vector<std::uint8_t> buffer_;
-};
-
-}  // namespace
-
 TEST_CASE("garbage from a stranger is dropped and counted, the match goes on") {
   ArenaSpec spec{2, 4};
   FakeMatch m(2, spec, PeerConfig{}, 91);
@@ -120,7 +93,7 @@ TEST_CASE("an owner whose snapshots disagree with its own frames raises a desync
   PeerConfig config;
   config.checksum_interval_frames = 30;
   FakeMatch m(2, spec, config, 93, -1, [](int p, std::unique_ptr<Transport> t) -> std::unique_ptr<Transport> {
-    if (p == 0) return std::make_unique<TamperingTransport>(std::move(t));
+    if (p == 0) return std::make_unique<LyingTransport>(std::move(t), 41);
     return t;
   });
   std::vector<Player>& players = m.players;
