@@ -13,9 +13,15 @@
 
 #include <fmt/format.h>
 
+#include "../tool_cli.hpp"
+
 #include "transport/conditioned_relay.hpp"
 
 namespace {
+
+using shoal::tools::UsageError;
+using shoal::tools::parse_number;
+using shoal::tools::parse_port;
 
 using shoal::transport::ConditionedRelay;
 using shoal::transport::Endpoint;
@@ -27,10 +33,6 @@ constexpr std::string_view kUsage =
     "  Forwards UDP between clients of 127.0.0.1:PORT (0 = any free port) and the target,\n"
     "  impairing both directions alike. P is a fraction 0..1; --seconds 0 runs until killed.\n";
 
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 struct Options {
   std::uint16_t listen_port = 0;
   bool has_listen = false;
@@ -40,30 +42,6 @@ struct Options {
   std::uint64_t seed = 1;
   double seconds = 0;
 };
-
-double parse_number(std::string_view flag, const std::string& text, double low, double high,
-                    std::string_view expected) {
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || text.empty() || !(value >= low && value <= high)) {
-    throw UsageError(fmt::format("{} '{}' is not valid: expected {}", flag, text, expected));
-  }
-  return value;
-}
-
-std::uint16_t parse_port(std::string_view flag, const std::string& text, bool allow_zero) {
-  const double port = parse_number(flag, text, allow_zero ? 0 : 1, 65535,
-                                   allow_zero ? "a port 0..65535" : "a port 1..65535");
-  if (port != static_cast<double>(static_cast<std::uint16_t>(port))) {
-    throw UsageError(fmt::format("{} '{}' is not valid: expected a whole port number", flag, text));
-  }
-  return static_cast<std::uint16_t>(port);
-}
 
 Options parse(int argc, char** argv) {
   Options options;
@@ -151,18 +129,5 @@ int run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Options options;
-  try {
-    options = parse(argc, argv);
-  } catch (const UsageError& error) {
-    if (error.what()[0] != '\0') fmt::print(stderr, "shoal-netsim: {}\n", error.what());
-    fmt::print(stderr, "{}", kUsage);
-    return 2;
-  }
-  try {
-    return run(options);
-  } catch (const std::exception& error) {
-    fmt::print(stderr, "shoal-netsim: {}\n", error.what());
-    return 1;
-  }
+  return shoal::tools::run_tool("shoal-netsim", kUsage, argc, argv, parse, run);
 }

@@ -10,9 +10,14 @@
 
 #include <fmt/format.h>
 
+#include "../tool_cli.hpp"
+
 #include "transport/relay_server.hpp"
 
 namespace {
+
+using shoal::tools::UsageError;
+using shoal::tools::parse_number;
 
 constexpr std::string_view kUsage =
     "usage: shoal-relay [--port P] [--bind HOST] [--max-sessions N] [--stats-interval S] [--audit]\n"
@@ -25,31 +30,11 @@ constexpr std::string_view kUsage =
     "                      (shoal::AuditingRelay in shoal/audit.hpp, given its world factory)\n"
     "  Stops cleanly on SIGINT and SIGTERM.\n";
 
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 struct Options {
   shoal::transport::RelayServerConfig server;
   double stats_interval_s = 10;
   bool audit = false;
 };
-
-double parse_number(std::string_view flag, const std::string& text, double low, double high,
-                    std::string_view expected, bool whole) {
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || text.empty() || !(value >= low && value <= high) ||
-      (whole && value != static_cast<double>(static_cast<std::int64_t>(value)))) {
-    throw UsageError(fmt::format("{} '{}' is not valid: expected {}", flag, text, expected));
-  }
-  return value;
-}
 
 Options parse(int argc, char** argv) {
   Options options;
@@ -120,18 +105,5 @@ int run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Options options;
-  try {
-    options = parse(argc, argv);
-  } catch (const UsageError& error) {
-    if (error.what()[0] != '\0') fmt::print(stderr, "shoal-relay: {}\n", error.what());
-    fmt::print(stderr, "{}", kUsage);
-    return 2;
-  }
-  try {
-    return run(options);
-  } catch (const std::exception& error) {
-    fmt::print(stderr, "shoal-relay: {}\n", error.what());
-    return 1;
-  }
+  return shoal::tools::run_tool("shoal-relay", kUsage, argc, argv, parse, run);
 }
