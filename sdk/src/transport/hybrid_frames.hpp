@@ -12,7 +12,7 @@
 //   datagram: [4][payload]               state and time channels
 //   ack:      [5][u32 next expected seq] control channel
 //   punch:    [6][u8 answer]             control channel, relay path only
-// Integers little-endian.
+// Integers little-endian. The formats are written down in RELAY_SPEC.md beside this file.
 #pragma once
 
 #include <cstdint>

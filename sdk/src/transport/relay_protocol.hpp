@@ -5,6 +5,7 @@
 //
 // Relay messages:  [magic 0xB7][version][kind][fields...], integers little-endian.
 // The relay never looks inside a forward's payload: that is the link protocol of the clients.
+// The formats are written down in RELAY_SPEC.md beside this file.
 #pragma once
 
 #include <cstdint>
