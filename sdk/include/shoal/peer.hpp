@@ -107,7 +107,8 @@ class Peer {
   void host();
   /// Joins the match hosted at `host`; joined_match follows once the clock is synchronised.
   void join(const Address& host);
-  /// Leaves the match gracefully; the others hand this peer's objects to the default owner.
+  /// Leaves the match gracefully; the others hand this peer's objects to the default owner
+  /// at once. Blocks up to 250 ms so that the goodbye actually leaves.
   void leave();
 
   /// The object the local player drives (kNoObject-like values are rejected).
