@@ -146,16 +146,7 @@ bool Hybrid::poll(TransportEvent& event) {
     while (relay_->poll(inner)) on_event(kRelay, inner, now);
     service(now);
   }
-  if (events_.empty()) return false;
-  Pending& next = events_.front();
-  payload_.swap(next.payload);
-  event = {};
-  event.kind = next.kind;
-  event.connection = next.connection;
-  event.channel = next.channel;
-  event.payload = payload_;
-  events_.pop_front();
-  return true;
+  return events_.pop(event);
 }
 
 void Hybrid::wait(int timeout_ms) { direct_->wait(std::min(timeout_ms, kWaitSliceMs)); }
@@ -280,7 +271,7 @@ void Hybrid::on_frame(Side s, ConnectionId underlying, Channel channel, std::spa
     ++counters_.dropped_bad_frame;
     return;
   }
-  events_.push_back({TransportEventKind::message, route_id, channel, {frame.payload.begin(), frame.payload.end()}});
+  events_.push(TransportEventKind::message, route_id, channel, frame.payload);
 }
 
 void Hybrid::on_hello(Side s, ConnectionId underlying, const HybridHello& hello, std::int64_t now) {
@@ -296,7 +287,7 @@ void Hybrid::on_hello(Side s, ConnectionId underlying, const HybridHello& hello,
     route.paths[s].ready = true;
     if (!route.open) {
       route.open = true;
-      events_.push_back({TransportEventKind::connected, bound_route, Channel::control, {}});
+      events_.push(TransportEventKind::connected, bound_route);
     }
     return update_active(route, now);
   }
@@ -324,7 +315,7 @@ void Hybrid::on_hello(Side s, ConnectionId underlying, const HybridHello& hello,
   send_hello(route, s, true);
   if (fresh) {
     route.open = true;
-    events_.push_back({TransportEventKind::connected, route_id, Channel::control, {}});
+    events_.push(TransportEventKind::connected, route_id);
   }
   update_active(route, now);
 }
@@ -397,7 +388,7 @@ void Hybrid::end_route(ConnectionId id, TransportEventKind kind) {
   drop_path(route, kDirect, true);
   drop_path(route, kRelay, true);
   routes_.erase(id);
-  events_.push_back({kind, id, Channel::control, {}});
+  events_.push(kind, id);
 }
 
 // ---- hole punching ----

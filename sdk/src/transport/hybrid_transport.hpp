@@ -18,13 +18,13 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <unordered_map>
 #include <vector>
 
 #include "core/random.hpp"
 #include "shoal/relay.hpp"
+#include "transport/event_queue.hpp"
 #include "transport/enet_transport.hpp"
 #include "transport/hybrid_frames.hpp"
 #include "transport/relay_client.hpp"
@@ -99,13 +99,6 @@ class Hybrid final : public HybridTransport {
   struct Unbound {
     std::int64_t since_us = 0;
   };
-  struct Pending {
-    TransportEventKind kind = TransportEventKind::message;
-    ConnectionId connection = kNoConnection;
-    Channel channel = Channel::control;
-    std::vector<std::uint8_t> payload;
-  };
-
   Transport& side(Side s) const { return s == kDirect ? static_cast<Transport&>(*direct_) : *relay_; }
   void on_event(Side s, const TransportEvent& event, std::int64_t now);
   void on_frame(Side s, ConnectionId underlying, Channel channel, std::span<const std::uint8_t> bytes,
@@ -136,8 +129,7 @@ class Hybrid final : public HybridTransport {
   std::unordered_map<ConnectionId, ConnectionId> bound_[2];  ///< underlying -> route
   std::unordered_map<ConnectionId, Unbound> unbound_[2];    ///< incoming, before their hello
   ConnectionId next_route_ = 1;
-  std::deque<Pending> events_;
-  std::vector<std::uint8_t> payload_;  ///< the last event's payload; valid until the next poll
+  EventQueue events_;
   std::vector<std::uint8_t> frame_;    ///< one frame being built
   core::Random random_;
   Counters counters_;

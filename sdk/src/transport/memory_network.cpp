@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/random.hpp"
+#include "transport/event_queue.hpp"
 #include "transport/link_conditioner.hpp"
 
 namespace shoal {
@@ -103,13 +104,6 @@ struct Connection {
   std::int64_t window_start_us = 0;
 };
 
-struct Pending {
-  TransportEventKind kind;
-  ConnectionId connection;
-  Channel channel;
-  std::vector<std::uint8_t> bytes;
-};
-
 class MemoryEndpoint final : public Transport {
  public:
   MemoryEndpoint(std::shared_ptr<MemoryNetwork::Impl> net, std::uint16_t port,
@@ -129,7 +123,7 @@ class MemoryEndpoint final : public Transport {
     auto it = connections_.find(id);
     if (it == connections_.end()) return;
     net_->send_reliable(port_, it->second.remote_port, Kind::disconnect, {});
-    pending_.push_back({TransportEventKind::disconnected, id, Channel::control, {}});
+    pending_.push(TransportEventKind::disconnected, id);
     forget(it);
   }
 
@@ -159,14 +153,7 @@ class MemoryEndpoint final : public Transport {
 
   bool poll(TransportEvent& event) override {
     if (pending_.empty()) gather();
-    if (pending_.empty()) return false;
-    current_ = std::move(pending_.front());
-    pending_.pop_front();
-    event.kind = current_.kind;
-    event.connection = current_.connection;
-    event.channel = current_.channel;
-    event.payload = current_.bytes;
-    return true;
+    return pending_.pop(event);
   }
 
   void wait(int) override {}  // time is the caller's: nothing to wait for
@@ -213,7 +200,7 @@ class MemoryEndpoint final : public Transport {
       const ConnectionId id = new_connection(from);
       connections_[id].connected = true;
       net_->send_reliable(port_, from, Kind::accept, {});
-      pending_.push_back({TransportEventKind::connected, id, Channel::control, {}});
+      pending_.push(TransportEventKind::connected, id);
       return;
     }
     if (found == by_port_.end()) return;  // traffic for a connection we no longer have
@@ -224,11 +211,11 @@ class MemoryEndpoint final : public Transport {
       case Kind::accept:
         if (!c.connected) {
           c.connected = true;
-          pending_.push_back({TransportEventKind::connected, it->first, Channel::control, {}});
+          pending_.push(TransportEventKind::connected, it->first);
         }
         return;
       case Kind::disconnect:
-        pending_.push_back({TransportEventKind::disconnected, it->first, Channel::control, {}});
+        pending_.push(TransportEventKind::disconnected, it->first);
         forget(it);
         return;
       default:
@@ -237,7 +224,7 @@ class MemoryEndpoint final : public Transport {
     if (!c.connected) return;
     c.bytes_in += bytes.size();
     ++c.packets_in;
-    pending_.push_back({TransportEventKind::message, it->first, channel, {bytes.begin(), bytes.end()}});
+    pending_.push(TransportEventKind::message, it->first, channel, bytes);
   }
 
   // Moves everything due by now into pending_, then checks timeouts and refreshes stats.
@@ -276,7 +263,7 @@ class MemoryEndpoint final : public Transport {
                              !net_->link(c.remote_port, port_).blocked;
       if (reachable) c.last_heard_us = now;
       if (now - c.last_heard_us > timeout_us_) {
-        pending_.push_back({TransportEventKind::timed_out, it->first, Channel::control, {}});
+        pending_.push(TransportEventKind::timed_out, it->first);
         by_port_.erase(c.remote_port);
         it = connections_.erase(it);
         continue;
@@ -307,8 +294,7 @@ class MemoryEndpoint final : public Transport {
   ConnectionId next_id_ = 1;
   std::map<ConnectionId, Connection> connections_;
   std::map<std::uint16_t, ConnectionId> by_port_;
-  std::deque<Pending> pending_;
-  Pending current_;
+  transport::EventQueue pending_;
   std::vector<std::uint8_t> scratch_, datagram_;
 };
 

@@ -144,16 +144,7 @@ bool RelayClient::poll(TransportEvent& event) {
     while (owned_inner_ && events_.empty() && inner_->poll(inner)) on_inner_event(inner, now);
     service(now);
   }
-  if (events_.empty()) return false;
-  Pending& next = events_.front();
-  payload_.swap(next.payload);
-  event = {};
-  event.kind = next.kind;
-  event.connection = next.connection;
-  event.channel = next.channel;
-  event.payload = payload_;
-  events_.pop_front();
-  return true;
+  return events_.pop(event);
 }
 
 void RelayClient::wait(int timeout_ms) {
@@ -248,7 +239,7 @@ void RelayClient::on_relay_message(Channel channel, std::span<const std::uint8_t
       status_.error = fmt::format("the relay refused to join session '{}': {}",
                                   config_.session.empty() ? config_.code : config_.session,
                                   to_string(message.refusal));
-      for (auto& [id, link] : links_) events_.push_back({TransportEventKind::timed_out, id, Channel::control, {}});
+      for (auto& [id, link] : links_) events_.push(TransportEventKind::timed_out, id);
       links_.clear();
       return;
     case RelayKind::deliver:
@@ -341,7 +332,7 @@ ConnectionId RelayClient::find_link(Slot remote, std::uint32_t tag) const {
 
 void RelayClient::end_link(ConnectionId id, TransportEventKind kind) {
   links_.erase(id);
-  events_.push_back({kind, id, Channel::control, {}});
+  events_.push(kind, id);
 }
 
 void RelayClient::on_link_message(Slot from, Channel channel, std::span<const std::uint8_t> bytes,
@@ -361,7 +352,7 @@ void RelayClient::on_link_message(Slot from, Channel channel, std::span<const st
       link.open = true;
       link.created_us = now;
       link.progress_us = now;
-      events_.push_back({TransportEventKind::connected, id, Channel::control, {}});
+      events_.push(TransportEventKind::connected, id);
     }
     encode_link(LinkType::accept, message.tag, link_buf_);
     transmit(links_.at(id), Channel::control);
@@ -376,7 +367,7 @@ void RelayClient::on_link_message(Slot from, Channel channel, std::span<const st
     case LinkType::accept:
       if (!link.open) {
         link.open = true;
-        events_.push_back({TransportEventKind::connected, id, Channel::control, {}});
+        events_.push(TransportEventKind::connected, id);
       }
       return;
     case LinkType::close: return end_link(id, TransportEventKind::disconnected);
@@ -397,7 +388,7 @@ void RelayClient::on_link_message(Slot from, Channel channel, std::span<const st
         }
       }
       count(link, false, message.payload.size(), now);
-      events_.push_back({TransportEventKind::message, id, channel, {message.payload.begin(), message.payload.end()}});
+      events_.push(TransportEventKind::message, id, channel, message.payload);
       return;
     }
     case LinkType::open: break;  // on a channel other than control: meaningless

@@ -13,7 +13,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <unordered_map>
 #include <unordered_set>
@@ -21,6 +20,7 @@
 
 #include "core/random.hpp"
 #include "shoal/relay.hpp"
+#include "transport/event_queue.hpp"
 #include "transport/enet_transport.hpp"
 #include "transport/relay_protocol.hpp"
 #include "transport/resumable_stream.hpp"
@@ -87,13 +87,6 @@ class RelayClient final : public RelayTransport {
     std::uint64_t packets_out = 0, packets_in = 0, bytes_out = 0, bytes_in = 0;
     LinkStats rates;
   };
-  struct Pending {
-    TransportEventKind kind = TransportEventKind::message;
-    ConnectionId connection = kNoConnection;
-    Channel channel = Channel::control;
-    std::vector<std::uint8_t> payload;
-  };
-
   void service(std::int64_t now_us);
   void on_inner_event(const TransportEvent& event, std::int64_t now_us);
   void on_relay_message(Channel channel, std::span<const std::uint8_t> bytes, std::int64_t now_us);
@@ -122,8 +115,7 @@ class RelayClient final : public RelayTransport {
   std::unordered_set<Slot> members_;
   std::unordered_map<ConnectionId, Link> links_;
   ConnectionId next_connection_ = 1;
-  std::deque<Pending> events_;
-  std::vector<std::uint8_t> payload_;   ///< the last event's payload; valid until the next poll
+  EventQueue events_;
   std::vector<std::uint8_t> link_buf_;  ///< one link message being built
   std::vector<std::uint8_t> out_;       ///< one relay message being built
   core::Random random_;
