@@ -224,17 +224,8 @@ TEST_CASE("hybrid: a 3-peer match with one peer reachable only through the relay
   CHECK(std::count(host_paths.begin(), host_paths.end(), Path::direct) == 1);
   CHECK(std::count(host_paths.begin(), host_paths.end(), Path::relay) == 1);
 
-  for (std::size_t p = 0; p < players.size(); ++p) players[p].bot.emplace(77 + p, spec.objects);
-  step(2, [] { return false; });
-  for (Player& p : players) {
-    p.bot.reset();
-    p.peer->set_input({});
-  }
+  const bool settled = play_then_settle(relay, players, spec, 77);
   const auto ids = all_ids(spec);
-  const bool settled = step(10, [&] {
-    const Divergence d = divergence(players, ids);
-    return d.objects_compared > 0 && d.position_m < 1e-3f && d.rotation_rad < 1e-3f;
-  });
   const Divergence d = divergence(players, ids);
   INFO("divergence " << d.position_m << " m, " << d.rotation_rad << " rad at frame " << d.frame);
   CHECK(settled);

@@ -95,6 +95,24 @@ bool run_peers(Relay& relay, std::vector<Player>& players, double seconds, Done&
   return done();
 }
 
+/// Bots play for 2 s, then stop; true once every peer agrees on every object (1 mm, 0.001 rad)
+/// within 10 s.
+template <class Relay>
+bool play_then_settle(Relay& relay, std::vector<Player>& players, const ArenaSpec& spec,
+                      std::uint64_t bot_seed) {
+  for (std::size_t p = 0; p < players.size(); ++p) players[p].bot.emplace(bot_seed + p, spec.objects);
+  run_peers(relay, players, 2, [] { return false; });
+  for (Player& p : players) {
+    p.bot.reset();
+    p.peer->set_input({});
+  }
+  const auto ids = all_ids(spec);
+  return run_peers(relay, players, 10, [&] {
+    const Divergence d = divergence(players, ids);
+    return d.objects_compared > 0 && d.position_m < 1e-3f && d.rotation_rad < 1e-3f;
+  });
+}
+
 /// Every live peer is in the match and sees all the others.
 inline bool all_connected(const std::vector<Player>& players) {
   for (const Player& p : players) {

@@ -27,17 +27,8 @@ TEST_CASE("a 3-peer match entirely through the relay stays consistent") {
   const auto run = [&](double seconds, auto&& done) { return run_peers(relay, players, seconds, done); };
   const auto connected = [&] { return all_connected(players); };
   REQUIRE(run(10, connected));
-  for (std::size_t p = 0; p < players.size(); ++p) players[p].bot.emplace(77 + p, spec.objects);
-  run(2, [] { return false; });
-  for (Player& p : players) {
-    p.bot.reset();
-    p.peer->set_input({});
-  }
+  const bool settled = play_then_settle(relay, players, spec, 77);
   const auto ids = all_ids(spec);
-  const bool settled = run(10, [&] {
-    const Divergence d = divergence(players, ids);
-    return d.objects_compared > 0 && d.position_m < 1e-3f && d.rotation_rad < 1e-3f;
-  });
   const Divergence d = divergence(players, ids);
   INFO("divergence " << d.position_m << " m, " << d.rotation_rad << " rad at frame " << d.frame);
   CHECK(settled);
