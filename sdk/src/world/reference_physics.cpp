@@ -111,6 +111,7 @@ struct ReferencePhysics::Impl {
   void step(std::span<const BodyInput> inputs);
   void collect_contacts();
   void add_pair_contacts(BodyIndex a, BodyIndex b);
+  void add_manifold(BodyIndex a, BodyIndex b);  // the last collision's points, as contacts
   void wake_touched_sleepers();
   void apply_forces();
   void integrate();
@@ -227,6 +228,10 @@ void ReferencePhysics::Impl::step(std::span<const BodyInput> inputs) {
 
 void ReferencePhysics::Impl::add_pair_contacts(BodyIndex a, BodyIndex b) {
   world::collide(bodies[a].shape, poses[a], bodies[b].shape, poses[b], kContactMargin, manifold);
+  add_manifold(a, b);
+}
+
+void ReferencePhysics::Impl::add_manifold(BodyIndex a, BodyIndex b) {
   for (int i = 0; i < manifold.count; ++i) {
     SolverContact c;
     c.a = a;
@@ -266,15 +271,7 @@ void ReferencePhysics::Impl::collect_contacts() {
     for (const Plane& plane : planes) {
       world::collide_plane(bodies[b].shape, poses[b], plane.inward_normal, plane.offset,
                            kContactMargin, manifold);
-      for (int i = 0; i < manifold.count; ++i) {
-        SolverContact c;
-        c.a = b;
-        c.b = sentinel;
-        c.point = manifold.points[static_cast<std::size_t>(i)].point;
-        c.separation = manifold.points[static_cast<std::size_t>(i)].separation;
-        c.normal = manifold.normal;
-        contacts.push_back(c);
-      }
+      add_manifold(b, sentinel);
     }
   }
 }
