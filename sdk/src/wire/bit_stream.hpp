@@ -22,6 +22,9 @@
 
 namespace shoal::wire {
 
+/// The low `count` bits set, for count 0..32.
+constexpr std::uint64_t low_mask(int count) { return (std::uint64_t{1} << count) - 1; }
+
 class BitWriter {
  public:
   static constexpr bool writing = true;
@@ -30,12 +33,20 @@ class BitWriter {
   /// Appends to `out` (which may already hold a byte-aligned header).
   explicit BitWriter(std::vector<std::uint8_t>& out) : out_(out) {}
 
+  /// Writes the low `count` bits (0..32) of value. Whole bytes at a time: the first fills the
+  /// partial byte left by the previous call, the rest are appended.
   bool bits(std::uint32_t& value, int count) {
-    for (int i = 0; i < count; ++i) {
-      if (bit_ % 8 == 0) out_.push_back(0);
-      if ((value >> i) & 1u) out_.back() = static_cast<std::uint8_t>(out_.back() | (1u << (bit_ % 8)));
-      ++bit_;
+    std::uint64_t v = value & low_mask(count);
+    const int used = static_cast<int>(bit_ % 8);
+    bit_ += static_cast<std::size_t>(count);
+    if (used != 0) {
+      out_.back() = static_cast<std::uint8_t>(out_.back() | (v << used));
+      const int took = 8 - used;
+      if (count <= took) return true;
+      v >>= took;
+      count -= took;
     }
+    for (; count > 0; count -= 8, v >>= 8) out_.push_back(static_cast<std::uint8_t>(v));
     return true;
   }
   bool fail(DropReason) { return false; }  // writers are given valid values
@@ -53,12 +64,16 @@ class BitReader {
 
   explicit BitReader(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
 
+  /// Reads `count` bits (0..32): the at most five bytes they span, in one go.
   bool bits(std::uint32_t& value, int count) {
     if (static_cast<std::size_t>(count) > bytes_.size() * 8 - bit_) return fail(DropReason::truncated);
-    value = 0;
-    for (int i = 0; i < count; ++i, ++bit_) {
-      if ((bytes_[bit_ / 8] >> (bit_ % 8)) & 1u) value |= 1u << i;
-    }
+    const std::size_t first = bit_ / 8;
+    const int shift = static_cast<int>(bit_ % 8);
+    const int spanned = (shift + count + 7) / 8;
+    std::uint64_t window = 0;
+    for (int i = 0; i < spanned; ++i) window |= std::uint64_t{bytes_[first + static_cast<std::size_t>(i)]} << (8 * i);
+    value = static_cast<std::uint32_t>((window >> shift) & low_mask(count));
+    bit_ += static_cast<std::size_t>(count);
     return true;
   }
   bool fail(DropReason reason) {
