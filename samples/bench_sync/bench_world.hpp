@@ -55,6 +55,9 @@ class TimedSimulation final : public Simulation {
   void write(BodyIndex body, const ObjectState& state) override { inner_.write(body, state); }
   void save(Frame frame) override { inner_.save(frame); }
   void restore(Frame frame) override { inner_.restore(frame); }
+  std::optional<std::span<const BodyIndex>> changed_bodies() const override {
+    return inner_.changed_bodies();
+  }
 
   std::int64_t straight_ns() const { return straight_ns_; }
   std::int64_t straight_steps() const { return straight_steps_; }

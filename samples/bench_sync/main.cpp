@@ -252,10 +252,7 @@ CatchupResult measure_catchup(int objects, int reps) {
 
   std::vector<std::uint8_t> owned(bodies, 0);
   for (BodyIndex b = 0; b < bodies; ++b) owned[b] = b % kCatchupPeers == 1 ? 1 : 0;
-  std::vector<ObjectState> initial(bodies);
-  for (BodyIndex b = 0; b < bodies; ++b) initial[b] = timed.read(b);
-  history.record(0, initial);
-  timed.save(0);
+  resimulator.start(0);
   for (BodyIndex ball = 0; ball < kCatchupPeers; ++ball) inputs.track(ball);
 
   // Balls circle the arena's middle, so they keep knocking objects about.

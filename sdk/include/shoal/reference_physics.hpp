@@ -69,6 +69,8 @@ class ReferencePhysics final : public Simulation {
   void write(BodyIndex body, const ObjectState& state) override;
   void save(Frame frame) override;
   void restore(Frame frame) override;
+  /// The bodies that were awake during the last step (only they move or fall asleep).
+  std::optional<std::span<const BodyIndex>> changed_bodies() const override;
 
   const ReferencePhysicsConfig& config() const;
   bool is_static(BodyIndex body) const;

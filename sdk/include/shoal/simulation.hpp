@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 
 #include "shoal/state.hpp"
@@ -23,7 +24,9 @@ struct BodyInput {
 ///   in the same build (catch-up and sync-test mode depend on it);
 /// - write() followed by read() returns the written state;
 /// - bodies are listed in the same order on every peer (the game creates its world the same
-///   way everywhere).
+///   way everywhere);
+/// - between steps only Shoal changes bodies (through write()): the game acts through inputs,
+///   since whatever it wrote itself would be lost at the next catch-up and reach no other peer.
 class Simulation {
  public:
   virtual ~Simulation() = default;
@@ -48,6 +51,13 @@ class Simulation {
   /// Engines whose step depends only on ObjectState leave both empty.
   virtual void save(Frame) {}
   virtual void restore(Frame) {}
+
+  /// Optional, for speed in large worlds where most bodies sleep: after step(), the bodies
+  /// whose state that step may have changed (any order). Every body not listed must read back
+  /// exactly what it held before the step, and writing a body the state it already holds must
+  /// change nothing; Shoal then reads, filters and records only the listed bodies. nullopt (the
+  /// default) means any body may have changed: Shoal reads every body after every step.
+  virtual std::optional<std::span<const BodyIndex>> changed_bodies() const { return std::nullopt; }
 };
 
 }  // namespace shoal

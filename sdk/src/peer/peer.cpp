@@ -64,7 +64,9 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       objects(simulation),
       body_count(simulation.body_count()),
       history(body_count, config.history_frames),
-      owner_frames(body_count, config.history_frames),
+      // Room for every frame a snapshot may carry: the history window plus the quarter of it
+      // ahead that on_snapshot accepts, so no two of them share a ring row.
+      owner_frames(body_count, config.history_frames + config.history_frames / 4 + 1),
       inputs(config.history_frames),
       resimulator(simulation, history, owner_frames, inputs),
       quantizer(config.snapshots),
@@ -87,6 +89,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
   if (config.snapshots.quantize) resimulator.set_state_filter(&quantize_filter);
   quantized.resize(body_count);
   relevant.resize(body_count);
+  owned_bodies.reserve(body_count);
   time_sync.set_reference_peer(0);  // the host defines the timeline while it is there
   std::random_device entropy;
   secret = (std::uint64_t{entropy()} << 32) | entropy();
@@ -183,7 +186,7 @@ PeerStats Peer::stats() const {
   s.frame = frame();
   s.quantization_clamps = impl_->quantize_filter.clamped();
   s.owned_objects = 0;
-  for (std::uint8_t owned : impl_->owned_by_me) s.owned_objects += owned;
+  s.owned_objects = impl_->owned_bodies.size();
   for (const session::Member& m : impl_->members.remotes()) {
     RemotePeerStats remote{m.id, impl_->transport->stats(m.connection)};
     // The snapshot stream's own sequence numbers measure the loss of everything the link

@@ -86,9 +86,11 @@ void Peer::Impl::apply_ownership(const wire::OwnershipChange& change, bool recor
 
 void Peer::Impl::note_owner_changes() {
   const PeerId self = members.self();
+  owned_bodies.clear();
   for (BodyIndex b = 0; b < body_count; ++b) {
     const PeerId owner = ownership->owner(b);
     owned_by_me[b] = owner == self ? 1 : 0;
+    if (owner == self) owned_bodies.push_back(b);
     if (owner == known_owner[b]) continue;
     const bool first = known_owner[b] == kNoPeer;
     known_owner[b] = owner;

@@ -146,6 +146,7 @@ struct Peer::Impl {
   std::vector<BodyIndex> mismatched_bodies;
   std::vector<PeerId> known_owner;             // per body, to report table-wide changes
   std::vector<std::uint8_t> owned_by_me;       // per body: replayed, never re-simulated
+  std::vector<BodyIndex> owned_bodies;         // the same, as a list: the per-frame sends walk it
 
   // Per-frame scratch, sized once.
   std::vector<ObjectState> before;

@@ -195,8 +195,7 @@ void Peer::Impl::send_baseline(ConnectionId connection) {
   const std::span<const ObjectState> states = history.states(frame);
   wire::Baseline message;
   message.frame = frame;
-  for (BodyIndex b = 0; b < body_count; ++b) {
-    if (!owned_by_me[b]) continue;
+  for (BodyIndex b : owned_bodies) {
     message.objects.push_back({objects.id(b), states[b]});
     if (message.objects.size() == kObjectsPerMessage) {
       send_to(connection, message);

@@ -36,9 +36,7 @@ void Peer::Impl::send_snapshots(Frame frame) {
   const SnapshotConfig& sc = config.snapshots;
   const std::span<const ObjectState> states = history.states(frame);
   if (sc.quantize) {
-    for (BodyIndex b = 0; b < body_count; ++b) {
-      if (owned_by_me[b]) quantized[b] = quantize_filter.quantized(b, states[b]);
-    }
+    for (BodyIndex b : owned_bodies) quantized[b] = quantize_filter.quantized(b, states[b]);
   }
   snapshot_out.sender = members.self();
   snapshot_out.frame = frame;
@@ -61,8 +59,7 @@ void Peer::Impl::send_snapshots(Frame frame) {
     const bool everything = std::none_of(remote_controlled.begin(), remote_controlled.end(),
                                          [&](auto& p) { return p.first == m.id; });
     candidates.clear();
-    for (BodyIndex b = 0; b < body_count; ++b) {
-      if (!owned_by_me[b]) continue;
+    for (BodyIndex b : owned_bodies) {
       // Outside the receiver's simulated region only resting objects go, and rarely: enough
       // for every peer to agree on the whole world once it settles, at almost no cost.
       relevant[b] = everything || authority::is_member(interest.simulated, b);

@@ -50,10 +50,7 @@ void Peer::Impl::start_match(std::int64_t now_us, Frame frame) {
   clock_config.tick_hz = config.tick_hz;
   clock_config.max_catchup_frames_per_update = config.max_clock_catchup_frames;
   clock.emplace(clock_config, now_us, frame);
-  history.clear();
-  for (BodyIndex b = 0; b < body_count; ++b) before[b] = sim.read(b);
-  history.record(frame, before);
-  sim.save(frame);
+  resimulator.start(frame);
   const std::vector<PeerId> live = members.live();
   ownership.emplace(config.authority, config.tick_hz, members.self(), live, body_count);
   for (PeerId peer : live) reset_regions(peer);
@@ -175,9 +172,9 @@ void Peer::Impl::send_checksum(Frame frame) {
   const std::span<const ObjectState> states = history.states(checked);
   wire::Checksum message;
   message.frame = checked;
-  for (BodyIndex b = 0; b < body_count; ++b) {
+  for (BodyIndex b : owned_bodies) {
     const Frame since = ownership->record(b).frame;
-    if (owned_by_me[b] && (since == kNoFrame || since <= checked)) {
+    if (since == kNoFrame || since <= checked) {
       message.objects.push_back({objects.id(b), sync::state_hash(states[b])});
     }
   }

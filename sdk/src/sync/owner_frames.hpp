@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <vector>
 
 #include "shoal/simulation.hpp"
@@ -15,10 +16,18 @@ class OwnerFrames {
       : bodies_(body_count), depth_(depth),
         tags_(body_count * static_cast<std::size_t>(depth), kNoFrame),
         states_(body_count * static_cast<std::size_t>(depth)),
-        newest_(body_count, kNoFrame) {}
+        newest_(body_count, kNoFrame),
+        listed_frame_(static_cast<std::size_t>(depth), kNoFrame),
+        listed_(static_cast<std::size_t>(depth)) {}
 
   void store(Frame frame, BodyIndex body, const ObjectState& state) {
     const std::size_t i = slot(frame, body);
+    const auto row = static_cast<std::size_t>(frame % depth_);
+    if (listed_frame_[row] != frame) {
+      listed_frame_[row] = frame;
+      listed_[row].clear();
+    }
+    if (tags_[i] != frame) listed_[row].push_back(body);
     tags_[i] = frame;
     states_[i] = state;
     if (frame > newest_[body]) newest_[body] = frame;
@@ -30,6 +39,13 @@ class OwnerFrames {
     return tags_[i] == frame ? &states_[i] : nullptr;
   }
   Frame newest(BodyIndex body) const { return newest_[body]; }
+  /// The bodies with a state stored for frame, so injecting a frame need not visit every body.
+  /// May also list bodies forgotten since: find() is the authority.
+  std::span<const BodyIndex> bodies_at(Frame frame) const {
+    if (frame < 0) return {};
+    const auto row = static_cast<std::size_t>(frame % depth_);
+    return listed_frame_[row] == frame ? std::span<const BodyIndex>(listed_[row]) : std::span<const BodyIndex>{};
+  }
   /// Forgets a body's frames from `from` on: its owner changed at that frame, and what the old
   /// owner sent for later frames (before it heard of the change) does not bind.
   void forget_from(BodyIndex body, Frame from) {
@@ -49,6 +65,8 @@ class OwnerFrames {
   std::vector<Frame> tags_;
   std::vector<ObjectState> states_;
   std::vector<Frame> newest_;
+  std::vector<Frame> listed_frame_;             // per ring row: the frame its list is of
+  std::vector<std::vector<BodyIndex>> listed_;  // per ring row: bodies stored for that frame
 };
 
 }  // namespace shoal::sync

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sync/state_compare.hpp"
+
 namespace shoal::sync {
 
 Resimulator::Resimulator(Simulation& simulation, world::FrameHistory& history,
@@ -9,6 +11,14 @@ Resimulator::Resimulator(Simulation& simulation, world::FrameHistory& history,
     : sim_(simulation), history_(history), owner_frames_(owner_frames), inputs_(inputs) {
   state_scratch_.resize(sim_.body_count());
   confirmed_scratch_.resize(sim_.body_count());
+}
+
+void Resimulator::start(Frame frame) {
+  history_.clear();
+  const auto count = static_cast<BodyIndex>(state_scratch_.size());
+  for (BodyIndex b = 0; b < count; ++b) state_scratch_[b] = read_filtered(b);
+  history_.record(frame, state_scratch_);
+  sim_.save(frame);
 }
 
 void Resimulator::step_forward(std::span<const std::uint8_t> replay) {
@@ -26,16 +36,25 @@ int Resimulator::resimulate(Frame from, std::span<const std::uint8_t> replay, bo
 void Resimulator::restore(Frame frame, bool inject) {
   std::span<ObjectState> states = history_.states(frame);
   const auto count = static_cast<BodyIndex>(states.size());
+  // Bodies first: writing a body may reset engine state (waking it) that restore() then sets.
+  // An engine that lists its changed bodies holds the newest frame, and writing what a body
+  // already holds changes nothing there: only the bodies that differ from it are written (the
+  // injected ones always: when `frame` is the newest, they differ from what the engine holds
+  // but no longer from the frame's row).
+  const std::span<const ObjectState> current = history_.states(history_.newest());
+  const bool only_differences = sim_.changed_bodies().has_value();
   if (inject) {
-    for (BodyIndex b = 0; b < count; ++b) {
+    for (BodyIndex b : owner_frames_.bodies_at(frame)) {
       if (const ObjectState* owner = owner_frames_.find(frame, b)) {
         states[b] = *owner;
         history_.set_confirmed(frame, b, true);
+        if (only_differences) sim_.write(b, *owner);
       }
     }
   }
-  // Bodies first: writing a body may reset engine state (waking it) that restore() then sets.
-  for (BodyIndex b = 0; b < count; ++b) sim_.write(b, states[b]);
+  for (BodyIndex b = 0; b < count; ++b) {
+    if (!only_differences || !bitwise_equal(states[b], current[b])) sim_.write(b, states[b]);
+  }
   sim_.restore(frame);
 }
 
@@ -44,6 +63,23 @@ void Resimulator::step_and_record(Frame frame, std::span<const std::uint8_t> rep
   inputs_.gather(frame, input_scratch_);
   sim_.step(frame, input_scratch_);
   sim_.save(frame);
+  const std::optional<std::span<const BodyIndex>> changed = sim_.changed_bodies();
+  // The carried-over frame must be another ring row than the one being recorded.
+  if (changed && history_.depth() > 1 && history_.has(frame - 1)) {
+    record_changed_bodies(frame, *changed, replay, inject, rewrite);
+  } else {
+    record_every_body(frame, replay, inject, rewrite);
+  }
+}
+
+ObjectState Resimulator::read_filtered(BodyIndex body) {
+  ObjectState state = sim_.read(body);
+  if (filter_ != nullptr && filter_->apply(body, state)) sim_.write(body, state);
+  return state;
+}
+
+void Resimulator::record_every_body(Frame frame, std::span<const std::uint8_t> replay, bool inject,
+                                    bool rewrite) {
   const auto count = static_cast<BodyIndex>(state_scratch_.size());
   // The frame's rows are looked up once, not per body; a fresh frame has none until recorded.
   const std::span<ObjectState> held = rewrite ? history_.states(frame) : std::span<ObjectState>{};
@@ -56,10 +92,7 @@ void Resimulator::step_and_record(Frame frame, std::span<const std::uint8_t> rep
       state_scratch_[b] = *forced;
       sim_.write(b, *forced);
     } else {
-      state_scratch_[b] = sim_.read(b);
-      if (filter_ != nullptr && filter_->apply(b, state_scratch_[b])) {
-        sim_.write(b, state_scratch_[b]);
-      }
+      state_scratch_[b] = read_filtered(b);
     }
   }
   if (rewrite) {
@@ -69,6 +102,54 @@ void Resimulator::step_and_record(Frame frame, std::span<const std::uint8_t> rep
   }
   const std::span<std::uint8_t> confirmed = history_.confirmed_flags(frame);
   std::copy(confirmed_scratch_.begin(), confirmed_scratch_.end(), confirmed.begin());
+}
+
+void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> changed,
+                                        std::span<const std::uint8_t> replay, bool inject,
+                                        bool rewrite) {
+  const std::span<const ObjectState> previous = history_.states(frame - 1);
+  const auto count = static_cast<BodyIndex>(previous.size());
+  const bool replaying = rewrite && !replay.empty();
+  auto injected = [&](BodyIndex b) { return inject && owner_frames_.find(frame, b) != nullptr; };
+  std::span<ObjectState> row;
+  if (!rewrite) {
+    history_.record(frame, previous);  // flags start cleared
+    row = history_.states(frame);
+  } else {
+    row = history_.states(frame);
+    const std::span<std::uint8_t> confirmed = history_.confirmed_flags(frame);
+    std::fill(confirmed.begin(), confirmed.end(), std::uint8_t{0});
+    if (!replaying) {
+      std::copy(previous.begin(), previous.end(), row.begin());
+    } else {
+      // A replayed body keeps its recorded state; the engine, which the step did not move it
+      // in, still holds the previous frame's.
+      for (BodyIndex b = 0; b < count; ++b) {
+        if (replay[b] == 0) {
+          row[b] = previous[b];
+        } else if (!bitwise_equal(row[b], previous[b]) && !injected(b)) {
+          sim_.write(b, row[b]);
+        }
+      }
+    }
+  }
+  for (BodyIndex b : changed) {
+    if (injected(b)) continue;
+    if (replaying && replay[b] != 0) {
+      sim_.write(b, row[b]);
+    } else {
+      row[b] = read_filtered(b);
+    }
+  }
+  if (!inject) return;
+  const std::span<std::uint8_t> confirmed = history_.confirmed_flags(frame);
+  for (BodyIndex b : owner_frames_.bodies_at(frame)) {
+    if (const ObjectState* owner = owner_frames_.find(frame, b)) {
+      row[b] = *owner;
+      sim_.write(b, *owner);
+      confirmed[b] = 1;
+    }
+  }
 }
 
 }  // namespace shoal::sync

@@ -32,6 +32,10 @@ class Resimulator {
   Resimulator(Simulation& simulation, world::FrameHistory& history, const OwnerFrames& owner_frames,
               const InputLog& inputs);
 
+  /// Starts the history at `frame` with every body's current state, filtered like a stepped
+  /// frame's, and saves the engine's state of it.
+  void start(Frame frame);
+
   /// Straight run: steps from history.newest() to the next frame and records it.
   void step_forward(std::span<const std::uint8_t> replay);
 
@@ -49,6 +53,15 @@ class Resimulator {
   void restore(Frame frame, bool inject);
   void step_and_record(Frame frame, std::span<const std::uint8_t> replay, bool inject,
                        bool rewrite);
+  // After the step: every body visited (engines that cannot say which bodies moved).
+  void record_every_body(Frame frame, std::span<const std::uint8_t> replay, bool inject,
+                         bool rewrite);
+  // After the step: the previous frame carried over, then only the bodies the step changed,
+  // the replayed ones and the injected ones. Same result as record_every_body.
+  void record_changed_bodies(Frame frame, std::span<const BodyIndex> changed,
+                             std::span<const std::uint8_t> replay, bool inject, bool rewrite);
+  // The state the step left in body, filtered (and written back when the filter changed it).
+  ObjectState read_filtered(BodyIndex body);
 
   Simulation& sim_;
   world::FrameHistory& history_;

@@ -149,6 +149,7 @@ struct ReferencePhysics::Impl {
   std::vector<SolverBody> solver_bodies;  // one per body plus the static sentinel at the end
   std::vector<SolverContact> contacts;
   std::vector<BodyIndex> island_parent;
+  std::vector<BodyIndex> changed;  // awake during the last step's integration
   std::vector<int> island_min_counter;
   Manifold manifold;
 };
@@ -192,6 +193,7 @@ BodyIndex ReferencePhysics::Impl::add(ObjectId id, const Shape& shape, float mas
   poses.resize(n);
   solver_bodies.resize(n + 1);
   island_parent.resize(n);
+  changed.reserve(n);
   island_min_counter.resize(n);
   return static_cast<BodyIndex>(n - 1);
 }
@@ -326,8 +328,10 @@ void ReferencePhysics::Impl::apply_forces() {
 
 void ReferencePhysics::Impl::integrate() {
   const float dt = config.dt;
+  changed.clear();
   for (BodyIndex b = 0; b < bodies.size(); ++b) {
     if (!moving(b)) continue;
+    changed.push_back(b);  // update_sleep() can only put these to sleep
     ObjectState& s = bodies[b].state;
     const SolverBody& sb = solver_bodies[b];
     s.linear_velocity = sb.velocity;
@@ -464,6 +468,10 @@ void ReferencePhysics::restore(Frame frame) {
   for (BodyIndex b = 0; b < m.bodies.size(); ++b) {
     m.sleep_counters[b] = m.bodies[b].state.at_rest ? m.config.sleep_frames : 0;
   }
+}
+
+std::optional<std::span<const BodyIndex>> ReferencePhysics::changed_bodies() const {
+  return std::span<const BodyIndex>(impl_->changed);
 }
 
 const ReferencePhysicsConfig& ReferencePhysics::config() const { return impl_->config; }
