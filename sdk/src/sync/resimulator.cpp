@@ -36,6 +36,7 @@ void Resimulator::restore(Frame frame, bool inject) {
   }
   // Bodies first: writing a body may reset engine state (waking it) that restore() then sets.
   for (BodyIndex b = 0; b < count; ++b) sim_.write(b, states[b]);
+  if (user_bytes_ != nullptr) restore_user_bytes(frame, inject);
   sim_.restore(frame);
 }
 
@@ -69,6 +70,37 @@ void Resimulator::step_and_record(Frame frame, std::span<const std::uint8_t> rep
   }
   const std::span<std::uint8_t> confirmed = history_.confirmed_flags(frame);
   std::copy(confirmed_scratch_.begin(), confirmed_scratch_.end(), confirmed.begin());
+  if (user_bytes_ != nullptr) record_user_bytes(frame, replay, inject, rewrite);
+}
+
+// User bytes follow their body's state: the owner's where injected, the recorded ones where
+// replayed, else what the step made of them.
+void Resimulator::restore_user_bytes(Frame frame, bool inject) {
+  for (BodyIndex b : user_bytes_->bodies) {
+    const std::span<std::uint8_t> held = history_.user_bytes(frame, b).first(user_bytes_->size[b]);
+    if (inject && owner_frames_.find(frame, b) != nullptr) {
+      const std::span<const std::uint8_t> owner = owner_frames_.user_bytes(frame, b);
+      std::copy_n(owner.begin(), held.size(), held.begin());
+    }
+    sim_.write_user_bytes(b, held);
+  }
+}
+
+void Resimulator::record_user_bytes(Frame frame, std::span<const std::uint8_t> replay, bool inject,
+                                    bool rewrite) {
+  const bool replaying = rewrite && !replay.empty();
+  for (BodyIndex b : user_bytes_->bodies) {
+    const std::span<std::uint8_t> held = history_.user_bytes(frame, b).first(user_bytes_->size[b]);
+    if (inject && owner_frames_.find(frame, b) != nullptr) {
+      const std::span<const std::uint8_t> owner = owner_frames_.user_bytes(frame, b);
+      std::copy_n(owner.begin(), held.size(), held.begin());
+      sim_.write_user_bytes(b, held);
+    } else if (replaying && replay[b] != 0) {
+      sim_.write_user_bytes(b, held);
+    } else {
+      sim_.read_user_bytes(b, held);
+    }
+  }
 }
 
 }  // namespace shoal::sync
