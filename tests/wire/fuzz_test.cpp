@@ -99,7 +99,7 @@ std::vector<std::vector<std::uint8_t>> valid_datagrams() {
   ObjectState sliding;
   sliding.position = {1, 2, 3};
   sliding.linear_velocity = {0.5f, 0, -1};
-  add(Baseline{300, {{10, sliding}, {11, ObjectState{}}}});
+  add(Baseline{300, {{10, sliding, {}}, {11, ObjectState{}, {}}}});
   add(Ping{123456});
   add(Pong{123456, 600.5});
   Snapshot snapshot;
