@@ -29,7 +29,12 @@ struct ArenaSpec {
   int balls = 2;
   int objects = 6;
   float half_extent = 12;
+  /// User bytes of every body (all of type kUserBytesType), 0 = none: the reference physics
+  /// counts awake frames in the first 4, the rest stay as written.
+  std::size_t user_bytes = 0;
 };
+
+inline constexpr std::uint16_t kUserBytesType = 7;
 
 /// The same world on every peer: one ball per player on a circle, shared objects in a grid.
 inline void build_arena(ReferencePhysics& physics, const ArenaSpec& spec) {
@@ -50,6 +55,10 @@ inline void build_arena(ReferencePhysics& physics, const ArenaSpec& spec) {
     } else {
       physics.add_box(kFirstObject + static_cast<ObjectId>(i), {0.4f, 0.4f, 0.4f}, 1.0f, s);
     }
+  }
+  if (spec.user_bytes > 0) {
+    physics.set_user_bytes_size(kUserBytesType, spec.user_bytes);
+    for (BodyIndex b = 0; b < physics.body_count(); ++b) physics.set_body_type(b, kUserBytesType);
   }
 }
 

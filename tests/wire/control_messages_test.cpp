@@ -58,7 +58,7 @@ TEST_CASE("control: every message survives a round trip") {
   s.position = {-1, 2.5f, 1e6f};
   s.orientation = axis_angle({0, 1, 0}, 0.5f);
   s.angular_velocity = {0, 3, 0};
-  const Baseline baseline{1234, {{7, s}, {8, ObjectState{}}}};
+  const Baseline baseline{1234, {{7, s, {}}, {8, ObjectState{}, {}}}};
   CHECK(round_trip(baseline) == baseline);
   CHECK(round_trip(JoinRequest{"s", 1, 3, 0xFEEDFACECAFEBEEFull}) ==
         JoinRequest{"s", 1, 3, 0xFEEDFACECAFEBEEFull});
@@ -169,7 +169,7 @@ TEST_CASE("control: a baseline with an impossible state is dropped as malformed"
     if (field == 1) s.linear_velocity.z = std::numeric_limits<float>::infinity();
     if (field == 2) s.orientation = {2, 0, 0, 0};  // not a unit quaternion
     std::vector<std::uint8_t> bytes;
-    REQUIRE(encode(Baseline{5, {{1, ObjectState{}}, {2, s}}}, bytes));
+    REQUIRE(encode(Baseline{5, {{1, ObjectState{}, {}}, {2, s, {}}}}, bytes));
     Baseline received;
     const DecodeStatus status = decode(bytes, received);
     REQUIRE_FALSE(status.ok());

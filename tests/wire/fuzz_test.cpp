@@ -15,6 +15,14 @@ using namespace shoal::wire;
 
 namespace {
 
+// The bodies whose type has user bytes, as every receiver in the fuzzed match knows them.
+std::vector<std::uint8_t> user_bytes_sizes() {
+  std::vector<std::uint8_t> sizes(32, 0);
+  sizes[20] = 3;
+  sizes[21] = 2;
+  return sizes;
+}
+
 struct Decoders {
   JoinRequest join;
   Welcome welcome;
@@ -29,6 +37,7 @@ struct Decoders {
   Snapshot snapshot;
   SnapshotAckMessage ack;
   Quantizer quantizer{SnapshotConfig{}};
+  std::vector<std::uint8_t> sizes = user_bytes_sizes();
   std::vector<std::uint8_t> reencoded;
 
   template <class Message>
@@ -41,7 +50,7 @@ struct Decoders {
     return status;
   }
   DecodeStatus check_snapshot(std::span<const std::uint8_t> datagram) {
-    const DecodeStatus status = decode(datagram, quantizer.limits(), snapshot);
+    const DecodeStatus status = decode(datagram, quantizer.limits(), snapshot, sizes);
     if (status) {
       REQUIRE(encode(snapshot, quantizer.limits(), reencoded));
       CHECK(std::equal(datagram.begin(), datagram.end(), reencoded.begin(), reencoded.end()));
@@ -99,7 +108,7 @@ std::vector<std::vector<std::uint8_t>> valid_datagrams() {
   ObjectState sliding;
   sliding.position = {1, 2, 3};
   sliding.linear_velocity = {0.5f, 0, -1};
-  add(Baseline{300, {{10, sliding}, {11, ObjectState{}}}});
+  add(Baseline{300, {{10, sliding, {}}, {11, ObjectState{}, {}}}});
   add(Ping{123456});
   add(Pong{123456, 600.5});
   Snapshot snapshot;
@@ -137,6 +146,17 @@ std::vector<std::vector<std::uint8_t>> valid_datagrams() {
     raw.objects.push_back(r);
   }
   add_snapshot(raw);
+  Snapshot with_user_bytes = snapshot;
+  with_user_bytes.objects = {make_record(20, base, nullptr, 0), make_record(21, slightly_moved, &base, 3)};
+  const std::vector<std::uint8_t> bytes20{1, 2, 3}, bytes21{4, 5};
+  set_user_bytes(with_user_bytes.objects[0], bytes20, {});
+  set_user_bytes(with_user_bytes.objects[1], bytes21, bytes21);
+  add_snapshot(with_user_bytes);
+  with_user_bytes.objects[1].user_bytes_unchanged = false;
+  add_snapshot(with_user_bytes);
+  Baseline baseline_with_bytes{301, {{20, sliding, {}}}};
+  baseline_with_bytes.objects[0].user_bytes.assign(bytes20);
+  add(baseline_with_bytes);
   add(SnapshotAckMessage{1, {5, 1, {7}}});
   return all;
 }

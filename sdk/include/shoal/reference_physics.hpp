@@ -72,6 +72,19 @@ class ReferencePhysics final : public Simulation {
   /// The bodies that were awake during the last step (only they move or fall asleep).
   std::optional<std::span<const BodyIndex>> changed_bodies() const override;
 
+  /// A game-defined body type (default 0). Throws std::invalid_argument for a body out of range.
+  void set_body_type(BodyIndex body, std::uint16_t type);
+  std::uint16_t body_type(BodyIndex body) const override;
+  /// Gives every body of `type` `size` user bytes (0 = none, the default). The built-in step
+  /// keeps in their first min(size, 4) bytes a little-endian, wrapping u32 counting the frames
+  /// the body ended awake, so they change with the simulation; any further bytes are the
+  /// game's (written, read and restored, never changed by step()). Throws
+  /// std::invalid_argument for a size above kMaxUserBytes. Set it before building a Peer.
+  void set_user_bytes_size(std::uint16_t type, std::size_t size);
+  std::size_t user_bytes_size(std::uint16_t type) const override;
+  void read_user_bytes(BodyIndex body, std::span<std::uint8_t> out) const override;
+  void write_user_bytes(BodyIndex body, std::span<const std::uint8_t> bytes) override;
+
   const ReferencePhysicsConfig& config() const;
   bool is_static(BodyIndex body) const;
   /// Contacts found in the last step (after sleeping pairs were skipped): a cheap statistic.

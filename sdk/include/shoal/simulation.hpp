@@ -1,6 +1,7 @@
 // The game's physics, behind the small interface Shoal needs to re-simulate frames.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -12,6 +13,9 @@ namespace shoal {
 /// A body's place in the simulation's dense body table, 0..body_count()-1. Stable for the
 /// body's lifetime, so per-frame work indexes arrays instead of looking up ids.
 using BodyIndex = std::uint32_t;
+
+/// The most user bytes a body type may carry (Simulation::user_bytes_size).
+inline constexpr std::size_t kMaxUserBytes = 32;
 
 /// The input of one controlled body for one frame.
 struct BodyInput {
@@ -51,6 +55,19 @@ class Simulation {
   /// Engines whose step depends only on ObjectState leave both empty.
   virtual void save(Frame) {}
   virtual void restore(Frame) {}
+
+  /// Optional game state owned with the object and kept identical on every peer (a door's
+  /// open flag, a crate's health, a fuse timer): a fixed number of bytes per body type, at
+  /// most kMaxUserBytes (a larger size makes Peer's constructor throw std::invalid_argument).
+  /// 0, the default, means none: such bodies cost nothing. The bytes are recorded after every
+  /// step, compared with the owner's, sent with the body's snapshots and restored before a
+  /// catch-up, exactly like ObjectState. Requirements as for the state: step() may change
+  /// them but deterministically; write_user_bytes() followed by read_user_bytes() returns
+  /// what was written; the sizes are the same on every peer. Both calls get a span of exactly
+  /// user_bytes_size(body_type(body)) bytes, and only for bodies whose type has user bytes.
+  virtual std::size_t user_bytes_size(std::uint16_t /*body_type*/) const { return 0; }
+  virtual void read_user_bytes(BodyIndex, std::span<std::uint8_t> /*out*/) const {}
+  virtual void write_user_bytes(BodyIndex, std::span<const std::uint8_t> /*bytes*/) {}
 
   /// Optional, for speed in large worlds where most bodies sleep: after step(), the bodies
   /// whose state that step may have changed (any order). Every body not listed must read back

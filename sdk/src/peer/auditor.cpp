@@ -20,6 +20,7 @@
 #include "wire/packet_header.hpp"
 #include "wire/quantize.hpp"
 #include "wire/snapshot_codec.hpp"
+#include "world/user_bytes.hpp"
 
 namespace shoal {
 namespace {
@@ -66,6 +67,7 @@ struct Auditor::Impl {
     std::unique_ptr<Simulation> world = config.world();
     if (!world) throw std::invalid_argument("AuditConfig::world returned no world: expected a Simulation");
     body_count = world->body_count();
+    user_bytes_sizes = world::user_bytes_layout(*world).size;  // records carry them: to parse
     latest.resize(body_count);
     radius.resize(body_count);
     for (BodyIndex b = 0; b < body_count; ++b) {
@@ -91,7 +93,7 @@ struct Auditor::Impl {
   void observe(std::uint16_t from, std::uint16_t to, std::span<const std::uint8_t> bytes) {
     wire::MessageKind kind{};
     if (!wire::read_header(bytes, kind) || kind != wire::MessageKind::snapshot) return;
-    if (!wire::decode(bytes, quantizer.limits(), snapshot)) return;
+    if (!wire::decode(bytes, quantizer.limits(), snapshot, user_bytes_sizes)) return;
     if (snapshot.quantized != config.snapshots.quantize || snapshot.frame < 0) return;
     Sender& s = sender(from);
     s.stats.peer = snapshot.sender;
@@ -237,6 +239,7 @@ struct Auditor::Impl {
   wire::Quantizer quantizer;
   core::Random random;
   std::size_t body_count = 0;
+  std::vector<std::uint8_t> user_bytes_sizes;  // per body
   std::vector<Timed> latest;  // newest owner frame of every body, from any sender
   std::vector<float> radius;
   float max_radius = 0;

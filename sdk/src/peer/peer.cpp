@@ -63,10 +63,11 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       transport(std::move(t)),
       objects(simulation),
       body_count(simulation.body_count()),
-      history(body_count, config.history_frames),
+      user_bytes(world::user_bytes_layout(simulation)),
+      history(body_count, config.history_frames, user_bytes.max),
       // Room for every frame a snapshot may carry: the history window plus the quarter of it
       // ahead that on_snapshot accepts, so no two of them share a ring row.
-      owner_frames(body_count, config.history_frames + config.history_frames / 4 + 1),
+      owner_frames(body_count, config.history_frames + config.history_frames / 4 + 1, user_bytes.max),
       inputs(config.history_frames),
       resimulator(simulation, history, owner_frames, inputs),
       quantizer(config.snapshots),
@@ -87,6 +88,9 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       at_rest(body_count, 0) {
   if (!transport) throw std::invalid_argument("shoal::Peer: the transport is null");
   if (config.snapshots.quantize) resimulator.set_state_filter(&quantize_filter);
+  resimulator.set_user_bytes(&user_bytes);
+  user_bytes_before.resize(body_count * user_bytes.max);
+  received_user_bytes.resize(user_bytes.max);
   quantized.resize(body_count);
   relevant.resize(body_count);
   owned_bodies.reserve(body_count);

@@ -25,6 +25,7 @@
 #include "wire/snapshot_codec.hpp"
 #include "world/frame_history.hpp"
 #include "world/object_table.hpp"
+#include "world/user_bytes.hpp"
 
 namespace shoal {
 
@@ -49,8 +50,10 @@ struct Peer::Impl {
   void start_match(std::int64_t now_us, Frame frame);
   void step_frame();
   void apply_corrections();
-  void snap_to(BodyIndex body, Frame frame, const ObjectState& owner_state);
+  void snap_to(BodyIndex body, Frame frame, const ObjectState& owner_state,
+               std::span<const std::uint8_t> owner_user_bytes);
   void run_sync_test(Frame frame);
+  void sync_test_user_bytes(Frame frame, std::vector<ObjectId>& differing);
   std::span<const std::uint8_t> replay_outside_reach(Frame from);
   void update_regions_and_ownership(Frame frame);
   // --- snapshots (peer_snapshots.cpp) ---
@@ -59,6 +62,8 @@ struct Peer::Impl {
   void send_due(SnapshotLink& link, ConnectionId connection, Frame frame, bool moving_due);
   void send_prioritized(SnapshotLink& link, ConnectionId connection, Frame frame, bool moving_due);
   wire::ObjectRecord record_for(SnapshotLink& link, BodyIndex body, Frame frame);
+  void add_user_bytes(wire::ObjectRecord& record, const SnapshotLink& link, Frame frame);
+  bool receive_user_bytes(SnapshotLink& link, const wire::ObjectRecord& record, Frame frame);
   std::size_t snapshot_body_bits() const;
   std::size_t send_snapshot_packet(SnapshotLink& link, ConnectionId connection, Frame frame);
   SnapshotLink& snapshot_link(PeerId peer);
@@ -86,7 +91,11 @@ struct Peer::Impl {
   void on_ownership(PeerId from, const wire::Ownership& message);
   void on_checksum(PeerId from, const wire::Checksum& message);
   void on_snapshot(PeerId from, const wire::Snapshot& snapshot);
-  void on_owner_frame(Frame frame, BodyIndex body, const ObjectState& state);
+  /// `user_bytes`: the owner's bytes of the body (exactly its size; empty when it has none).
+  void on_owner_frame(Frame frame, BodyIndex body, const ObjectState& state,
+                      std::span<const std::uint8_t> user_bytes);
+  /// This peer's user bytes of body at a held frame (its size; empty when it has none).
+  std::span<std::uint8_t> held_user_bytes(Frame frame, BodyIndex body);
   void peer_gone(PeerId peer);
   void apply_ownership(const wire::OwnershipChange& change, bool record);
   void reset_regions(PeerId peer);
@@ -108,6 +117,7 @@ struct Peer::Impl {
   std::unique_ptr<Transport> transport;
   world::ObjectTable objects;
   std::size_t body_count;
+  world::UserBytesLayout user_bytes;  // before history, owner_frames: they take its stride
   world::FrameHistory history;
   sync::OwnerFrames owner_frames;
   sync::InputLog inputs;
@@ -150,6 +160,8 @@ struct Peer::Impl {
 
   // Per-frame scratch, sized once.
   std::vector<ObjectState> before;
+  std::vector<std::uint8_t> user_bytes_before;  // sync-test mode: bodies x user_bytes.max
+  std::vector<std::uint8_t> received_user_bytes;  // one body's, as a snapshot record carries them
   std::vector<std::uint8_t> replay_scratch;
   std::vector<std::uint16_t> body_types;
   std::vector<ControlMode> control_modes;
@@ -167,7 +179,8 @@ struct Peer::Impl {
 
   // Acks, baselines and priorities per remote peer.
   struct SnapshotLink {
-    SnapshotLink(PeerId id, std::size_t bodies) : peer(id), sent(bodies), received(bodies), priority(bodies) {}
+    SnapshotLink(PeerId id, std::size_t bodies, std::size_t user_bytes_stride)
+        : peer(id), sent(bodies, user_bytes_stride), received(bodies, user_bytes_stride), priority(bodies) {}
     PeerId peer;
     sync::SentSnapshots sent;
     sync::ReceivedSnapshots received;

@@ -196,7 +196,10 @@ void Peer::Impl::send_baseline(ConnectionId connection) {
   wire::Baseline message;
   message.frame = frame;
   for (BodyIndex b : owned_bodies) {
-    message.objects.push_back({objects.id(b), states[b]});
+    wire::BaselineObject& o = message.objects.emplace_back();
+    o.object = objects.id(b);
+    o.state = states[b];
+    o.user_bytes.assign(held_user_bytes(frame, b));
     if (message.objects.size() == kObjectsPerMessage) {
       send_to(connection, message);
       message.objects.clear();
@@ -213,11 +216,15 @@ void Peer::Impl::on_baseline(PeerId from, const wire::Baseline& baseline) {
       drop(DropReason::malformed);
       continue;
     }
+    if (o.user_bytes.size != user_bytes.size[*body]) {  // its type fixes how many
+      drop(DropReason::malformed);
+      continue;
+    }
     if (owner_of(*body) != from) {
       drop(DropReason::not_owner);
       continue;
     }
-    on_owner_frame(baseline.frame, *body, o.state);
+    on_owner_frame(baseline.frame, *body, o.state, o.user_bytes.view());
   }
 }
 

@@ -82,7 +82,7 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
       return on_checksum(from, m);
     }
     case wire::MessageKind::snapshot: {
-      if (auto s = wire::decode(bytes, quantizer.limits(), snapshot_in); !s) return drop(s.reason());
+      if (auto s = wire::decode(bytes, quantizer.limits(), snapshot_in, user_bytes.size); !s) return drop(s.reason());
       return on_snapshot(from, snapshot_in);
     }
     case wire::MessageKind::snapshot_ack: {
@@ -150,7 +150,7 @@ void Peer::Impl::on_checksum(PeerId from, const wire::Checksum& message) {
       continue;
     }
     // Only frames this peer holds as the owner's own data can be compared.
-    if (history.confirmed(message.frame, *body) && sync::state_hash(states[*body]) != h.hash) {
+    if (history.confirmed(message.frame, *body) && sync::state_hash(states[*body], held_user_bytes(message.frame, *body)) != h.hash) {
       event.objects.push_back(h.object);
     }
   }

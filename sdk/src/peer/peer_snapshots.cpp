@@ -27,7 +27,7 @@ Peer::Impl::SnapshotLink* Peer::Impl::find_snapshot_link(PeerId peer) const {
 
 Peer::Impl::SnapshotLink& Peer::Impl::snapshot_link(PeerId peer) {
   if (SnapshotLink* link = find_snapshot_link(peer)) return *link;
-  snapshot_links.push_back(std::make_unique<SnapshotLink>(peer, body_count));
+  snapshot_links.push_back(std::make_unique<SnapshotLink>(peer, body_count, user_bytes.max));
   return *snapshot_links.back();
 }
 
@@ -88,12 +88,40 @@ wire::ObjectRecord Peer::Impl::record_for(SnapshotLink& link, BodyIndex body, Fr
     r.index = body;
     r.raw = history.states(frame)[body];
     r.at_rest = r.raw.at_rest;
+    if (user_bytes.any()) add_user_bytes(r, link, frame);
     return r;
   }
   std::uint32_t age = 0;
   const wire::QuantizedState* baseline =
       sc.delta ? link.sent.baseline(body, frame, sc.max_baseline_age_frames, age) : nullptr;
-  return wire::make_record(body, quantized[body], baseline, age);
+  wire::ObjectRecord r = wire::make_record(body, quantized[body], baseline, age);
+  if (user_bytes.any()) add_user_bytes(r, link, frame);
+  return r;
+}
+
+// A record carries its body's user bytes, or "unchanged" when its baseline had the same.
+void Peer::Impl::add_user_bytes(wire::ObjectRecord& record, const SnapshotLink& link, Frame frame) {
+  const std::size_t size = user_bytes.size[record.index];
+  if (size == 0) return;
+  const std::span<const std::uint8_t> baseline =
+      record.baseline_age > 0 ? link.sent.baseline_user_bytes(record.index).first(size)
+                              : std::span<const std::uint8_t>{};
+  wire::set_user_bytes(record, held_user_bytes(frame, record.index), baseline);
+}
+
+// The bytes a received record describes, into received_user_bytes; false when they are its
+// baseline's and that is not held.
+bool Peer::Impl::receive_user_bytes(SnapshotLink& link, const wire::ObjectRecord& record, Frame frame) {
+  const std::span<const std::uint8_t> baseline =
+      record.user_bytes_unchanged
+          ? link.received.user_bytes(record.index, frame - static_cast<Frame>(record.baseline_age))
+          : std::span<const std::uint8_t>{};
+  return wire::apply_user_bytes(record, baseline,
+                                std::span(received_user_bytes).first(record.user_bytes.size));
+}
+
+std::span<std::uint8_t> Peer::Impl::held_user_bytes(Frame frame, BodyIndex body) {
+  return history.user_bytes(frame, body).first(user_bytes.size[body]);
 }
 
 std::size_t Peer::Impl::snapshot_body_bits() const {
@@ -112,7 +140,9 @@ std::size_t Peer::Impl::send_snapshot_packet(SnapshotLink& link, ConnectionId co
   if (snapshot_out.has_ack) link.received.take_ack(snapshot_out.ack);
   snapshot_out.sequence = link.sent.begin_packet(frame);
   if (config.snapshots.quantize) {
-    for (const wire::ObjectRecord& r : snapshot_out.objects) link.sent.add(r.index, quantized[r.index]);
+    for (const wire::ObjectRecord& r : snapshot_out.objects) {
+      link.sent.add(r.index, quantized[r.index], r.user_bytes.view());
+    }
   }
   if (!wire::encode(snapshot_out, quantizer.limits(), out_buffer)) return 0;
   transport->send(connection, Channel::state, out_buffer);
@@ -277,6 +307,15 @@ void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
     }
     const BodyIndex body = record.index;
     ObjectState state = record.raw;
+    std::span<const std::uint8_t> bytes;
+    if (user_bytes.any()) {
+      if (!receive_user_bytes(link, record, snapshot.frame)) {
+        drop(DropReason::malformed);
+        link.received.request_reset(body);
+        continue;
+      }
+      bytes = std::span(received_user_bytes).first(record.user_bytes.size);
+    }
     if (snapshot.quantized) {
       const wire::QuantizedState* baseline =
           record.baseline_age > 0
@@ -295,36 +334,41 @@ void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
         link.received.request_reset(body);
         continue;
       }
-      link.received.store(body, snapshot.frame, *q);
+      link.received.store(body, snapshot.frame, *q, bytes);
       state = quantizer.dequantize(*q);
     }
     if (owner_of(body) != from) {  // nobody moves an object they do not own
       drop(DropReason::not_owner);
       continue;
     }
-    on_owner_frame(snapshot.frame, body, state);
+    on_owner_frame(snapshot.frame, body, state, bytes);
   }
 }
 
-void Peer::Impl::on_owner_frame(Frame frame, BodyIndex body, const ObjectState& state) {
+void Peer::Impl::on_owner_frame(Frame frame, BodyIndex body, const ObjectState& state,
+                                std::span<const std::uint8_t> bytes) {
   const Frame newest = history.newest();
   if (frame > newest) {  // the owner is ahead: injected when this peer reaches that frame
-    owner_frames.store(frame, body, state);
+    owner_frames.store(frame, body, state, bytes);
     return;
   }
   if (frame < history.oldest()) {  // too old to re-simulate from
     if (frame > owner_frames.newest(body) || owner_frames.newest(body) < history.oldest()) {
-      snap_to(body, frame, state);  // nothing newer from the owner: snap to this
+      snap_to(body, frame, state, bytes);  // nothing newer from the owner: snap to this
     }
     drop(DropReason::stale);
     return;
   }
-  if (const ObjectState* known = owner_frames.find(frame, body); known && sync::bitwise_equal(*known, state)) {
+  if (const ObjectState* known = owner_frames.find(frame, body);
+      known && sync::bitwise_equal(*known, state) &&
+      (bytes.empty() || sync::user_bytes_equal(owner_frames.user_bytes(frame, body), bytes))) {
     return;  // a duplicate
   }
-  owner_frames.store(frame, body, state);
+  owner_frames.store(frame, body, state, bytes);
   const ObjectState& own = history.states(frame)[body];
-  if (sync::states_agree(state, own, config.compare)) {
+  // User bytes are game state: they agree only when equal, whatever the tolerance.
+  const bool bytes_agree = bytes.empty() || sync::user_bytes_equal(held_user_bytes(frame, body), bytes);
+  if (bytes_agree && sync::states_agree(state, own, config.compare)) {
     // Confirmed means "holds the owner's data": within tolerance is not the same bits, and
     // desync checksums compare bits.
     if (sync::bitwise_equal(state, own)) history.set_confirmed(frame, body, true);

@@ -93,7 +93,9 @@ void Peer::Impl::apply_corrections() {
     // Too much work for one update: the owner's newest frame, extrapolated, wins at once.
     for (BodyIndex b : mismatched_bodies) {
       const Frame latest = owner_frames.newest(b);
-      if (const ObjectState* s = owner_frames.find(latest, b)) snap_to(b, latest, *s);
+      if (const ObjectState* s = owner_frames.find(latest, b)) {
+        snap_to(b, latest, *s, owner_frames.user_bytes(latest, b).first(user_bytes.size[b]));
+      }
     }
   }
   const std::span<const ObjectState> after = history.states(newest);
@@ -123,7 +125,8 @@ std::span<const std::uint8_t> Peer::Impl::replay_outside_reach(Frame from) {
   return replay_scratch;
 }
 
-void Peer::Impl::snap_to(BodyIndex body, Frame frame, const ObjectState& owner_state) {
+void Peer::Impl::snap_to(BodyIndex body, Frame frame, const ObjectState& owner_state,
+                         std::span<const std::uint8_t> owner_user_bytes) {
   const Frame newest = history.newest();
   const ObjectState s = newest > frame
                             ? interpolator.extrapolate(owner_state, static_cast<float>(newest - frame) / config.tick_hz)
@@ -138,6 +141,13 @@ void Peer::Impl::snap_to(BodyIndex body, Frame frame, const ObjectState& owner_s
   smoother.on_correction(body, held, s);
   held = s;
   sim.write(body, s);
+  if (!owner_user_bytes.empty()) {
+    // Game state cannot be extrapolated: the owner's bytes of that frame hold until it sends more.
+    for (Frame f = std::max(frame + 1, history.oldest()); f <= newest; ++f) {
+      std::ranges::copy(owner_user_bytes, held_user_bytes(f, body).begin());
+    }
+    sim.write_user_bytes(body, owner_user_bytes);
+  }
   ++stats.snaps;
   emit(make_event(EventKind::snapped, owner_of(body), objects.id(body), frame, newest - frame));
 }
@@ -147,15 +157,31 @@ void Peer::Impl::run_sync_test(Frame frame) {
   if (!history.has(from)) return;
   const std::span<const ObjectState> straight = history.states(frame);
   std::copy(straight.begin(), straight.end(), before.begin());
+  for (BodyIndex b : user_bytes.bodies) {
+    std::ranges::copy(held_user_bytes(frame, b), user_bytes_before.begin() + b * user_bytes.max);
+  }
   resimulator.resimulate(from, {}, false);
   Event event = make_event(EventKind::desync, members.self(), 0, frame, config.sync_test_frames);
   const std::span<const ObjectState> again = history.states(frame);
   for (BodyIndex b = 0; b < body_count; ++b) {
     if (!sync::bitwise_equal(before[b], again[b])) event.objects.push_back(objects.id(b));
   }
+  if (user_bytes.any()) sync_test_user_bytes(frame, event.objects);
   if (!event.objects.empty()) {
     ++stats.desyncs;
     emit(std::move(event));
+  }
+}
+
+// Adds the bodies whose user bytes the re-simulation did not reproduce (and whose state it did).
+void Peer::Impl::sync_test_user_bytes(Frame frame, std::vector<ObjectId>& differing) {
+  const std::span<const ObjectState> again = history.states(frame);
+  for (BodyIndex b : user_bytes.bodies) {
+    const std::span<const std::uint8_t> straight =
+        std::span(user_bytes_before).subspan(b * user_bytes.max, user_bytes.size[b]);
+    if (sync::bitwise_equal(before[b], again[b]) && !sync::user_bytes_equal(held_user_bytes(frame, b), straight)) {
+      differing.push_back(objects.id(b));
+    }
   }
 }
 
@@ -175,7 +201,7 @@ void Peer::Impl::send_checksum(Frame frame) {
   for (BodyIndex b : owned_bodies) {
     const Frame since = ownership->record(b).frame;
     if (since == kNoFrame || since <= checked) {
-      message.objects.push_back({objects.id(b), sync::state_hash(states[b])});
+      message.objects.push_back({objects.id(b), sync::state_hash(states[b], held_user_bytes(checked, b))});
     }
   }
   if (!message.objects.empty()) broadcast(message);

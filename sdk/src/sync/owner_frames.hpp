@@ -2,6 +2,7 @@
 // history window, so catch-up can inject them into every re-simulated frame.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -12,15 +13,19 @@ namespace shoal::sync {
 
 class OwnerFrames {
  public:
-  OwnerFrames(std::size_t body_count, int depth)
-      : bodies_(body_count), depth_(depth),
+  /// `user_bytes_per_body`: the stride of the parallel ring of user bytes (0: none kept).
+  OwnerFrames(std::size_t body_count, int depth, std::size_t user_bytes_per_body = 0)
+      : bodies_(body_count), depth_(depth), user_bytes_stride_(user_bytes_per_body),
         tags_(body_count * static_cast<std::size_t>(depth), kNoFrame),
         states_(body_count * static_cast<std::size_t>(depth)),
+        user_bytes_(body_count * static_cast<std::size_t>(depth) * user_bytes_per_body),
         newest_(body_count, kNoFrame),
         listed_frame_(static_cast<std::size_t>(depth), kNoFrame),
         listed_(static_cast<std::size_t>(depth)) {}
 
-  void store(Frame frame, BodyIndex body, const ObjectState& state) {
+  /// `user_bytes`: the body's user bytes of that frame (empty for a body without any).
+  void store(Frame frame, BodyIndex body, const ObjectState& state,
+             std::span<const std::uint8_t> user_bytes = {}) {
     const std::size_t i = slot(frame, body);
     const auto row = static_cast<std::size_t>(frame % depth_);
     if (listed_frame_[row] != frame) {
@@ -30,6 +35,9 @@ class OwnerFrames {
     if (tags_[i] != frame) listed_[row].push_back(body);
     tags_[i] = frame;
     states_[i] = state;
+    if (!user_bytes.empty()) {
+      std::copy(user_bytes.begin(), user_bytes.end(), user_bytes_.begin() + static_cast<std::ptrdiff_t>(i * user_bytes_stride_));
+    }
     if (frame > newest_[body]) newest_[body] = frame;
   }
   /// The owner's state of body at frame, or nullptr when none was received.
@@ -37,6 +45,11 @@ class OwnerFrames {
     if (frame < 0) return nullptr;
     const std::size_t i = slot(frame, body);
     return tags_[i] == frame ? &states_[i] : nullptr;
+  }
+  /// The user bytes stored with find(frame, body) (the whole stride; the body's size first).
+  /// Only meaningful when find() returns a state.
+  std::span<const std::uint8_t> user_bytes(Frame frame, BodyIndex body) const {
+    return {user_bytes_.data() + slot(frame, body) * user_bytes_stride_, user_bytes_stride_};
   }
   Frame newest(BodyIndex body) const { return newest_[body]; }
   /// The bodies with a state stored for frame, so injecting a frame need not visit every body.
@@ -62,8 +75,10 @@ class OwnerFrames {
   }
   std::size_t bodies_;
   int depth_;
+  std::size_t user_bytes_stride_;
   std::vector<Frame> tags_;
   std::vector<ObjectState> states_;
+  std::vector<std::uint8_t> user_bytes_;
   std::vector<Frame> newest_;
   std::vector<Frame> listed_frame_;             // per ring row: the frame its list is of
   std::vector<std::vector<BodyIndex>> listed_;  // per ring row: bodies stored for that frame

@@ -18,6 +18,11 @@ void Resimulator::start(Frame frame) {
   const auto count = static_cast<BodyIndex>(state_scratch_.size());
   for (BodyIndex b = 0; b < count; ++b) state_scratch_[b] = read_filtered(b);
   history_.record(frame, state_scratch_);
+  if (user_bytes_ != nullptr) {
+    for (BodyIndex b : user_bytes_->bodies) {
+      sim_.read_user_bytes(b, history_.user_bytes(frame, b).first(user_bytes_->size[b]));
+    }
+  }
   sim_.save(frame);
 }
 
@@ -55,6 +60,7 @@ void Resimulator::restore(Frame frame, bool inject) {
   for (BodyIndex b = 0; b < count; ++b) {
     if (!only_differences || !bitwise_equal(states[b], current[b])) sim_.write(b, states[b]);
   }
+  if (user_bytes_ != nullptr) restore_user_bytes(frame, inject);
   sim_.restore(frame);
 }
 
@@ -102,6 +108,37 @@ void Resimulator::record_every_body(Frame frame, std::span<const std::uint8_t> r
   }
   const std::span<std::uint8_t> confirmed = history_.confirmed_flags(frame);
   std::copy(confirmed_scratch_.begin(), confirmed_scratch_.end(), confirmed.begin());
+  if (user_bytes_ != nullptr) record_user_bytes(frame, replay, inject, rewrite);
+}
+
+// User bytes follow their body's state: the owner's where injected, the recorded ones where
+// replayed, else what the step made of them.
+void Resimulator::restore_user_bytes(Frame frame, bool inject) {
+  for (BodyIndex b : user_bytes_->bodies) {
+    const std::span<std::uint8_t> held = history_.user_bytes(frame, b).first(user_bytes_->size[b]);
+    if (inject && owner_frames_.find(frame, b) != nullptr) {
+      const std::span<const std::uint8_t> owner = owner_frames_.user_bytes(frame, b);
+      std::copy_n(owner.begin(), held.size(), held.begin());
+    }
+    sim_.write_user_bytes(b, held);
+  }
+}
+
+void Resimulator::record_user_bytes(Frame frame, std::span<const std::uint8_t> replay, bool inject,
+                                    bool rewrite) {
+  const bool replaying = rewrite && !replay.empty();
+  for (BodyIndex b : user_bytes_->bodies) {
+    const std::span<std::uint8_t> held = history_.user_bytes(frame, b).first(user_bytes_->size[b]);
+    if (inject && owner_frames_.find(frame, b) != nullptr) {
+      const std::span<const std::uint8_t> owner = owner_frames_.user_bytes(frame, b);
+      std::copy_n(owner.begin(), held.size(), held.begin());
+      sim_.write_user_bytes(b, held);
+    } else if (replaying && replay[b] != 0) {
+      sim_.write_user_bytes(b, held);
+    } else {
+      sim_.read_user_bytes(b, held);
+    }
+  }
 }
 
 void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> changed,
@@ -141,15 +178,17 @@ void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> 
       row[b] = read_filtered(b);
     }
   }
-  if (!inject) return;
-  const std::span<std::uint8_t> confirmed = history_.confirmed_flags(frame);
-  for (BodyIndex b : owner_frames_.bodies_at(frame)) {
-    if (const ObjectState* owner = owner_frames_.find(frame, b)) {
-      row[b] = *owner;
-      sim_.write(b, *owner);
-      confirmed[b] = 1;
+  if (inject) {
+    const std::span<std::uint8_t> confirmed = history_.confirmed_flags(frame);
+    for (BodyIndex b : owner_frames_.bodies_at(frame)) {
+      if (const ObjectState* owner = owner_frames_.find(frame, b)) {
+        row[b] = *owner;
+        sim_.write(b, *owner);
+        confirmed[b] = 1;
+      }
     }
   }
+  if (user_bytes_ != nullptr) record_user_bytes(frame, replay, inject, rewrite);
 }
 
 }  // namespace shoal::sync

@@ -14,6 +14,7 @@
 #include "sync/input_log.hpp"
 #include "sync/owner_frames.hpp"
 #include "world/frame_history.hpp"
+#include "world/user_bytes.hpp"
 
 namespace shoal::sync {
 
@@ -48,6 +49,11 @@ class Resimulator {
 
   /// Installs (or, with nullptr, removes) the filter applied after every step.
   void set_state_filter(const StateFilter* filter) { filter_ = filter; }
+  /// Installs the bodies whose user bytes are restored, injected, replayed and recorded like
+  /// their states (the history's stride must be layout.max); nullptr or an empty layout: none.
+  void set_user_bytes(const world::UserBytesLayout* layout) {
+    user_bytes_ = layout != nullptr && layout->any() ? layout : nullptr;
+  }
 
  private:
   void restore(Frame frame, bool inject);
@@ -62,12 +68,15 @@ class Resimulator {
                              std::span<const std::uint8_t> replay, bool inject, bool rewrite);
   // The state the step left in body, filtered (and written back when the filter changed it).
   ObjectState read_filtered(BodyIndex body);
+  void restore_user_bytes(Frame frame, bool inject);
+  void record_user_bytes(Frame frame, std::span<const std::uint8_t> replay, bool inject, bool rewrite);
 
   Simulation& sim_;
   world::FrameHistory& history_;
   const OwnerFrames& owner_frames_;
   const InputLog& inputs_;
   const StateFilter* filter_ = nullptr;
+  const world::UserBytesLayout* user_bytes_ = nullptr;
   std::vector<BodyInput> input_scratch_;
   std::vector<ObjectState> state_scratch_;
   std::vector<std::uint8_t> confirmed_scratch_;  // per body: the frame holds its owner's state

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "shoal/simulation.hpp"
@@ -26,10 +27,14 @@ constexpr bool sequence_after(std::uint16_t a, std::uint16_t b) {
   return a != b && static_cast<std::uint16_t>(a - b) < 0x8000;
 }
 
+// Both sides keep user bytes beside the states, `user_bytes_stride` per object (the largest
+// size of any body; 0 = no body has any, and nothing is kept).
+
 class SentSnapshots {
  public:
-  explicit SentSnapshots(std::size_t bodies)
-      : baseline_frame_(bodies, kNoFrame), baseline_(bodies) {}
+  explicit SentSnapshots(std::size_t bodies, std::size_t user_bytes_stride = 0)
+      : user_bytes_stride_(user_bytes_stride), baseline_frame_(bodies, kNoFrame), baseline_(bodies),
+        baseline_user_bytes_(bodies * user_bytes_stride) {}
 
   /// Starts the log of a packet about to be sent; returns its sequence.
   std::uint16_t begin_packet(Frame frame) {
@@ -39,11 +44,17 @@ class SentSnapshots {
     p.frame = frame;
     p.pending = true;
     p.objects.clear();
+    p.user_bytes.clear();
     return sequence;
   }
-  /// Logs an object of the packet begun last.
-  void add(BodyIndex body, const wire::QuantizedState& state) {
-    packets_[static_cast<std::uint16_t>(next_sequence_ - 1) % kPackets].objects.push_back({body, state});
+  /// Logs an object of the packet begun last (with its user bytes, when bodies have any).
+  void add(BodyIndex body, const wire::QuantizedState& state, std::span<const std::uint8_t> user_bytes = {}) {
+    Packet& p = packets_[static_cast<std::uint16_t>(next_sequence_ - 1) % kPackets];
+    p.objects.push_back({body, state});
+    if (user_bytes_stride_ > 0) {
+      p.user_bytes.resize(p.objects.size() * user_bytes_stride_);
+      std::copy(user_bytes.begin(), user_bytes.end(), p.user_bytes.end() - static_cast<std::ptrdiff_t>(user_bytes_stride_));
+    }
   }
 
   /// Applies an ack: every acked packet still in the log advances its objects' baselines.
@@ -68,6 +79,10 @@ class SentSnapshots {
     age = static_cast<std::uint32_t>(frame - from);
     return &baseline_[body];
   }
+  /// The user bytes of the baseline baseline() returned (the whole stride, the body's size first).
+  std::span<const std::uint8_t> baseline_user_bytes(BodyIndex body) const {
+    return {baseline_user_bytes_.data() + body * user_bytes_stride_, user_bytes_stride_};
+  }
   /// The acknowledged state of body regardless of age (for priorities), or nullptr.
   const wire::QuantizedState* acknowledged(BodyIndex body) const {
     return baseline_frame_[body] == kNoFrame ? nullptr : &baseline_[body];
@@ -84,25 +99,34 @@ class SentSnapshots {
     Frame frame = kNoFrame;
     bool pending = false;
     std::vector<Entry> objects;
+    std::vector<std::uint8_t> user_bytes;  // objects.size() x stride
   };
 
   void acknowledge(std::uint16_t sequence) {
     Packet& p = packets_[sequence % kPackets];
     if (!p.pending || p.sequence != sequence) return;
     p.pending = false;
-    for (const Entry& e : p.objects) {
+    for (std::size_t i = 0; i < p.objects.size(); ++i) {
+      const Entry& e = p.objects[i];
       if (e.body >= baseline_frame_.size()) continue;
       if (baseline_frame_[e.body] == kNoFrame || p.frame > baseline_frame_[e.body]) {
         baseline_frame_[e.body] = p.frame;
         baseline_[e.body] = e.state;
+        if (user_bytes_stride_ > 0) {
+          const auto from = p.user_bytes.begin() + static_cast<std::ptrdiff_t>(i * user_bytes_stride_);
+          std::copy_n(from, user_bytes_stride_,
+                      baseline_user_bytes_.begin() + static_cast<std::ptrdiff_t>(e.body * user_bytes_stride_));
+        }
       }
     }
   }
 
+  std::size_t user_bytes_stride_;
   std::uint16_t next_sequence_ = 0;
   std::array<Packet, kPackets> packets_;
   std::vector<Frame> baseline_frame_;
   std::vector<wire::QuantizedState> baseline_;
+  std::vector<std::uint8_t> baseline_user_bytes_;  // bodies x stride
 };
 
 class ReceivedSnapshots {
@@ -110,8 +134,9 @@ class ReceivedSnapshots {
   /// Keeps the last kDepth states received of each object.
   static constexpr std::size_t kDepth = 16;
 
-  explicit ReceivedSnapshots(std::size_t bodies)
-      : slots_(bodies * kDepth), next_slot_(bodies, 0) {}
+  explicit ReceivedSnapshots(std::size_t bodies, std::size_t user_bytes_stride = 0)
+      : user_bytes_stride_(user_bytes_stride), slots_(bodies * kDepth),
+        user_bytes_(bodies * kDepth * user_bytes_stride), next_slot_(bodies, 0) {}
 
   /// Notes the arrival of a packet, for the acks.
   void on_packet(std::uint16_t sequence) {
@@ -160,19 +185,20 @@ class ReceivedSnapshots {
     ack_due_ = false;
   }
 
-  void store(BodyIndex body, Frame frame, const wire::QuantizedState& state) {
+  void store(BodyIndex body, Frame frame, const wire::QuantizedState& state,
+             std::span<const std::uint8_t> user_bytes = {}) {
     const std::size_t base = body * kDepth;
-    for (std::size_t i = 0; i < kDepth; ++i) {
-      if (slots_[base + i].frame == frame) {  // a duplicate or a resend of the same frame
-        slots_[base + i].state = state;
-        return;
-      }
+    std::size_t i = 0;
+    while (i < kDepth && slots_[base + i].frame != frame) ++i;
+    if (i == kDepth) {  // not a duplicate or a resend of the same frame: a new slot
+      i = next_slot_[body];
+      next_slot_[body] = static_cast<std::uint8_t>((next_slot_[body] + 1) % kDepth);
+      std::erase(resets_, body);
     }
-    Slot& s = slots_[base + next_slot_[body]];
-    next_slot_[body] = static_cast<std::uint8_t>((next_slot_[body] + 1) % kDepth);
-    s.frame = frame;
-    s.state = state;
-    std::erase(resets_, body);
+    slots_[base + i].frame = frame;
+    slots_[base + i].state = state;
+    std::copy(user_bytes.begin(), user_bytes.end(),
+              user_bytes_.begin() + static_cast<std::ptrdiff_t>((base + i) * user_bytes_stride_));
   }
   const wire::QuantizedState* find(BodyIndex body, Frame frame) const {
     const std::size_t base = body * kDepth;
@@ -180,6 +206,17 @@ class ReceivedSnapshots {
       if (slots_[base + i].frame == frame) return &slots_[base + i].state;
     }
     return nullptr;
+  }
+
+  /// The user bytes stored with find(body, frame) (the whole stride), empty when not held.
+  std::span<const std::uint8_t> user_bytes(BodyIndex body, Frame frame) const {
+    const std::size_t base = body * kDepth;
+    for (std::size_t i = 0; i < kDepth; ++i) {
+      if (slots_[base + i].frame == frame) {
+        return {user_bytes_.data() + (base + i) * user_bytes_stride_, user_bytes_stride_};
+      }
+    }
+    return {};
   }
 
   /// Asks the sender (in the following acks) to forget its baseline of body.
@@ -195,7 +232,9 @@ class ReceivedSnapshots {
     Frame frame = kNoFrame;
     wire::QuantizedState state;
   };
+  std::size_t user_bytes_stride_;
   std::vector<Slot> slots_;
+  std::vector<std::uint8_t> user_bytes_;  // bodies x kDepth x stride
   std::vector<std::uint8_t> next_slot_;
   std::uint64_t received_ = 0, expected_ = 0;             // packets, since the first
   std::uint64_t window_received_ = 0, window_expected_ = 0;

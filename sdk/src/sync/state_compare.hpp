@@ -1,8 +1,11 @@
 // Whether an owner's frame and the peer's own frame agree.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <span>
 
 #include "shoal/peer.hpp"
 
@@ -14,6 +17,12 @@ inline bool bitwise_equal(const ObjectState& a, const ObjectState& b) {
   return same(a.position, b.position) && same(a.orientation, b.orientation) &&
          same(a.linear_velocity, b.linear_velocity) &&
          same(a.angular_velocity, b.angular_velocity) && a.at_rest == b.at_rest;
+}
+
+/// An owner's user bytes against the peer's own: `own` may be a longer row (a history or ring
+/// stride); its first owner.size() bytes count.
+inline bool user_bytes_equal(std::span<const std::uint8_t> own, std::span<const std::uint8_t> owner) {
+  return own.size() >= owner.size() && std::equal(owner.begin(), owner.end(), own.begin());
 }
 
 inline bool states_agree(const ObjectState& owner, const ObjectState& own,

@@ -79,7 +79,7 @@ template <class T> constexpr std::size_t min_encoded_size();
 template <> constexpr std::size_t min_encoded_size<Member>() { return 2 + kCountBytes + 2; }
 template <> constexpr std::size_t min_encoded_size<OwnershipChange>() { return 4 + 2 + 4 + 2 + 4; }
 template <> constexpr std::size_t min_encoded_size<ObjectHash>() { return 4 + 4; }
-template <> constexpr std::size_t min_encoded_size<BaselineObject>() { return 4 + 13 * 4 + 1; }
+template <> constexpr std::size_t min_encoded_size<BaselineObject>() { return 4 + 13 * 4 + 1 + 1; }
 
 // A string with a 32-bit length prefix, at most kMaxNameLength bytes.
 struct BoundedString {
@@ -99,6 +99,28 @@ struct BoundedString {
     if (length > bytes_remaining(archive)) throw DecodeRefused{DropReason::truncated};
     text.resize(length);
     archive(cereal::binary_data(text.data(), text.size()));
+  }
+};
+
+// User bytes with an 8-bit size prefix, at most kMaxUserBytes.
+struct BoundedUserBytes {
+  UserBytes& bytes;
+
+  template <class Archive>
+  void save(Archive& archive) const {
+    if (bytes.size > kMaxUserBytes) throw EncodeRefused{};
+    archive(bytes.size);
+    archive(cereal::binary_data(bytes.data.data(), bytes.size));
+  }
+  template <class Archive>
+  void load(Archive& archive) {
+    std::uint8_t size = 0;
+    archive(size);
+    if (size > kMaxUserBytes) throw DecodeRefused{DropReason::malformed};
+    if (size > bytes_remaining(archive)) throw DecodeRefused{DropReason::truncated};
+    bytes.size = size;
+    bytes.data = {};
+    archive(cereal::binary_data(bytes.data.data(), bytes.size));
   }
 };
 
@@ -158,7 +180,7 @@ template <class Archive> void serialize(Archive& a, BaselineObject& m) {
   a(m.object, s.position.x, s.position.y, s.position.z, s.orientation.w, s.orientation.x,
     s.orientation.y, s.orientation.z, s.linear_velocity.x, s.linear_velocity.y,
     s.linear_velocity.z, s.angular_velocity.x, s.angular_velocity.y, s.angular_velocity.z,
-    s.at_rest);
+    s.at_rest, BoundedUserBytes{m.user_bytes});
 }
 template <class Archive> void serialize(Archive& a, Baseline& m) {
   a(m.frame, BoundedVector<BaselineObject>{m.objects});

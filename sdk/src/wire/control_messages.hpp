@@ -11,6 +11,7 @@
 #include "shoal/state.hpp"
 #include "shoal/types.hpp"
 #include "wire/packet_header.hpp"
+#include "wire/user_bytes.hpp"
 
 namespace shoal::wire {
 
@@ -107,6 +108,7 @@ struct BaselineRequest {
 struct BaselineObject {
   ObjectId object = 0;
   ObjectState state;
+  UserBytes user_bytes;  ///< the object's, when its type has any (the receiver checks the size)
 
   bool operator==(const BaselineObject&) const = default;
 };

@@ -1,5 +1,6 @@
 #include "wire/snapshot_codec.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
@@ -137,8 +138,8 @@ bool serialize_index(Stream& s, BodyIndex& index, BodyIndex next) {
 }
 
 template <class Stream>
-bool serialize_record(Stream& s, const Snapshot& snapshot, ObjectRecord& r, BodyIndex next,
-                      const QuantizedLimits& limits) {
+bool serialize_state_record(Stream& s, const Snapshot& snapshot, ObjectRecord& r, BodyIndex next,
+                            const QuantizedLimits& limits) {
   if (!serialize_index(s, r.index, next)) return false;
   if (!serialize_bool(s, r.at_rest)) return false;
   const bool send_velocities = !r.at_rest || snapshot.velocities_at_rest;
@@ -192,6 +193,44 @@ bool serialize_record(Stream& s, const Snapshot& snapshot, ObjectRecord& r, Body
     r.linear_velocity = r.angular_velocity = VectorField{Coding::unchanged, {}};
   }
   return true;
+}
+
+// User bytes end a record of a body whose type has them: with a baseline an unchanged bit,
+// then (unless unchanged) the bytes, 8 bits each.
+template <class Stream>
+bool serialize_user_bytes(Stream& s, ObjectRecord& r, bool with_baseline) {
+  UserBytes& u = r.user_bytes;
+  if constexpr (Stream::writing) {
+    if (u.size > kMaxUserBytes || (r.user_bytes_unchanged && !with_baseline)) {
+      return s.fail(DropReason::malformed);
+    }
+  }
+  if (u.size == 0) return true;
+  bool unchanged = with_baseline && r.user_bytes_unchanged;
+  if (with_baseline && !serialize_bool(s, unchanged)) return false;
+  if constexpr (Stream::reading) {
+    r.user_bytes_unchanged = unchanged;
+    u.data = {};
+  }
+  if (unchanged) return true;
+  for (std::size_t i = 0; i < u.size; ++i) {
+    std::uint32_t byte = u.data[i];
+    if (!s.bits(byte, 8)) return false;
+    if constexpr (Stream::reading) u.data[i] = static_cast<std::uint8_t>(byte);
+  }
+  return true;
+}
+
+// `sizes` gives a decoded record's user-byte count by body; a written record carries its own.
+template <class Stream>
+bool serialize_record(Stream& s, const Snapshot& snapshot, ObjectRecord& r, BodyIndex next,
+                      const QuantizedLimits& limits, std::span<const std::uint8_t> sizes) {
+  if (!serialize_state_record(s, snapshot, r, next, limits)) return false;
+  if constexpr (Stream::reading) {
+    r.user_bytes.size = r.index < sizes.size() ? sizes[r.index] : 0;
+    r.user_bytes_unchanged = false;
+  }
+  return serialize_user_bytes(s, r, snapshot.quantized && r.baseline_age > 0);
 }
 
 template <class Stream>
@@ -264,7 +303,8 @@ bool serialize_header(Stream& s, Snapshot& m) {
 }
 
 template <class Stream>
-bool serialize_snapshot(Stream& s, Snapshot& m, const QuantizedLimits& limits) {
+bool serialize_snapshot(Stream& s, Snapshot& m, const QuantizedLimits& limits,
+                        std::span<const std::uint8_t> user_bytes_sizes = {}) {
   if (!serialize_header(s, m)) return false;
   std::uint32_t count = static_cast<std::uint32_t>(m.objects.size());
   if (!serialize_uint(s, count, 0, kMaxObjectCount)) return false;
@@ -274,7 +314,7 @@ bool serialize_snapshot(Stream& s, Snapshot& m, const QuantizedLimits& limits) {
   }
   BodyIndex next = 0;
   for (ObjectRecord& r : m.objects) {
-    if (!serialize_record(s, m, r, next, limits)) return false;
+    if (!serialize_record(s, m, r, next, limits, user_bytes_sizes)) return false;
     next = r.index + 1;
   }
   return true;
@@ -375,6 +415,23 @@ std::optional<QuantizedState> apply_record(const ObjectRecord& r, const Quantize
   return q;
 }
 
+void set_user_bytes(ObjectRecord& record, std::span<const std::uint8_t> current,
+                    std::span<const std::uint8_t> baseline) {
+  record.user_bytes.assign(current);
+  record.user_bytes_unchanged =
+      record.baseline_age > 0 && std::ranges::equal(record.user_bytes.view(), baseline);
+}
+
+bool apply_user_bytes(const ObjectRecord& record, std::span<const std::uint8_t> baseline,
+                      std::span<std::uint8_t> out) {
+  const std::span<const std::uint8_t> from =
+      record.user_bytes_unchanged ? baseline.first(std::min(baseline.size(), out.size()))
+                                  : record.user_bytes.view();
+  if (from.size() != out.size()) return false;
+  std::copy(from.begin(), from.end(), out.begin());
+  return true;
+}
+
 std::size_t header_bits(const Snapshot& snapshot) {
   BitMeasurer m;
   Snapshot& s = const_cast<Snapshot&>(snapshot);  // a measurer only reads
@@ -389,7 +446,7 @@ std::size_t record_bits(const Snapshot& snapshot, const ObjectRecord& record, Bo
   BitMeasurer m;
   ObjectRecord& r = const_cast<ObjectRecord&>(record);  // a measurer only reads
   const BodyIndex next = record.index >= gap ? record.index - gap : 0;
-  serialize_record(m, snapshot, r, next, limits);
+  serialize_record(m, snapshot, r, next, limits, {});
   return m.bits_used();
 }
 
@@ -415,10 +472,10 @@ bool encode(const SnapshotAckMessage& message, std::vector<std::uint8_t>& out) {
 }
 
 DecodeStatus decode(std::span<const std::uint8_t> datagram, const QuantizedLimits& limits,
-                    Snapshot& snapshot) {
+                    Snapshot& snapshot, std::span<const std::uint8_t> user_bytes_sizes) {
   if (const DecodeStatus header = expect_header(datagram, MessageKind::snapshot); !header) return header;
   BitReader reader(datagram.subspan(kHeaderSize));
-  if (!serialize_snapshot(reader, snapshot, limits) || !reader.finish()) return reader.reason();
+  if (!serialize_snapshot(reader, snapshot, limits, user_bytes_sizes) || !reader.finish()) return reader.reason();
   return DecodeStatus::success();
 }
 

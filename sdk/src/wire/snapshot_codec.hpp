@@ -19,6 +19,7 @@
 #include "wire/packet_header.hpp"
 #include "wire/quantize.hpp"
 #include "wire/state_checks.hpp"
+#include "wire/user_bytes.hpp"
 
 namespace shoal::wire {
 
@@ -57,6 +58,10 @@ struct ObjectRecord {
   VectorField orientation;    ///< the smallest three
   VectorField linear_velocity, angular_velocity;  ///< unchanged (zero) at rest, unless sent
   ObjectState raw;            ///< the whole state, in raw-float snapshots only
+  /// The body's user bytes (size fixed by its type; 0 = none). With a baseline they may be
+  /// `user_bytes_unchanged` instead: the baseline's, and `data` is not carried.
+  UserBytes user_bytes;
+  bool user_bytes_unchanged = false;
 
   bool operator==(const ObjectRecord&) const = default;
 };
@@ -101,6 +106,15 @@ ObjectRecord make_record(BodyIndex index, const QuantizedState& current,
 std::optional<QuantizedState> apply_record(const ObjectRecord& record, const QuantizedState* baseline,
                                            const Quantizer& quantizer);
 
+/// Sets the record's user bytes to `current`, as "unchanged" when the record has a baseline
+/// and `baseline` (that baseline's bytes) equals them.
+void set_user_bytes(ObjectRecord& record, std::span<const std::uint8_t> current,
+                    std::span<const std::uint8_t> baseline);
+/// Writes the bytes a record describes into `out` (record.user_bytes.size of them); false when
+/// they are the baseline's and `baseline` is shorter (none held).
+[[nodiscard]] bool apply_user_bytes(const ObjectRecord& record, std::span<const std::uint8_t> baseline,
+                                    std::span<std::uint8_t> out);
+
 /// Bits of everything before the records, and of one record (its index gap counted as
 /// `gap`), as encode writes them.
 std::size_t header_bits(const Snapshot& snapshot);
@@ -117,9 +131,11 @@ constexpr std::size_t datagram_bytes(std::size_t bits) { return kHeaderSize + (b
 [[nodiscard]] bool encode(const SnapshotAckMessage& message, std::vector<std::uint8_t>& out);
 
 /// Decodes a whole datagram, reusing the vectors' capacity. Never throws; on failure the
-/// message holds unspecified but valid values.
+/// message holds unspecified but valid values. `user_bytes_sizes[body]` is the number of user
+/// bytes records of that body carry (the receiver knows it from the body's type); bodies past
+/// its end carry none.
 DecodeStatus decode(std::span<const std::uint8_t> datagram, const QuantizedLimits& limits,
-                    Snapshot& snapshot);
+                    Snapshot& snapshot, std::span<const std::uint8_t> user_bytes_sizes = {});
 DecodeStatus decode(std::span<const std::uint8_t> datagram, SnapshotAckMessage& message);
 
 }  // namespace shoal::wire

@@ -116,6 +116,10 @@ struct ReferencePhysics::Impl {
   void apply_forces();
   void integrate();
   void update_sleep();
+  void count_awake_frames();
+  std::span<std::uint8_t> user_bytes_of(BodyIndex b) {
+    return {user_bytes.data() + b * kMaxUserBytes, type_user_bytes[types.at(b)]};
+  }
   BodyIndex find_island(BodyIndex b);
   bool moving(BodyIndex b) const {
     return bodies[b].inverse_mass > 0 && !bodies[b].state.at_rest;
@@ -132,6 +136,10 @@ struct ReferencePhysics::Impl {
   ReferencePhysicsConfig config;
   Plane planes[5];
   std::vector<Body> bodies;
+  std::vector<std::uint16_t> types;               // per body
+  std::vector<std::uint8_t> type_user_bytes = std::vector<std::uint8_t>(65536, 0);  // per type
+  std::vector<std::uint8_t> user_bytes;           // body x kMaxUserBytes
+  std::vector<BodyIndex> counting;                // bodies whose type has user bytes
   // Engine-private state, saved per frame.
   std::vector<int> sleep_counters;
   world::ContactCache contact_cache;
@@ -178,6 +186,9 @@ BodyIndex ReferencePhysics::Impl::add(ObjectId id, const Shape& shape, float mas
   body.bounding_radius =
       shape.kind == ShapeKind::sphere ? shape.radius : length(shape.half_extents);
   bodies.push_back(body);
+  types.push_back(0);
+  user_bytes.resize(bodies.size() * kMaxUserBytes, 0);
+  if (type_user_bytes[0] != 0) counting.push_back(static_cast<BodyIndex>(bodies.size() - 1));
   sleep_counters.push_back(body.state.at_rest ? config.sleep_frames : 0);
 
   const std::size_t n = bodies.size();
@@ -226,6 +237,18 @@ void ReferencePhysics::Impl::step(std::span<const BodyInput> inputs) {
   contact_cache.store(contacts, poses);
   integrate();
   update_sleep();
+  count_awake_frames();
+}
+
+// The built-in user-bytes rule: a frame counter that only a faithful restore and re-simulation
+// reproduce (it depends on the whole sleep history of the body).
+void ReferencePhysics::Impl::count_awake_frames() {
+  for (BodyIndex b : counting) {
+    if (bodies[b].state.at_rest) continue;
+    const std::span<std::uint8_t> bytes = user_bytes_of(b);
+    const std::size_t width = std::min<std::size_t>(bytes.size(), 4);
+    for (std::size_t i = 0; i < width && ++bytes[i] == 0; ++i) {}  // little-endian increment
+  }
 }
 
 void ReferencePhysics::Impl::add_pair_contacts(BodyIndex a, BodyIndex b) {
@@ -472,6 +495,49 @@ void ReferencePhysics::restore(Frame frame) {
 
 std::optional<std::span<const BodyIndex>> ReferencePhysics::changed_bodies() const {
   return std::span<const BodyIndex>(impl_->changed);
+}
+
+void ReferencePhysics::set_body_type(BodyIndex body, std::uint16_t type) {
+  Impl& m = *impl_;
+  if (body >= m.bodies.size()) {
+    throw std::invalid_argument("ReferencePhysics::set_body_type: body " + std::to_string(body) +
+                                " out of range (" + std::to_string(m.bodies.size()) + " bodies)");
+  }
+  m.types[body] = type;
+  std::erase(m.counting, body);
+  if (m.type_user_bytes[type] != 0) {
+    m.counting.insert(std::upper_bound(m.counting.begin(), m.counting.end(), body), body);
+  }
+}
+
+std::uint16_t ReferencePhysics::body_type(BodyIndex body) const { return impl_->types.at(body); }
+
+void ReferencePhysics::set_user_bytes_size(std::uint16_t type, std::size_t size) {
+  if (size > kMaxUserBytes) {
+    throw std::invalid_argument("ReferencePhysics::set_user_bytes_size: type " + std::to_string(type) +
+                                " given " + std::to_string(size) + " user bytes, expected at most " +
+                                std::to_string(kMaxUserBytes));
+  }
+  Impl& m = *impl_;
+  m.type_user_bytes[type] = static_cast<std::uint8_t>(size);
+  m.counting.clear();
+  for (BodyIndex b = 0; b < m.bodies.size(); ++b) {
+    if (m.type_user_bytes[m.types[b]] != 0) m.counting.push_back(b);
+  }
+}
+
+std::size_t ReferencePhysics::user_bytes_size(std::uint16_t type) const {
+  return impl_->type_user_bytes[type];
+}
+
+void ReferencePhysics::read_user_bytes(BodyIndex body, std::span<std::uint8_t> out) const {
+  const std::span<const std::uint8_t> bytes = impl_->user_bytes_of(body);
+  std::copy_n(bytes.begin(), std::min(bytes.size(), out.size()), out.begin());
+}
+
+void ReferencePhysics::write_user_bytes(BodyIndex body, std::span<const std::uint8_t> bytes) {
+  const std::span<std::uint8_t> held = impl_->user_bytes_of(body);
+  std::copy_n(bytes.begin(), std::min(bytes.size(), held.size()), held.begin());
 }
 
 const ReferencePhysicsConfig& ReferencePhysics::config() const { return impl_->config; }
