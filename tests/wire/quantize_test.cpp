@@ -3,7 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "core/random.hpp"
@@ -142,4 +144,27 @@ TEST_CASE("quantize: a config it cannot honour is refused with a message naming 
   c.max_baseline_age_frames = 0;
   CHECK(message(c).find("max_baseline_age_frames") != std::string::npos);
   CHECK(message(SnapshotConfig{}).empty());
+}
+
+TEST_CASE("round_half_away rounds exactly as std::round does") {
+  const double edges[] = {0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994,
+                          -0.49999999999999994, 4503599627370495.5, -4503599627370495.5,
+                          4503599627370496.0, 1e300, -1e300, 8388607.5, 1.0 / 3.0};
+  for (double x : edges) {
+    CAPTURE(x);
+    CHECK(std::bit_cast<std::uint64_t>(wire::round_half_away(x)) == std::bit_cast<std::uint64_t>(std::round(x)));
+  }
+  CHECK(std::isnan(wire::round_half_away(std::numeric_limits<double>::quiet_NaN())));
+  CHECK(wire::round_half_away(std::numeric_limits<double>::infinity()) == std::numeric_limits<double>::infinity());
+  // Random values across the ranges quantisation uses, and their exact halves.
+  core::Random random(77);
+  int differences = 0;
+  for (int i = 0; i < 200000; ++i) {
+    const double scale = std::ldexp(1.0, static_cast<int>(random.next_u64() % 40) - 8);
+    const double x = (random.next_unit() * 2 - 1) * scale;
+    const double half = std::floor(x) + 0.5;
+    differences += wire::round_half_away(x) != std::round(x);
+    differences += wire::round_half_away(half) != std::round(half);
+  }
+  CHECK(differences == 0);
 }

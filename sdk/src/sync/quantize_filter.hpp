@@ -24,12 +24,12 @@ class QuantizeFilter final : public StateFilter {
     // result is the same pure function of the state whatever was filtered before (catch-up
     // depends on that).
     if (fixed_[body] && bitwise_equal(state, last_state_[body])) return false;
-    last_[body] = quantizer_.settle(state, &clamped_);
-    const ObjectState settled = quantizer_.dequantize(last_[body]);
+    const wire::SettledState result = quantizer_.settle_state(state, &clamped_);
+    const ObjectState& settled = result.state;
+    last_[body] = result.quantized;
     // Only a resting body comes back with the same state next step, so only its value is worth
-    // proving a fixed point; a moving body would never hit the cache anyway.
-    fixed_[body] = settled.at_rest &&
-                   bitwise_equal(quantizer_.dequantize(quantizer_.settle(settled)), settled);
+    // remembering as a fixed point; a moving body would never hit the cache anyway.
+    fixed_[body] = settled.at_rest && result.stable;
     last_state_[body] = settled;
     if (bitwise_equal(settled, state)) return false;
     state = settled;

@@ -40,6 +40,16 @@ float component(const Quat& q, std::uint32_t i) {
 
 }  // namespace
 
+double round_half_away(double x) {
+  constexpr double kExactBelow = 4503599627370496.0;  // 2^52
+  if (!(std::fabs(x) < kExactBelow)) return std::round(x);
+  const auto whole = static_cast<double>(static_cast<std::int64_t>(x));
+  const double fraction = x - whole;
+  const double rounded = fraction >= 0.5 ? whole + 1 : fraction <= -0.5 ? whole - 1 : whole;
+  return std::copysign(rounded, x);  // -0.4 rounds to -0, as std::round has it
+}
+
+
 Quantizer::Quantizer(const SnapshotConfig& c) : config_(c) {
   const float mins[3] = {c.world_min.x, c.world_min.y, c.world_min.z};
   const float maxs[3] = {c.world_max.x, c.world_max.y, c.world_max.z};
@@ -84,7 +94,7 @@ QuantizedState Quantizer::quantize(const ObjectState& s, std::uint64_t* clamped)
   const float p[3] = {s.position.x, s.position.y, s.position.z};
   const float mins[3] = {config_.world_min.x, config_.world_min.y, config_.world_min.z};
   for (int a = 0; a < 3; ++a) {
-    const double units = std::round((static_cast<double>(p[a]) - mins[a]) * config_.position_units_per_m);
+    const double units = round_half_away((static_cast<double>(p[a]) - mins[a]) * config_.position_units_per_m);
     q.position[static_cast<std::size_t>(a)] = clamp_count(units, limits_.position[static_cast<std::size_t>(a)], clamped);
   }
 
@@ -102,16 +112,16 @@ QuantizedState Quantizer::quantize(const ObjectState& s, std::uint64_t* clamped)
     if (i == largest) continue;
     const double c = sign * component(o, i) / kSqrtHalf;  // -1..1
     // Rounding can push |c| a hair past 1/sqrt2: that is not a clamp worth counting.
-    q.smallest[k++] = clamp_count(std::round(c * orientation_half_) + orientation_zero_, limits_.smallest, nullptr);
+    q.smallest[k++] = clamp_count(round_half_away(c * orientation_half_) + orientation_zero_, limits_.smallest, nullptr);
   }
 
   if (!s.at_rest) {
     const float v[3] = {s.linear_velocity.x, s.linear_velocity.y, s.linear_velocity.z};
     const float w[3] = {s.angular_velocity.x, s.angular_velocity.y, s.angular_velocity.z};
     for (std::size_t a = 0; a < 3; ++a) {
-      q.linear_velocity[a] = clamp_count(std::round(static_cast<double>(v[a]) * config_.velocity_units_per_mps) + limits_.linear_zero,
+      q.linear_velocity[a] = clamp_count(round_half_away(static_cast<double>(v[a]) * config_.velocity_units_per_mps) + limits_.linear_zero,
                                          limits_.linear, clamped);
-      q.angular_velocity[a] = clamp_count(std::round(static_cast<double>(w[a]) * config_.velocity_units_per_mps) + limits_.angular_zero,
+      q.angular_velocity[a] = clamp_count(round_half_away(static_cast<double>(w[a]) * config_.velocity_units_per_mps) + limits_.angular_zero,
                                           limits_.angular, clamped);
     }
   } else {
@@ -155,17 +165,23 @@ ObjectState Quantizer::dequantize(const QuantizedState& q) const {
   return s;
 }
 
-QuantizedState Quantizer::settle(const ObjectState& state, std::uint64_t* clamped) const {
-  QuantizedState q = quantize(state, clamped);
+SettledState Quantizer::settle_state(const ObjectState& state, std::uint64_t* clamped) const {
+  SettledState r;
+  r.quantized = quantize(state, clamped);
   // Renormalising the orientation can move a component across a rounding boundary (or make
   // another the largest); a few passes settle it, identically on every peer.
   constexpr int kMaxPasses = 4;
   for (int pass = 0; pass < kMaxPasses; ++pass) {
-    const QuantizedState again = quantize(dequantize(q));
-    if (again == q) break;
-    q = again;
+    r.state = dequantize(r.quantized);
+    const QuantizedState again = quantize(r.state);
+    if (again == r.quantized) {
+      r.stable = true;
+      return r;
+    }
+    r.quantized = again;
   }
-  return q;
+  r.state = dequantize(r.quantized);
+  return r;
 }
 
 bool Quantizer::in_range(const QuantizedState& q) const {
