@@ -40,16 +40,6 @@ float component(const Quat& q, std::uint32_t i) {
 
 }  // namespace
 
-double round_half_away(double x) {
-  constexpr double kExactBelow = 4503599627370496.0;  // 2^52
-  if (!(std::fabs(x) < kExactBelow)) return std::round(x);
-  const auto whole = static_cast<double>(static_cast<std::int64_t>(x));
-  const double fraction = x - whole;
-  const double rounded = fraction >= 0.5 ? whole + 1 : fraction <= -0.5 ? whole - 1 : whole;
-  return std::copysign(rounded, x);  // -0.4 rounds to -0, as std::round has it
-}
-
-
 Quantizer::Quantizer(const SnapshotConfig& c) : config_(c) {
   const float mins[3] = {c.world_min.x, c.world_min.y, c.world_min.z};
   const float maxs[3] = {c.world_max.x, c.world_max.y, c.world_max.z};
@@ -82,6 +72,8 @@ Quantizer::Quantizer(const SnapshotConfig& c) : config_(c) {
           "max speeds times velocity_units_per_mps must be 1..2^20 units");
   limits_.linear_zero = static_cast<std::uint32_t>(linear);
   limits_.angular_zero = static_cast<std::uint32_t>(angular);
+  metres_per_unit_ = 1.0 / c.position_units_per_m;
+  speed_per_unit_ = 1.0 / c.velocity_units_per_mps;
   limits_.linear = 2 * limits_.linear_zero;
   limits_.angular = 2 * limits_.angular_zero;
   require(c.max_baseline_age_frames >= 1 && c.max_baseline_age_frames <= 1056,
@@ -94,13 +86,32 @@ QuantizedState Quantizer::quantize(const ObjectState& s, std::uint64_t* clamped)
   const float p[3] = {s.position.x, s.position.y, s.position.z};
   const float mins[3] = {config_.world_min.x, config_.world_min.y, config_.world_min.z};
   for (int a = 0; a < 3; ++a) {
-    const double units = round_half_away((static_cast<double>(p[a]) - mins[a]) * config_.position_units_per_m);
+    const double units = std::round((static_cast<double>(p[a]) - mins[a]) * config_.position_units_per_m);
     q.position[static_cast<std::size_t>(a)] = clamp_count(units, limits_.position[static_cast<std::size_t>(a)], clamped);
   }
 
+  quantize_orientation(s.orientation, q);
+  if (!s.at_rest) {
+    const float v[3] = {s.linear_velocity.x, s.linear_velocity.y, s.linear_velocity.z};
+    const float w[3] = {s.angular_velocity.x, s.angular_velocity.y, s.angular_velocity.z};
+    for (std::size_t a = 0; a < 3; ++a) {
+      q.linear_velocity[a] = clamp_count(std::round(static_cast<double>(v[a]) * config_.velocity_units_per_mps) + limits_.linear_zero,
+                                         limits_.linear, clamped);
+      q.angular_velocity[a] = clamp_count(std::round(static_cast<double>(w[a]) * config_.velocity_units_per_mps) + limits_.angular_zero,
+                                          limits_.angular, clamped);
+    }
+  } else {
+    q.linear_velocity.fill(limits_.linear_zero);
+    q.angular_velocity.fill(limits_.angular_zero);
+  }
+  q.at_rest = s.at_rest;
+  return q;
+}
+
+void Quantizer::quantize_orientation(const Quat& orientation, QuantizedState& q) const {
   // Smallest three: drop the largest-magnitude component (the first of equals), sign-flip
   // the quaternion so the dropped one is non-negative.
-  const Quat o = normalized(s.orientation);
+  const Quat o = normalized(orientation);
   std::uint32_t largest = 0;
   for (std::uint32_t i = 1; i < 4; ++i) {
     if (std::fabs(component(o, i)) > std::fabs(component(o, largest))) largest = i;
@@ -112,29 +123,13 @@ QuantizedState Quantizer::quantize(const ObjectState& s, std::uint64_t* clamped)
     if (i == largest) continue;
     const double c = sign * component(o, i) / kSqrtHalf;  // -1..1
     // Rounding can push |c| a hair past 1/sqrt2: that is not a clamp worth counting.
-    q.smallest[k++] = clamp_count(round_half_away(c * orientation_half_) + orientation_zero_, limits_.smallest, nullptr);
+    q.smallest[k++] = clamp_count(std::round(c * orientation_half_) + orientation_zero_, limits_.smallest, nullptr);
   }
-
-  if (!s.at_rest) {
-    const float v[3] = {s.linear_velocity.x, s.linear_velocity.y, s.linear_velocity.z};
-    const float w[3] = {s.angular_velocity.x, s.angular_velocity.y, s.angular_velocity.z};
-    for (std::size_t a = 0; a < 3; ++a) {
-      q.linear_velocity[a] = clamp_count(round_half_away(static_cast<double>(v[a]) * config_.velocity_units_per_mps) + limits_.linear_zero,
-                                         limits_.linear, clamped);
-      q.angular_velocity[a] = clamp_count(round_half_away(static_cast<double>(w[a]) * config_.velocity_units_per_mps) + limits_.angular_zero,
-                                          limits_.angular, clamped);
-    }
-  } else {
-    q.linear_velocity.fill(limits_.linear_zero);
-    q.angular_velocity.fill(limits_.angular_zero);
-  }
-  q.at_rest = s.at_rest;
-  return q;
 }
 
 ObjectState Quantizer::dequantize(const QuantizedState& q) const {
   ObjectState s;
-  const double inv = 1.0 / config_.position_units_per_m;
+  const double inv = metres_per_unit_;
   s.position = {static_cast<float>(config_.world_min.x + q.position[0] * inv),
                 static_cast<float>(config_.world_min.y + q.position[1] * inv),
                 static_cast<float>(config_.world_min.z + q.position[2] * inv)};
@@ -152,7 +147,7 @@ ObjectState Quantizer::dequantize(const QuantizedState& q) const {
   c[q.largest] = std::sqrt(std::max(0.0f, 1.0f - sum));
   s.orientation = normalized(Quat{c[0], c[1], c[2], c[3]});
 
-  const double vinv = 1.0 / config_.velocity_units_per_mps;
+  const double vinv = speed_per_unit_;
   auto linear = [&](std::uint32_t v) {
     return static_cast<float>((static_cast<double>(v) - limits_.linear_zero) * vinv);
   };
@@ -171,9 +166,13 @@ SettledState Quantizer::settle_state(const ObjectState& state, std::uint64_t* cl
   // Renormalising the orientation can move a component across a rounding boundary (or make
   // another the largest); a few passes settle it, identically on every peer.
   constexpr int kMaxPasses = 4;
+  // Only the orientation needs checking: dequantised positions and velocities quantise to
+  // themselves (velocities are exact in a float; a position's float is within a quarter unit of
+  // the value, which the constructor's 2^22-unit bound guarantees), and the test suite checks it.
   for (int pass = 0; pass < kMaxPasses; ++pass) {
     r.state = dequantize(r.quantized);
-    const QuantizedState again = quantize(r.state);
+    QuantizedState again = r.quantized;
+    quantize_orientation(r.state.orientation, again);
     if (again == r.quantized) {
       r.stable = true;
       return r;

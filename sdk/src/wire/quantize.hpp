@@ -39,12 +39,6 @@ struct QuantizedLimits {
   std::uint32_t linear_zero = 0, angular_zero = 0;  ///< the value that means 0 (half the max)
 };
 
-/// std::round (halves away from zero), without the libm call it compiles to on baseline x86-64:
-/// quantising every awake body after every step rounds a dozen values each time. Exact for
-/// every |x| < 2^52, where x - trunc(x) is representable; anything else, NaN included, is
-/// handed to std::round.
-double round_half_away(double x);
-
 /// settle()'s result with its dequantised state, and whether quantising that state gives the
 /// same values again (a fixed point: filtering it again would change nothing).
 struct SettledState {
@@ -84,10 +78,13 @@ class Quantizer {
   const SnapshotConfig& config() const { return config_; }
 
  private:
+  void quantize_orientation(const Quat& orientation, QuantizedState& q) const;
+
   SnapshotConfig config_;
   QuantizedLimits limits_;
   float orientation_half_ = 0;  // quantised value of 1/sqrt2
   std::uint32_t orientation_zero_ = 0;
+  double metres_per_unit_ = 0, speed_per_unit_ = 0;  // divided once, not per dequantised state
 };
 
 }  // namespace shoal::wire
