@@ -3,6 +3,8 @@
 // and without velocities; raw floats), the acks, and clean rejection of cut or corrupt bytes.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "core/random.hpp"
 #include "wire/snapshot_codec.hpp"
 
@@ -87,6 +89,17 @@ TEST_CASE("snapshot: seeded random states round-trip through every encoding path
       next = r.index + 1;
     }
     CHECK(datagram_bytes(bits) == bytes.size());
+    // Only the index code depends on the gap: what a sender's size estimates rely on.
+    for (const ObjectRecord& r : s.objects) {
+      for (const BodyIndex gap : {0u, 1u, 8u, 9u, 136u, 137u, 5000u}) {
+        const BodyIndex possible = std::min(gap, r.index);  // a gap cannot reach below index 0
+        CHECK(record_bits(s, r, possible, q.limits()) ==
+              record_bits(s, r, 0, q.limits()) - index_bits(0) + index_bits(possible));
+      }
+    }
+    CHECK(index_bits(0) < index_bits(1));
+    CHECK(index_bits(8) < index_bits(9));
+    CHECK(index_bits(136) < index_bits(137));
     for (std::size_t k = 0; k < s.objects.size(); ++k) {
       const ObjectRecord& r = decoded.objects[k];
       CHECK(r.index == s.objects[k].index);

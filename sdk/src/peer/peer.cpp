@@ -93,6 +93,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
   received_user_bytes.resize(user_bytes.max);
   quantized.resize(body_count);
   relevant.resize(body_count);
+  record_payload_bits.resize(body_count);
   owned_bodies.reserve(body_count);
   time_sync.set_reference_peer(0);  // the host defines the timeline while it is there
   std::random_device entropy;

@@ -64,7 +64,6 @@ struct Peer::Impl {
   wire::ObjectRecord record_for(SnapshotLink& link, BodyIndex body, Frame frame);
   void add_user_bytes(wire::ObjectRecord& record, const SnapshotLink& link, Frame frame);
   bool receive_user_bytes(SnapshotLink& link, const wire::ObjectRecord& record, Frame frame);
-  std::size_t snapshot_body_bits() const;
   std::size_t send_snapshot_packet(SnapshotLink& link, ConnectionId connection, Frame frame);
   SnapshotLink& snapshot_link(PeerId peer);
   SnapshotLink* find_snapshot_link(PeerId peer) const;
@@ -176,6 +175,7 @@ struct Peer::Impl {
   std::vector<wire::QuantizedState> quantized;  // owned bodies' states of the frame being sent
   std::vector<BodyIndex> candidates;
   std::vector<std::uint8_t> relevant;  // per body: in the receiver's simulated region
+  std::vector<std::uint32_t> record_payload_bits;  // per body: its record's bits but the index
 
   // Acks, baselines and priorities per remote peer.
   struct SnapshotLink {

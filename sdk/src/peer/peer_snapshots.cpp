@@ -124,16 +124,6 @@ std::span<std::uint8_t> Peer::Impl::held_user_bytes(Frame frame, BodyIndex body)
   return history.user_bytes(frame, body).first(user_bytes.size[body]);
 }
 
-std::size_t Peer::Impl::snapshot_body_bits() const {
-  std::size_t bits = wire::header_bits(snapshot_out);
-  BodyIndex next = 0;
-  for (const wire::ObjectRecord& r : snapshot_out.objects) {
-    bits += wire::record_bits(snapshot_out, r, r.index - next, quantizer.limits());
-    next = r.index + 1;
-  }
-  return bits;
-}
-
 // Sends snapshot_out (with the ack for this link) and logs it; returns the bytes sent.
 std::size_t Peer::Impl::send_snapshot_packet(SnapshotLink& link, ConnectionId connection, Frame frame) {
   snapshot_out.has_ack = link.received.has_received();
@@ -226,8 +216,10 @@ void Peer::Impl::send_prioritized(SnapshotLink& link, ConnectionId connection, F
   if (payload_bytes * 8 > static_cast<double>(header)) {
     const auto limit_bits = static_cast<std::size_t>(payload_bytes * 8);
     // Selection in priority order, each record's index gap estimated as a short one; the exact
-    // size is checked once the chosen records are in index order.
+    // size is checked once the chosen records are in index order, from each record's bits
+    // without its index code (measured once) and the index codes of the real gaps.
     constexpr BodyIndex kTypicalGap = 8;
+    const std::size_t index_bits_at_zero = wire::index_bits(0);
     std::size_t bits = header;
     const std::size_t considered = std::min(candidates.size(), most_per_packet);
     int misses = 0;
@@ -235,7 +227,9 @@ void Peer::Impl::send_prioritized(SnapshotLink& link, ConnectionId connection, F
     for (std::size_t i = 0; i < considered && limit_bits - bits >= kMinRecordBits; ++i) {
       const BodyIndex b = candidates[i];
       const wire::ObjectRecord record = record_for(link, b, frame);
-      const std::size_t cost = wire::record_bits(snapshot_out, record, std::min(b, kTypicalGap), quantizer.limits());
+      record_payload_bits[b] = static_cast<std::uint32_t>(
+          wire::record_bits(snapshot_out, record, 0, quantizer.limits()) - index_bits_at_zero);
+      const std::size_t cost = record_payload_bits[b] + wire::index_bits(std::min(b, kTypicalGap));
       if (bits + cost > limit_bits) {  // a smaller one further down may still fit
         if (++misses == kMaxMisses) break;
         continue;
@@ -245,7 +239,16 @@ void Peer::Impl::send_prioritized(SnapshotLink& link, ConnectionId connection, F
     }
     auto by_index = [](const wire::ObjectRecord& a, const wire::ObjectRecord& c) { return a.index < c.index; };
     std::sort(snapshot_out.objects.begin(), snapshot_out.objects.end(), by_index);
-    while (!snapshot_out.objects.empty() && snapshot_body_bits() > limit_bits) {
+    auto exact_bits = [&] {
+      std::size_t total = header;
+      BodyIndex next = 0;
+      for (const wire::ObjectRecord& r : snapshot_out.objects) {
+        total += record_payload_bits[r.index] + wire::index_bits(r.index - next);
+        next = r.index + 1;
+      }
+      return total;
+    };
+    while (!snapshot_out.objects.empty() && exact_bits() > limit_bits) {
       // Estimates fell short: drop the least important until it fits.
       auto least = std::min_element(snapshot_out.objects.begin(), snapshot_out.objects.end(),
                                     [&](const wire::ObjectRecord& a, const wire::ObjectRecord& c) {

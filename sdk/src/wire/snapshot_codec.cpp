@@ -450,6 +450,13 @@ std::size_t record_bits(const Snapshot& snapshot, const ObjectRecord& record, Bo
   return m.bits_used();
 }
 
+std::size_t index_bits(BodyIndex gap) {
+  BitMeasurer m;
+  BodyIndex index = gap;
+  serialize_index(m, index, 0);
+  return m.bits_used();
+}
+
 bool encode(const Snapshot& snapshot, const QuantizedLimits& limits, std::vector<std::uint8_t>& out) {
   write_header(MessageKind::snapshot, out);
   BitWriter writer(out);

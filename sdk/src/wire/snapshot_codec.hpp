@@ -120,6 +120,10 @@ void set_user_bytes(ObjectRecord& record, std::span<const std::uint8_t> current,
 std::size_t header_bits(const Snapshot& snapshot);
 std::size_t record_bits(const Snapshot& snapshot, const ObjectRecord& record, BodyIndex gap,
                         const QuantizedLimits& limits);
+/// Bits of a record's index code for an index `gap` past the previous record's: a record's
+/// other bits do not depend on the gap, so record_bits(r, g) = record_bits(r, 0) - index_bits(0)
+/// + index_bits(g), and a packet's exact size follows from its records' sizes at any gap.
+std::size_t index_bits(BodyIndex gap);
 /// Whole bytes of the datagram for `bits` of body.
 constexpr std::size_t datagram_bytes(std::size_t bits) { return kHeaderSize + (bits + 7) / 8; }
 
