@@ -90,6 +90,7 @@ struct Peer::Impl {
   void on_ownership(PeerId from, const wire::Ownership& message);
   void on_checksum(PeerId from, const wire::Checksum& message);
   void on_snapshot(PeerId from, const wire::Snapshot& snapshot);
+  void prefetch_for(const wire::Snapshot& snapshot, const SnapshotLink& link) const;
   /// `user_bytes`: the owner's bytes of the body (exactly its size; empty when it has none).
   void on_owner_frame(Frame frame, BodyIndex body, const ObjectState& state,
                       std::span<const std::uint8_t> user_bytes);

@@ -211,6 +211,19 @@ class ReceivedSnapshots {
     return {user_bytes_.data() + (body * kDepth + i) * user_bytes_stride_, user_bytes_stride_};
   }
 
+  /// Starts loading what find() and store() of body will touch: its frames, and the slot a new
+  /// frame would take. Only a hint: nothing is read or changed.
+  void prefetch(BodyIndex body) const {
+    if (body >= next_slot_.size()) return;
+    __builtin_prefetch(&frames_[body * kDepth]);
+    __builtin_prefetch(&states_[body * kDepth + next_slot_[body]]);
+  }
+  /// The same for the state find() returns: once the frames are loaded, the search is cheap.
+  void prefetch_baseline(BodyIndex body, Frame frame) const {
+    if (body >= next_slot_.size()) return;
+    if (const std::size_t i = slot_of(body, frame); i != kDepth) __builtin_prefetch(&states_[body * kDepth + i]);
+  }
+
   /// Asks the sender (in the following acks) to forget its baseline of body.
   void request_reset(BodyIndex body) {
     if (resets_.size() < wire::kMaxAckResets && std::find(resets_.begin(), resets_.end(), body) == resets_.end()) {
