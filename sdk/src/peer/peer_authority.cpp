@@ -58,7 +58,7 @@ void Peer::Impl::update_regions_and_ownership(Frame frame) {
     ownership_out.changes.push_back(to_wire(c, objects.id(c.body)));
   }
   broadcast(ownership_out);
-  note_owner_changes();
+  for (const authority::OwnershipChange& c : decided) note_owner_change(c.body);
 }
 
 void Peer::Impl::apply_ownership(const wire::OwnershipChange& change, bool record) {
@@ -70,7 +70,7 @@ void Peer::Impl::apply_ownership(const wire::OwnershipChange& change, bool recor
       record ? ownership->adopt(c, change.new_owner) : ownership->apply(c, peer_regions);
   switch (result) {
     case authority::ApplyResult::applied:
-      note_owner_changes();
+      note_owner_change(*body);
       break;
     case authority::ApplyResult::duplicate:
     case authority::ApplyResult::stale:
@@ -85,28 +85,37 @@ void Peer::Impl::apply_ownership(const wire::OwnershipChange& change, bool recor
 }
 
 void Peer::Impl::note_owner_changes() {
-  const PeerId self = members.self();
-  owned_bodies.clear();
-  for (BodyIndex b = 0; b < body_count; ++b) {
-    const PeerId owner = ownership->owner(b);
-    owned_by_me[b] = owner == self ? 1 : 0;
-    if (owner == self) owned_bodies.push_back(b);
-    if (owner == known_owner[b]) continue;
-    const bool first = known_owner[b] == kNoPeer;
-    known_owner[b] = owner;
-    if (first) continue;  // the initial assignment is not a change
-    // The new owner's frames count from the change on: whatever this peer holds for later
-    // frames came from the old owner or its own prediction, so it is no longer confirmed.
-    const Frame since = ownership->record(b).frame;
-    if (since != kNoFrame && !history.empty()) {
-      owner_frames.forget_from(b, since);
-      for (Frame f = std::max(since, history.oldest()); f <= history.newest(); ++f) {
-        history.set_confirmed(f, b, false);
-      }
+  for (BodyIndex b = 0; b < body_count; ++b) note_owner_change(b);
+}
+
+void Peer::Impl::note_owner_change(BodyIndex b) {
+  const PeerId owner = ownership->owner(b);
+  const std::uint8_t mine = owner == members.self() ? 1 : 0;
+  if (mine != owned_by_me[b]) {
+    owned_by_me[b] = mine;
+    // Kept in index order: snapshots list records by ascending index.
+    const auto at = std::lower_bound(owned_bodies.begin(), owned_bodies.end(), b);
+    if (mine) {
+      owned_bodies.insert(at, b);
+    } else {
+      owned_bodies.erase(at);
     }
-    ++stats.ownership_changes;
-    emit(make_event(EventKind::ownership_changed, owner, objects.id(b), history.newest()));
   }
+  if (owner == known_owner[b]) return;
+  const bool first = known_owner[b] == kNoPeer;
+  known_owner[b] = owner;
+  if (first) return;  // the initial assignment is not a change
+  // The new owner's frames count from the change on: whatever this peer holds for later
+  // frames came from the old owner or its own prediction, so it is no longer confirmed.
+  const Frame since = ownership->record(b).frame;
+  if (since != kNoFrame && !history.empty()) {
+    owner_frames.forget_from(b, since);
+    for (Frame f = std::max(since, history.oldest()); f <= history.newest(); ++f) {
+      history.set_confirmed(f, b, false);
+    }
+  }
+  ++stats.ownership_changes;
+  emit(make_event(EventKind::ownership_changed, owner, objects.id(b), history.newest()));
 }
 
 void Peer::Impl::send_owned_records(ConnectionId connection) {

@@ -101,6 +101,7 @@ struct Peer::Impl {
   void reset_regions(PeerId peer);
   void send_owned_records(ConnectionId connection);
   void note_owner_changes();   // after table-wide changes: events and owned_by_me
+  void note_owner_change(BodyIndex body);  // after a change of one body's owner
   authority::PeerRegions& regions_of(PeerId peer);
   PeerId owner_of(BodyIndex body) const;
 
