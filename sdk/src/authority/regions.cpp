@@ -1,6 +1,8 @@
 #include "authority/regions.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -14,28 +16,55 @@ bool spheres_overlap(Vec3 center_a, float radius_a, Vec3 center_b, float radius_
   return length_squared(center_a - center_b) <= reach * reach;
 }
 
+// Bits of RegionBuilder::passed_: which bounding tests a body passed in the current query.
+constexpr std::uint8_t kSphereQuery = 1;
+constexpr std::uint8_t kContactQuery = 2;
+
+// A body whose bounding sphere's center lies within this fraction of (simulated radius + its
+// radius) from the query center passes the exact simulated-sphere test for certain: the margin
+// (0.1% of the reach) dwarfs the few ulps of rounding in that test's sqrt and subtraction.
+constexpr float kDeepInside = 0.999f;
+
 }  // namespace
 
 RegionBuilder::RegionBuilder(const AuthorityConfig& config) : config_(config) { validate(config); }
 
 void RegionBuilder::rebuild(const BodyMotions& world) {
-  if (world.velocities.size() != world.positions.size() ||
-      world.radii.size() != world.positions.size()) {
-    throw std::invalid_argument(
-        "RegionBuilder::rebuild: positions, velocities and radii must have one entry per body (" +
-        std::to_string(world.positions.size()) + ", " + std::to_string(world.velocities.size()) +
-        ", " + std::to_string(world.radii.size()) + ")");
+  const std::size_t count = world.states.size();
+  if (world.radii.size() != count) {
+    throw std::invalid_argument("RegionBuilder::rebuild: states and radii must have one entry "
+                                "per body (" + std::to_string(count) + " states, " +
+                                std::to_string(world.radii.size()) + " radii)");
   }
-  positions_.assign(world.positions.begin(), world.positions.end());
-  velocities_.assign(world.velocities.begin(), world.velocities.end());
+  xs_.resize(count);
+  ys_.resize(count);
+  zs_.resize(count);
+  velocities_.resize(count);
+  at_rest_.resize(count);
+  swept_xs_.resize(count);
+  swept_ys_.resize(count);
+  swept_zs_.resize(count);
+  swept_radii_.resize(count);
+  passed_.resize(count);
   radii_.assign(world.radii.begin(), world.radii.end());
-
   const float half_horizon = 0.5f * config_.T_predict;
-  swept_centers_.resize(positions_.size());
-  swept_radii_.resize(positions_.size());
-  for (std::size_t i = 0; i < positions_.size(); ++i) {
-    swept_centers_[i] = positions_[i] + velocities_[i] * half_horizon;
-    swept_radii_[i] = radii_[i] + length(velocities_[i]) * half_horizon;
+  for (std::size_t i = 0; i < count; ++i) {
+    const ObjectState& state = world.states[i];
+    const Vec3 p = state.position;
+    const Vec3 v = state.linear_velocity;
+    xs_[i] = p.x;
+    ys_[i] = p.y;
+    zs_[i] = p.z;
+    velocities_[i] = v;
+    at_rest_[i] = state.at_rest ? 1 : 0;
+    const Vec3 swept_center = p + v * half_horizon;
+    swept_xs_[i] = swept_center.x;
+    swept_ys_[i] = swept_center.y;
+    swept_zs_[i] = swept_center.z;
+    // Most bodies of a large world are still: sqrt(0) is exactly 0, so skip the sqrt for them.
+    const float speed_squared = length_squared(v);
+    const float speed = speed_squared == 0 ? 0.0f : std::sqrt(speed_squared);
+    swept_radii_[i] = radii_[i] + speed * half_horizon;
   }
 }
 
@@ -44,7 +73,7 @@ float RegionBuilder::core_radius(BodyIndex controlled) const {
 }
 
 void RegionBuilder::compute(std::span<const BodyIndex> controlled, PeerRegions& regions) {
-  const std::size_t count = positions_.size();
+  const std::size_t count = radii_.size();
   for (const BodyIndex body : controlled) {
     if (body >= count) {
       throw std::out_of_range("RegionBuilder::compute: controlled body " + std::to_string(body) +
@@ -57,63 +86,88 @@ void RegionBuilder::compute(std::span<const BodyIndex> controlled, PeerRegions& 
   regions.core.assign(count, 0);
   regions.simulated.assign(count, 0);
 
+  const float hysteresis = config_.hysteresis;
   for (const BodyIndex body : controlled) {
-    const float radius = core_radius(body);
-    add_spheres(positions_[body], radius, radius + config_.simulated_radius, regions);
-    add_predicted_contacts(body, previous_core_, regions.core);
+    const float core = core_radius(body);
+    const float simulated = core + config_.simulated_radius;
+    // The bounding tests of both rules for every body in one branch-free pass (the simulated
+    // sphere contains the core sphere, so its bound covers both sphere rules).
+    const Vec3 center = position(body);
+    const float sphere_query = simulated + hysteresis;
+    const float swept_x = swept_xs_[body], swept_y = swept_ys_[body], swept_z = swept_zs_[body];
+    const float swept_query = swept_radii_[body] + hysteresis;
+    const float core_query = core + hysteresis;
+    for (std::size_t i = 0; i < count; ++i) {
+      const float dx = center.x - xs_[i], dy = center.y - ys_[i], dz = center.z - zs_[i];
+      const float distance_squared = dx * dx + dy * dy + dz * dz;
+      const float sphere_reach = sphere_query + radii_[i];
+      const float core_reach = core_query + radii_[i];
+      const float deep_reach = (simulated + radii_[i]) * kDeepInside;
+      const float sx = swept_x - swept_xs_[i], sy = swept_y - swept_ys_[i],
+                  sz = swept_z - swept_zs_[i];
+      const float swept_reach = swept_query + swept_radii_[i];
+      const bool in_sphere = distance_squared <= sphere_reach * sphere_reach;
+      const bool near_core = distance_squared <= core_reach * core_reach;
+      const bool deep = distance_squared <= deep_reach * deep_reach;
+      const bool in_swept = sx * sx + sy * sy + sz * sz <= swept_reach * swept_reach;
+      // Deep inside the simulated sphere and clear of the core's: a member of the simulated
+      // region whatever the exact test's rounding, so it needs no exact test (most of a world
+      // lies there: the simulated region is tens of metres wide).
+      const bool simulated_only = deep && !near_core;
+      regions.simulated[i] = static_cast<std::uint8_t>(regions.simulated[i] | simulated_only);
+      passed_[i] = static_cast<std::uint8_t>((in_sphere && !simulated_only ? kSphereQuery : 0) |
+                                             (in_swept ? kContactQuery : 0));
+    }
+    passed_[body] &= static_cast<std::uint8_t>(~kContactQuery);  // no contact with itself
+    // The exact tests for the bodies that passed, skipping runs of failures a word at a time.
+    std::size_t i = 0;
+    while (i < count) {
+      std::uint64_t word = 0;
+      if (i + sizeof word <= count) {
+        std::memcpy(&word, &passed_[i], sizeof word);
+        if (word == 0) {
+          i += sizeof word;
+          continue;
+        }
+      }
+      const auto candidate = static_cast<BodyIndex>(i++);
+      const std::uint8_t passed = passed_[candidate];
+      if (passed & kSphereQuery) test_spheres(candidate, center, core, simulated, regions);
+      if (passed & kContactQuery) test_predicted_contact(candidate, body, regions);
+    }
   }
   for (std::size_t i = 0; i < count; ++i) {
     regions.simulated[i] = static_cast<std::uint8_t>(regions.simulated[i] | regions.core[i]);
   }
 }
 
-void RegionBuilder::add_spheres(Vec3 center, float core_radius, float simulated_radius,
-                                PeerRegions& regions) const {
-  // One pass for both spheres around the same center: the simulated sphere contains the core
-  // sphere, so a body outside the simulated query is outside the core query too.
+void RegionBuilder::test_spheres(BodyIndex body, Vec3 center, float core_radius,
+                                 float simulated_radius, PeerRegions& regions) const {
   const float hysteresis = config_.hysteresis;
-  const float core_query = core_radius + hysteresis;
-  const float simulated_query = simulated_radius + hysteresis;
-  const auto count = static_cast<BodyIndex>(positions_.size());
-  for (BodyIndex body = 0; body < count; ++body) {
-    if (!spheres_overlap(center, simulated_query, positions_[body], radii_[body])) continue;
-    // Distance from the sphere's center to the near side of the body's bounding sphere.
-    const float gap = distance(positions_[body], center) - radii_[body];
-    const float simulated_reach =
-        is_member(previous_simulated_, body) ? simulated_radius + hysteresis : simulated_radius;
-    if (gap <= simulated_reach) regions.simulated[body] = 1;
-    if (!spheres_overlap(center, core_query, positions_[body], radii_[body])) continue;
-    const float core_reach = is_member(previous_core_, body) ? core_radius + hysteresis : core_radius;
-    if (gap <= core_reach) regions.core[body] = 1;
-  }
+  const Vec3 p = position(body);
+  // Distance from the sphere's center to the near side of the body's bounding sphere.
+  const float gap = distance(p, center) - radii_[body];
+  const float simulated_reach =
+      is_member(previous_simulated_, body) ? simulated_radius + hysteresis : simulated_radius;
+  if (gap <= simulated_reach) regions.simulated[body] = 1;
+  if (!spheres_overlap(center, core_radius + hysteresis, p, radii_[body])) return;
+  const float core_reach = is_member(previous_core_, body) ? core_radius + hysteresis : core_radius;
+  if (gap <= core_reach) regions.core[body] = 1;
 }
 
-void RegionBuilder::add_predicted_contacts(BodyIndex controlled,
-                                           const std::vector<std::uint8_t>& previous,
-                                           std::vector<std::uint8_t>& members) const {
-  const Vec3 position = positions_[controlled];
-  const Vec3 velocity = velocities_[controlled];
-  const float horizon = config_.T_predict;
-  const Vec3 swept_center = swept_centers_[controlled];
-  const float swept_radius = swept_radii_[controlled] + config_.hysteresis;
-  const auto count = static_cast<BodyIndex>(positions_.size());
-  for (BodyIndex body = 0; body < count; ++body) {
-    if (body == controlled) continue;
-    if (!spheres_overlap(swept_center, swept_radius, swept_centers_[body], swept_radii_[body])) {
-      continue;
-    }
-    // Linear extrapolation of both bodies; time of closest approach clamped to the horizon.
-    const Vec3 offset = positions_[body] - position;
-    const Vec3 closing = velocities_[body] - velocity;
-    const float closing_sq = length_squared(closing);
-    const float t = closing_sq > 0
-                        ? std::clamp(-dot(offset, closing) / closing_sq, 0.0f, horizon)
-                        : 0.0f;
-    const float closest = length(offset + closing * t);
-    const float contact = radii_[body] + radii_[controlled];
-    const float reach = is_member(previous, body) ? contact + config_.hysteresis : contact;
-    if (closest <= reach) members[body] = 1;
-  }
+void RegionBuilder::test_predicted_contact(BodyIndex body, BodyIndex controlled,
+                                           PeerRegions& regions) const {
+  // Linear extrapolation of both bodies; time of closest approach clamped to the horizon.
+  const Vec3 offset = position(body) - position(controlled);
+  const Vec3 closing = velocities_[body] - velocities_[controlled];
+  const float closing_sq = length_squared(closing);
+  const float t = closing_sq > 0
+                      ? std::clamp(-dot(offset, closing) / closing_sq, 0.0f, config_.T_predict)
+                      : 0.0f;
+  const float closest = length(offset + closing * t);
+  const float contact = radii_[body] + radii_[controlled];
+  const float reach = is_member(previous_core_, body) ? contact + config_.hysteresis : contact;
+  if (closest <= reach) regions.core[body] = 1;
 }
 
 }  // namespace shoal::authority

@@ -9,14 +9,14 @@
 #include "shoal/authority_config.hpp"
 #include "shoal/math.hpp"
 #include "shoal/simulation.hpp"
+#include "shoal/state.hpp"
 
 namespace shoal::authority {
 
-/// Every body's motion at the last simulated frame; index in each span = BodyIndex.
+/// Every body at the last simulated frame; index in each span = BodyIndex.
 struct BodyMotions {
-  std::span<const Vec3> positions;
-  std::span<const Vec3> velocities;  ///< m/s
-  std::span<const float> radii;      ///< bounding-sphere radius (m)
+  std::span<const ObjectState> states;  ///< a history row, read in place
+  std::span<const float> radii;         ///< bounding-sphere radius (m)
 };
 
 /// One peer's regions as this peer sees them: one flag per BodyIndex, 1 = member.
@@ -40,8 +40,8 @@ class RegionBuilder {
   /// Throws std::invalid_argument for a bad config.
   explicit RegionBuilder(const AuthorityConfig& config);
 
-  /// Takes (copies) the world of the last simulated frame. Call once per frame before compute().
-  /// Throws std::invalid_argument when the spans differ in size.
+  /// Takes (copies what the queries need of) the world of the last simulated frame. Call once
+  /// per frame before compute(). Throws std::invalid_argument when the spans differ in size.
   void rebuild(const BodyMotions& world);
 
   /// Recomputes `regions` in place for a peer controlling `controlled` (zero or more bodies);
@@ -52,30 +52,39 @@ class RegionBuilder {
   /// max(r_min, |v| * T) for a controlled body of the current world.
   float core_radius(BodyIndex controlled) const;
 
-  std::size_t body_count() const { return positions_.size(); }
+  std::size_t body_count() const { return radii_.size(); }
+  /// One flag per body of the current world: 1 = at rest (ObjectState::at_rest).
+  std::span<const std::uint8_t> at_rest() const { return at_rest_; }
   const AuthorityConfig& config() const { return config_; }
 
  private:
-  /// Flags in regions.core every body whose bounding sphere overlaps the sphere (center,
-  /// core_radius), or lies within `hysteresis` of it when it was a core member before; the same
-  /// for regions.simulated with simulated_radius (>= core_radius).
-  void add_spheres(Vec3 center, float core_radius, float simulated_radius,
-                   PeerRegions& regions) const;
-  /// Flags every body predicted to touch `controlled` within T_predict.
-  void add_predicted_contacts(BodyIndex controlled, const std::vector<std::uint8_t>& previous,
-                              std::vector<std::uint8_t>& members) const;
+  /// The exact membership tests for one candidate body that passed a query's bounding test.
+  /// Sphere rule: the body's bounding sphere overlaps the sphere (center, core_radius), or lies
+  /// within `hysteresis` of it when it was a core member before; the same for the simulated
+  /// region with simulated_radius (>= core_radius).
+  void test_spheres(BodyIndex body, Vec3 center, float core_radius, float simulated_radius,
+                    PeerRegions& regions) const;
+  /// Contact rule: the body is predicted to touch `controlled` within T_predict.
+  void test_predicted_contact(BodyIndex body, BodyIndex controlled, PeerRegions& regions) const;
+
+  Vec3 position(BodyIndex body) const { return {xs_[body], ys_[body], zs_[body]}; }
 
   AuthorityConfig config_;
-  std::vector<Vec3> positions_;
+  // Structure of arrays, so that the bounding tests of a query (one per body, most failing)
+  // run as one vectorised pass before the exact tests visit the few bodies that pass.
+  std::vector<float> xs_, ys_, zs_;
   std::vector<Vec3> velocities_;
   std::vector<float> radii_;
+  std::vector<std::uint8_t> at_rest_;
   // Each body's swept sphere over [0, T_predict]: a necessary condition for two bodies to
   // touch within the horizon is that their swept spheres overlap, which prunes pairs cheaply.
   // Queries scan the bodies linearly: a few scans per controlled body cost less than
   // rebuilding a spatial index every frame (regions are wide, tens of metres, and a match has
   // a handful of controlled bodies).
-  std::vector<Vec3> swept_centers_;
-  std::vector<float> swept_radii_;
+  std::vector<float> swept_xs_, swept_ys_, swept_zs_, swept_radii_;
+  // Scratch: per body, which bounding tests of the current query it passed (kSphereQuery,
+  // kContactQuery bits).
+  std::vector<std::uint8_t> passed_;
   // Scratch: the membership before this compute(), swapped with the caller's flags.
   std::vector<std::uint8_t> previous_core_;
   std::vector<std::uint8_t> previous_simulated_;

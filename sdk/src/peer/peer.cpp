@@ -82,10 +82,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       before(body_count),
       replay_scratch(body_count, 0),
       control_modes(body_count, ControlMode::uncontrolled),
-      positions(body_count),
-      velocities(body_count),
-      radii(body_count),
-      at_rest(body_count, 0) {
+      radii(body_count) {
   if (!transport) throw std::invalid_argument("shoal::Peer: the transport is null");
   if (config.snapshots.quantize) resimulator.set_state_filter(&quantize_filter);
   resimulator.set_user_bytes(&user_bytes);

@@ -31,13 +31,7 @@ void Peer::Impl::reset_regions(PeerId peer) {
 }
 
 void Peer::Impl::update_regions_and_ownership(Frame frame) {
-  const std::span<const ObjectState> states = history.states(frame);
-  for (BodyIndex b = 0; b < body_count; ++b) {
-    positions[b] = states[b].position;
-    velocities[b] = states[b].linear_velocity;
-    at_rest[b] = states[b].at_rest ? 1 : 0;
-  }
-  regions.rebuild({positions, velocities, radii});
+  regions.rebuild({history.states(frame), radii});
   // Every live peer's regions as seen here: ownership checks claims against them and
   // snapshots go to the peers whose simulated region holds an object. This peer's own regions
   // decide its claims and are kept exact; remote peers' only bound what they may claim and
@@ -51,7 +45,7 @@ void Peer::Impl::update_regions_and_ownership(Frame frame) {
     const BodyIndex controlled_of_peer[] = {body};
     regions.compute(controlled_of_peer, regions_of(peer));
   }
-  ownership->decide(frame, peer_regions, at_rest, decided);
+  ownership->decide(frame, peer_regions, regions.at_rest(), decided);
   if (decided.empty()) return;
   ownership_out.changes.clear();
   for (const authority::OwnershipChange& c : decided) {

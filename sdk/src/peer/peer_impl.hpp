@@ -166,9 +166,7 @@ struct Peer::Impl {
   std::vector<std::uint8_t> replay_scratch;
   std::vector<std::uint16_t> body_types;
   std::vector<ControlMode> control_modes;
-  std::vector<Vec3> positions, velocities;
   std::vector<float> radii;
-  std::vector<std::uint8_t> at_rest;
   std::vector<BodyIndex> controlled_scratch;
   std::vector<authority::OwnershipChange> decided;
   std::vector<std::uint8_t> out_buffer;
