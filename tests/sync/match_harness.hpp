@@ -230,6 +230,35 @@ inline Divergence divergence(const std::vector<Player>& players, const std::vect
   return d;
 }
 
+/// A lone peer in sync-test mode (rolling back k frames every frame) driven by a bot for
+/// `frames` frames; returns its statistics (desyncs counts the frames the re-simulation did not
+/// reproduce).
+inline PeerStats run_sync_test(Simulation& simulation, int k, int frames, ObjectId ball, int objects) {
+  PeerConfig config;
+  config.sync_test_frames = k;
+  MemoryNetwork net(5);
+  Peer peer(config, simulation, net.create_endpoint());
+  peer.set_controlled(ball);
+  peer.host();
+  Bot bot(17, objects);
+  std::int64_t now = 1'000'000;
+  for (int i = 0; i < frames * 2 && peer.frame() < frames; ++i) {
+    now += 16'667;
+    net.set_time_us(now);
+    if (peer.in_match()) peer.set_input(bot.input(peer, ball, peer.frame()));
+    peer.update_at(now);
+  }
+  CHECK(peer.frame() >= frames);
+  return peer.stats();
+}
+
+/// The sum of one statistic over every player.
+inline std::uint64_t total(const std::vector<Player>& players, std::uint64_t PeerStats::*field) {
+  std::uint64_t sum = 0;
+  for (const Player& p : players) sum += p.peer->stats().*field;
+  return sum;
+}
+
 /// A simulated link: one-way latency, loss fraction and +- jitter.
 inline LinkConditions link(float one_way_ms, float loss, float jitter_ms = 0) {
   LinkConditions l;

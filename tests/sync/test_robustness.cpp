@@ -132,13 +132,8 @@ TEST_CASE("an honest match raises no desync, in both catch-up scopes and with to
     m.run(10);
     m.disable_bots();
     m.run(8);
-    std::uint64_t desyncs = 0, catchup = 0;
-    for (Player& p : m.players) {
-      desyncs += p.peer->stats().desyncs;
-      catchup += p.peer->stats().catchup_frames;
-    }
-    CHECK(desyncs == 0);
-    CHECK(catchup > 0);
+    CHECK(total(m.players, &PeerStats::desyncs) == 0);
+    CHECK(total(m.players, &PeerStats::catchup_frames) > 0);
     const Divergence d = divergence(m.players, all_ids(spec));
     CHECK(d.objects_compared > 0);
     if (variant == 2) {

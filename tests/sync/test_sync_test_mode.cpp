@@ -32,24 +32,10 @@ class ForgetfulPhysics final : public Simulation {
   int steps_ = 0;
 };
 
-std::uint64_t run_sync_test(Simulation& simulation, int k, int frames, ObjectId ball, int objects) {
-  PeerConfig config;
-  config.sync_test_frames = k;
-  MemoryNetwork net(5);
-  Peer peer(config, simulation, net.create_endpoint());
-  peer.set_controlled(ball);
-  peer.host();
-  Bot bot(17, objects);
-  std::int64_t now = 1'000'000;
-  for (int i = 0; i < frames * 2 && peer.frame() < frames; ++i) {
-    now += 16'667;
-    net.set_time_us(now);
-    if (peer.in_match()) peer.set_input(bot.input(peer, ball, peer.frame()));
-    peer.update_at(now);
-  }
-  CHECK(peer.frame() >= frames);
-  CHECK(peer.stats().catchup_frames == 0);  // sync-test rollbacks are not corrections
-  return peer.stats().desyncs;
+std::uint64_t sync_test_desyncs(Simulation& simulation, int k, int frames, int objects) {
+  const PeerStats stats = run_sync_test(simulation, k, frames, kFirstBall, objects);
+  CHECK(stats.catchup_frames == 0);  // sync-test rollbacks are not corrections
+  return stats.desyncs;
 }
 
 }  // namespace
@@ -60,7 +46,7 @@ TEST_CASE("sync-test mode: catch-up reproduces the straight run for K = 1, 4 and
     ArenaSpec spec{1, 10, 6};
     ReferencePhysics physics(arena_physics(spec));
     build_arena(physics, spec);
-    CHECK(run_sync_test(physics, k, 10'000, kFirstBall, spec.objects) == 0);
+    CHECK(sync_test_desyncs(physics, k, 10'000, spec.objects) == 0);
   }
 }
 
@@ -69,5 +55,5 @@ TEST_CASE("sync-test mode reports a simulation whose restore is not exact") {
   ReferencePhysics inner(arena_physics(spec));
   build_arena(inner, spec);
   ForgetfulPhysics forgetful(inner);
-  CHECK(run_sync_test(forgetful, 4, 600, kFirstBall, spec.objects) > 0);
+  CHECK(sync_test_desyncs(forgetful, 4, 600, spec.objects) > 0);
 }

@@ -44,25 +44,6 @@ class BytesForgettingPhysics final : public Simulation {
   ReferencePhysics& inner_;
 };
 
-// Returns the desyncs a lone peer in sync-test mode reports over `frames`.
-std::uint64_t sync_test_desyncs(Simulation& simulation, int k, int frames, int objects) {
-  PeerConfig config;
-  config.sync_test_frames = k;
-  MemoryNetwork net(5);
-  Peer peer(config, simulation, net.create_endpoint());
-  peer.set_controlled(kFirstBall);
-  peer.host();
-  Bot bot(17, objects);
-  std::int64_t now = 1'000'000;
-  for (int i = 0; i < frames * 2 && peer.frame() < frames; ++i) {
-    now += 16'667;
-    net.set_time_us(now);
-    if (peer.in_match()) peer.set_input(bot.input(peer, kFirstBall, peer.frame()));
-    peer.update_at(now);
-  }
-  CHECK(peer.frame() >= frames);
-  return peer.stats().desyncs;
-}
 
 // An owner that lies about one game byte (byte 5) of every moving object it sends.
 class ByteLyingTransport final : public ForwardingTransport {
@@ -110,13 +91,13 @@ TEST_CASE("user bytes: sync-test mode reproduces them for K = 1, 4 and 8, and ca
     CAPTURE(k);
     ReferencePhysics physics(arena_physics(spec));
     build_arena(physics, spec);
-    CHECK(sync_test_desyncs(physics, k, 1200, spec.objects) == 0);
+    CHECK(run_sync_test(physics, k, 1200, kFirstBall, spec.objects).desyncs == 0);
     CHECK(awake_frames(physics, 0) > 600);  // the bytes really changed every frame the ball moved
   }
   ReferencePhysics inner(arena_physics(spec));
   build_arena(inner, spec);
   BytesForgettingPhysics forgetful(inner);
-  CHECK(sync_test_desyncs(forgetful, 4, 300, spec.objects) > 0);
+  CHECK(run_sync_test(forgetful, 4, 300, kFirstBall, spec.objects).desyncs > 0);
 }
 
 TEST_CASE("user bytes: a larger size than kMaxUserBytes is refused when the peer is built") {
@@ -155,13 +136,8 @@ TEST_CASE("user bytes: three peers at 10% loss end with the same bytes of every 
   m.run(8);
   m.disable_bots();
   m.run(8);
-  std::uint64_t desyncs = 0, catchup = 0;
-  for (Player& p : m.players) {
-    desyncs += p.peer->stats().desyncs;
-    catchup += p.peer->stats().catchup_frames;
-  }
-  CHECK(desyncs == 0);
-  CHECK(catchup > 0);
+  CHECK(total(m.players, &PeerStats::desyncs) == 0);
+  CHECK(total(m.players, &PeerStats::catchup_frames) > 0);
   CHECK(divergence(m.players, all_ids(spec)).bitwise);
   int changed = 0;
   for (BodyIndex b = 0; b < m.players[0].physics->body_count(); ++b) {

@@ -113,13 +113,17 @@ void Resimulator::record_every_body(Frame frame, std::span<const std::uint8_t> r
 
 // User bytes follow their body's state: the owner's where injected, the recorded ones where
 // replayed, else what the step made of them.
+bool Resimulator::take_owner_user_bytes(Frame frame, BodyIndex body, std::span<std::uint8_t> held) const {
+  if (owner_frames_.find(frame, body) == nullptr) return false;
+  const std::span<const std::uint8_t> owner = owner_frames_.user_bytes(frame, body);
+  std::copy_n(owner.begin(), held.size(), held.begin());
+  return true;
+}
+
 void Resimulator::restore_user_bytes(Frame frame, bool inject) {
   for (BodyIndex b : user_bytes_->bodies) {
     const std::span<std::uint8_t> held = history_.user_bytes(frame, b).first(user_bytes_->size[b]);
-    if (inject && owner_frames_.find(frame, b) != nullptr) {
-      const std::span<const std::uint8_t> owner = owner_frames_.user_bytes(frame, b);
-      std::copy_n(owner.begin(), held.size(), held.begin());
-    }
+    if (inject) take_owner_user_bytes(frame, b, held);
     sim_.write_user_bytes(b, held);
   }
 }
@@ -129,11 +133,7 @@ void Resimulator::record_user_bytes(Frame frame, std::span<const std::uint8_t> r
   const bool replaying = rewrite && !replay.empty();
   for (BodyIndex b : user_bytes_->bodies) {
     const std::span<std::uint8_t> held = history_.user_bytes(frame, b).first(user_bytes_->size[b]);
-    if (inject && owner_frames_.find(frame, b) != nullptr) {
-      const std::span<const std::uint8_t> owner = owner_frames_.user_bytes(frame, b);
-      std::copy_n(owner.begin(), held.size(), held.begin());
-      sim_.write_user_bytes(b, held);
-    } else if (replaying && replay[b] != 0) {
+    if ((inject && take_owner_user_bytes(frame, b, held)) || (replaying && replay[b] != 0)) {
       sim_.write_user_bytes(b, held);
     } else {
       sim_.read_user_bytes(b, held);
