@@ -161,6 +161,13 @@ class FakeMatch {
     }
   }
   void run(double seconds) { run(seconds, [] {}); }
+  /// Bots play for `play_s` seconds, then the world is left to settle for `settle_s`.
+  void play_then_settle(std::uint64_t bot_seed, double play_s, double settle_s) {
+    enable_bots(bot_seed);
+    run(play_s);
+    disable_bots();
+    run(settle_s);
+  }
 
   bool all_in_match() const {
     for (const Player& p : players) if (p.alive && !p.peer->in_match()) return false;
