@@ -1,7 +1,7 @@
 // The reference physics step: inputs and wake-ups, broad phase (spatial grid), narrow phase,
 // forces, contact solve, integration, then island sleeping. Everything runs in body-index or
 // grid order, single-threaded, on buffers sized when bodies are added.
-#include "shoal/reference_physics.hpp"
+#include "world/reference_physics_impl.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,12 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "world/collide.hpp"
-#include "world/contact_cache.hpp"
-#include "world/contact_solver.hpp"
-#include "world/spatial_grid.hpp"
-
 namespace shoal {
+
+using world::reference::Body;
+using world::reference::finite;
+using world::reference::kContactMargin;
+using world::reference::Plane;
+
 namespace {
 
 using world::Manifold;
@@ -23,30 +24,6 @@ using world::Shape;
 using world::ShapeKind;
 using world::SolverBody;
 using world::SolverContact;
-
-// Contacts are made this far before surfaces touch, so resting bodies keep theirs.
-constexpr float kContactMargin = 0.01f;  // m; below the restitution threshold times dt
-
-struct Body {
-  ObjectId id = 0;
-  Shape shape;
-  float inverse_mass = 0;  // 0: static
-  Vec3 inverse_inertia_local;
-  float bounding_radius = 0;
-  ObjectState state;
-};
-
-struct Plane {
-  Vec3 inward_normal;
-  float offset;
-};
-
-bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-bool finite(const ObjectState& s) {
-  return finite(s.position) && finite(s.linear_velocity) && finite(s.angular_velocity) &&
-         std::isfinite(s.orientation.w) && std::isfinite(s.orientation.x) &&
-         std::isfinite(s.orientation.y) && std::isfinite(s.orientation.z);
-}
 
 void require(bool ok, const std::string& field, float value, const char* expected) {
   if (!ok) {
@@ -95,72 +72,6 @@ Vec3 push_direction(Vec3 axis) {
 
 }  // namespace
 
-struct ReferencePhysics::Impl {
-  explicit Impl(const ReferencePhysicsConfig& c) : config(c), grid(c.grid_cell_size) {
-    planes[0] = {{0, 1, 0}, 0};
-    planes[1] = {{-1, 0, 0}, -c.arena_half_x};
-    planes[2] = {{1, 0, 0}, -c.arena_half_x};
-    planes[3] = {{0, 0, -1}, -c.arena_half_z};
-    planes[4] = {{0, 0, 1}, -c.arena_half_z};
-    saved_frames.assign(static_cast<std::size_t>(c.history_frames), kNoFrame);
-    saved_caches.resize(saved_frames.size());
-  }
-
-  BodyIndex add(ObjectId id, const Shape& shape, float mass, Vec3 inertia_factors,
-                const ObjectState& state);
-  void step(std::span<const BodyInput> inputs);
-  void collect_contacts();
-  void add_pair_contacts(BodyIndex a, BodyIndex b);
-  void add_manifold(BodyIndex a, BodyIndex b);  // the last collision's points, as contacts
-  void wake_touched_sleepers();
-  void apply_forces();
-  void integrate();
-  void update_sleep();
-  void count_awake_frames();
-  std::span<std::uint8_t> user_bytes_of(BodyIndex b) {
-    return {user_bytes.data() + b * kMaxUserBytes, type_user_bytes[types.at(b)]};
-  }
-  BodyIndex find_island(BodyIndex b);
-  bool moving(BodyIndex b) const {
-    return bodies[b].inverse_mass > 0 && !bodies[b].state.at_rest;
-  }
-  void wake(BodyIndex b) {
-    bodies[b].state.at_rest = false;
-    sleep_counters[b] = 0;
-  }
-  std::size_t slot(Frame f) const {
-    const auto depth = static_cast<Frame>(saved_frames.size());
-    return static_cast<std::size_t>(((f % depth) + depth) % depth);
-  }
-
-  ReferencePhysicsConfig config;
-  Plane planes[5];
-  std::vector<Body> bodies;
-  std::vector<std::uint16_t> types;               // per body
-  std::vector<std::uint8_t> type_user_bytes = std::vector<std::uint8_t>(65536, 0);  // per type
-  std::vector<std::uint8_t> user_bytes;           // body x kMaxUserBytes
-  std::vector<BodyIndex> counting;                // bodies whose type has user bytes
-  // Engine-private state, saved per frame.
-  std::vector<int> sleep_counters;
-  world::ContactCache contact_cache;
-
-  std::vector<Frame> saved_frames;  // ring slot -> frame it holds
-  std::vector<int> saved_counters;  // ring slot x body
-  std::vector<std::vector<world::CachedImpulse>> saved_caches;  // ring slot
-
-  // Per-step scratch, sized when bodies are added.
-  world::SpatialGrid grid;
-  std::vector<Vec3> centers, push;
-  std::vector<float> radii;
-  std::vector<std::uint8_t> pushed, was_moving, woken;
-  std::vector<Pose> poses;
-  std::vector<SolverBody> solver_bodies;  // one per body plus the static sentinel at the end
-  std::vector<SolverContact> contacts;
-  std::vector<BodyIndex> island_parent;
-  std::vector<BodyIndex> changed;  // awake during the last step's integration
-  std::vector<int> island_min_counter;
-  Manifold manifold;
-};
 
 BodyIndex ReferencePhysics::Impl::add(ObjectId id, const Shape& shape, float mass,
                                       Vec3 inertia_factors, const ObjectState& state) {
@@ -441,109 +352,5 @@ BodyIndex ReferencePhysics::add_box(ObjectId id, Vec3 half_extents, float mass,
 }
 
 void ReferencePhysics::step(Frame, std::span<const BodyInput> inputs) { impl_->step(inputs); }
-
-std::size_t ReferencePhysics::body_count() const { return impl_->bodies.size(); }
-ObjectId ReferencePhysics::body_id(BodyIndex body) const { return impl_->bodies.at(body).id; }
-float ReferencePhysics::bounding_radius(BodyIndex body) const {
-  return impl_->bodies.at(body).bounding_radius;
-}
-ObjectState ReferencePhysics::read(BodyIndex body) const { return impl_->bodies.at(body).state; }
-
-void ReferencePhysics::write(BodyIndex body, const ObjectState& state) {
-  if (body >= impl_->bodies.size()) {
-    throw std::invalid_argument("ReferencePhysics::write: body " + std::to_string(body) +
-                                " out of range (" + std::to_string(impl_->bodies.size()) +
-                                " bodies)");
-  }
-  if (!finite(state)) {
-    throw std::invalid_argument("ReferencePhysics::write: non-finite state for body " +
-                                std::to_string(body));
-  }
-  Body& b = impl_->bodies[body];
-  if (state.at_rest) {
-    impl_->sleep_counters[body] = impl_->config.sleep_frames;
-  } else if (b.state.at_rest) {
-    impl_->sleep_counters[body] = 0;
-  }
-  b.state = state;
-}
-
-void ReferencePhysics::save(Frame frame) {
-  Impl& m = *impl_;
-  const std::size_t s = m.slot(frame);
-  m.saved_frames[s] = frame;
-  std::copy(m.sleep_counters.begin(), m.sleep_counters.end(),
-            m.saved_counters.begin() + static_cast<std::ptrdiff_t>(s * m.bodies.size()));
-  const auto cached = m.contact_cache.entries();
-  m.saved_caches[s].assign(cached.begin(), cached.end());
-}
-
-void ReferencePhysics::restore(Frame frame) {
-  Impl& m = *impl_;
-  const std::size_t s = m.slot(frame);
-  if (m.saved_frames[s] == frame) {
-    const auto begin = m.saved_counters.begin() + static_cast<std::ptrdiff_t>(s * m.bodies.size());
-    std::copy(begin, begin + static_cast<std::ptrdiff_t>(m.bodies.size()), m.sleep_counters.begin());
-    m.contact_cache.assign(m.saved_caches[s]);
-    return;
-  }
-  m.contact_cache.clear();
-  for (BodyIndex b = 0; b < m.bodies.size(); ++b) {
-    m.sleep_counters[b] = m.bodies[b].state.at_rest ? m.config.sleep_frames : 0;
-  }
-}
-
-std::optional<std::span<const BodyIndex>> ReferencePhysics::changed_bodies() const {
-  return std::span<const BodyIndex>(impl_->changed);
-}
-
-void ReferencePhysics::set_body_type(BodyIndex body, std::uint16_t type) {
-  Impl& m = *impl_;
-  if (body >= m.bodies.size()) {
-    throw std::invalid_argument("ReferencePhysics::set_body_type: body " + std::to_string(body) +
-                                " out of range (" + std::to_string(m.bodies.size()) + " bodies)");
-  }
-  m.types[body] = type;
-  std::erase(m.counting, body);
-  if (m.type_user_bytes[type] != 0) {
-    m.counting.insert(std::upper_bound(m.counting.begin(), m.counting.end(), body), body);
-  }
-}
-
-std::uint16_t ReferencePhysics::body_type(BodyIndex body) const { return impl_->types.at(body); }
-
-void ReferencePhysics::set_user_bytes_size(std::uint16_t type, std::size_t size) {
-  if (size > kMaxUserBytes) {
-    throw std::invalid_argument("ReferencePhysics::set_user_bytes_size: type " + std::to_string(type) +
-                                " given " + std::to_string(size) + " user bytes, expected at most " +
-                                std::to_string(kMaxUserBytes));
-  }
-  Impl& m = *impl_;
-  m.type_user_bytes[type] = static_cast<std::uint8_t>(size);
-  m.counting.clear();
-  for (BodyIndex b = 0; b < m.bodies.size(); ++b) {
-    if (m.type_user_bytes[m.types[b]] != 0) m.counting.push_back(b);
-  }
-}
-
-std::size_t ReferencePhysics::user_bytes_size(std::uint16_t type) const {
-  return impl_->type_user_bytes[type];
-}
-
-void ReferencePhysics::read_user_bytes(BodyIndex body, std::span<std::uint8_t> out) const {
-  const std::span<const std::uint8_t> bytes = impl_->user_bytes_of(body);
-  std::copy_n(bytes.begin(), std::min(bytes.size(), out.size()), out.begin());
-}
-
-void ReferencePhysics::write_user_bytes(BodyIndex body, std::span<const std::uint8_t> bytes) {
-  const std::span<std::uint8_t> held = impl_->user_bytes_of(body);
-  std::copy_n(bytes.begin(), std::min(bytes.size(), held.size()), held.begin());
-}
-
-const ReferencePhysicsConfig& ReferencePhysics::config() const { return impl_->config; }
-bool ReferencePhysics::is_static(BodyIndex body) const {
-  return impl_->bodies.at(body).inverse_mass == 0;
-}
-std::size_t ReferencePhysics::contact_count() const { return impl_->contacts.size(); }
 
 }  // namespace shoal

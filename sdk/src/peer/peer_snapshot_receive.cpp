@@ -1,0 +1,160 @@
+// Snapshots received: acks, the records' states against their baselines, and each owner frame
+// compared with this peer's own frame of the same number (a difference is an override,
+// corrected by catch-up in the next update).
+#include <algorithm>
+
+#include "peer/peer_impl.hpp"
+#include "sync/state_compare.hpp"
+
+namespace shoal {
+
+// The bytes a received record describes, into received_user_bytes; false when they are its
+// baseline's and that is not held.
+bool Peer::Impl::receive_user_bytes(SnapshotLink& link, const wire::ObjectRecord& record, Frame frame) {
+  const std::span<const std::uint8_t> baseline =
+      record.user_bytes_unchanged
+          ? link.received.user_bytes(record.index, frame - static_cast<Frame>(record.baseline_age))
+          : std::span<const std::uint8_t>{};
+  return wire::apply_user_bytes(record, baseline,
+                                std::span(received_user_bytes).first(record.user_bytes.size));
+}
+
+void Peer::Impl::on_snapshot_ack(PeerId from, const wire::SnapshotAckMessage& message) {
+  if (message.sender != from) return drop(DropReason::not_owner);
+  snapshot_link(from).sent.on_ack(message.ack);
+}
+
+void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
+  if (snapshot.sender != from) return drop(DropReason::not_owner);
+  if (phase != Phase::in_match) return;  // nothing to compare with yet
+  // Peers of one match must encode alike (SnapshotConfig's encoding fields).
+  if (snapshot.quantized != config.snapshots.quantize) return drop(DropReason::malformed);
+  // A frame far outside the window cannot be placed in the rings: drop it.
+  const Frame newest = history.newest();
+  if (snapshot.frame > newest + config.history_frames / 4) return drop(DropReason::malformed);
+  ++stats.snapshots_received;
+  SnapshotLink& link = snapshot_link(from);
+  if (snapshot.has_ack) link.sent.on_ack(snapshot.ack);
+  link.received.on_packet(snapshot.sequence);  // acked on receipt
+
+  if (snapshot.controlled != wire::kNoObject) {
+    const auto body = objects.find(snapshot.controlled);
+    if (!body) return drop(DropReason::malformed);
+    auto rc = std::find_if(remote_controlled.begin(), remote_controlled.end(),
+                           [&](auto& p) { return p.first == from; });
+    if (rc == remote_controlled.end()) {
+      remote_controlled.emplace_back(from, *body);
+    } else if (rc->second != *body) {
+      inputs.untrack(rc->second);
+      control_modes[rc->second] = ControlMode::uncontrolled;
+      rc->second = *body;
+    }
+    inputs.track(*body);
+    control_modes[*body] = ControlMode::controlled;
+    for (const wire::InputRecord& r : snapshot.inputs) {
+      if (r.frame > newest - config.history_frames && r.frame <= newest + config.history_frames / 4) {
+        inputs.record(*body, r.frame, r.input);
+      }
+    }
+  }
+  prefetch_for(snapshot, link);
+  for (const wire::ObjectRecord& record : snapshot.objects) {
+    if (record.index >= body_count) {
+      drop(DropReason::malformed);
+      continue;
+    }
+    const BodyIndex body = record.index;
+    ObjectState state = record.raw;
+    std::span<const std::uint8_t> bytes;
+    if (user_bytes.any()) {
+      if (!receive_user_bytes(link, record, snapshot.frame)) {
+        drop(DropReason::malformed);
+        link.received.request_reset(body);
+        continue;
+      }
+      bytes = std::span(received_user_bytes).first(record.user_bytes.size);
+    }
+    if (snapshot.quantized) {
+      const wire::QuantizedState* baseline =
+          record.baseline_age > 0
+              ? link.received.find(body, snapshot.frame - static_cast<Frame>(record.baseline_age))
+              : nullptr;
+      if (record.baseline_age > 0 && baseline == nullptr) {
+        // The sender's baseline is not held here: skip this object, ask for it whole.
+        ++stats.baseline_misses;
+        drop(DropReason::stale);
+        link.received.request_reset(body);
+        continue;
+      }
+      const std::optional<wire::QuantizedState> q = wire::apply_record(record, baseline, quantizer);
+      if (!q) {
+        drop(DropReason::malformed);
+        link.received.request_reset(body);
+        continue;
+      }
+      link.received.store(body, snapshot.frame, *q, bytes);
+      state = quantizer.dequantize(*q);
+    }
+    if (owner_of(body) != from) {  // nobody moves an object they do not own
+      drop(DropReason::not_owner);
+      continue;
+    }
+    on_owner_frame(snapshot.frame, body, state, bytes);
+  }
+}
+
+// A snapshot's records name bodies scattered over large per-body tables (the link's baselines,
+// the owner frames, the history row): asking for all their cache lines first overlaps the
+// misses instead of waiting on each in turn. Hints only: nothing is read or changed.
+void Peer::Impl::prefetch_for(const wire::Snapshot& snapshot, const SnapshotLink& link) const {
+  const std::span<const ObjectState> own = history.states(snapshot.frame);
+  for (const wire::ObjectRecord& record : snapshot.objects) {
+    link.received.prefetch(record.index);
+    owner_frames.prefetch(snapshot.frame, record.index);
+    if (record.index < own.size()) __builtin_prefetch(&own[record.index]);
+  }
+  for (const wire::ObjectRecord& record : snapshot.objects) {
+    if (record.baseline_age > 0) {
+      link.received.prefetch_baseline(record.index, snapshot.frame - static_cast<Frame>(record.baseline_age));
+    }
+  }
+}
+
+void Peer::Impl::on_owner_frame(Frame frame, BodyIndex body, const ObjectState& state,
+                                std::span<const std::uint8_t> bytes) {
+  const Frame newest = history.newest();
+  if (frame > newest) {  // the owner is ahead: injected when this peer reaches that frame
+    owner_frames.store(frame, body, state, bytes);
+    return;
+  }
+  if (frame < history.oldest()) {  // too old to re-simulate from
+    if (frame > owner_frames.newest(body) || owner_frames.newest(body) < history.oldest()) {
+      snap_to(body, frame, state, bytes);  // nothing newer from the owner: snap to this
+    }
+    drop(DropReason::stale);
+    return;
+  }
+  if (const ObjectState* known = owner_frames.find(frame, body);
+      known && sync::bitwise_equal(*known, state) &&
+      (bytes.empty() || sync::user_bytes_equal(owner_frames.user_bytes(frame, body), bytes))) {
+    return;  // a duplicate
+  }
+  owner_frames.store(frame, body, state, bytes);
+  const ObjectState& own = history.states(frame)[body];
+  // User bytes are game state: they agree only when equal, whatever the tolerance.
+  const bool bytes_agree = bytes.empty() || sync::user_bytes_equal(held_user_bytes(frame, body), bytes);
+  if (bytes_agree && sync::states_agree(state, own, config.compare)) {
+    // Confirmed means "holds the owner's data": within tolerance is not the same bits, and
+    // desync checksums compare bits.
+    if (sync::bitwise_equal(state, own)) history.set_confirmed(frame, body, true);
+    return;
+  }
+  ++stats.overrides;
+  if (earliest_mismatch == kNoFrame || frame < earliest_mismatch) earliest_mismatch = frame;
+  if (!mismatched[body]) {
+    mismatched[body] = 1;
+    mismatched_bodies.push_back(body);
+  }
+}
+
+}  // namespace shoal
