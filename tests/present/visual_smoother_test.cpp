@@ -265,3 +265,72 @@ TEST_CASE("rules table: lookup by type and mode, default otherwise, validation w
   bad.slow_blend_threshold_m = 2.0f;  // above blend_threshold_m
   CHECK_THROWS_AS(shoal::validate(bad), std::invalid_argument);
 }
+
+TEST_CASE("visiting only the touched bodies draws exactly what a full update draws") {
+  // A world of mostly resting bodies, a few moving, stopping and being corrected, drawn at a
+  // varying rate (several updates per simulated frame). The test names as touched exactly the
+  // bodies whose previous or current frame changed since the last update.
+  constexpr std::size_t kBodies = 300;
+  VisualSmoother full(kBodies, SmoothingRules{}), touched_only(kBodies, SmoothingRules{});
+  std::vector<ObjectState> previous(kBodies), current(kBodies);
+  for (std::size_t i = 0; i < kBodies; ++i) {
+    current[i].position = {static_cast<float>(i % 20), 0.5f, static_cast<float>(i / 20)};
+    current[i].at_rest = true;
+  }
+  previous = current;
+  std::vector<ObjectState> drawn_previous = previous, drawn_current = current;
+  const std::vector<std::uint16_t> types(kBodies, 0);
+  const std::vector<ControlMode> modes(kBodies, ControlMode::uncontrolled);
+  std::vector<shoal::BodyIndex> touched;
+  std::uint64_t seed = 12345;
+  auto next = [&] {  // a small LCG: this test needs no more
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::uint32_t>(seed >> 33);
+  };
+  int moving_draws = 0, corrections = 0;
+  full.update(0, previous, current, 1, types, modes);
+  touched_only.update(0, previous, current, 1, types, modes);
+  for (int frame = 0; frame < 400; ++frame) {
+    // One simulated frame: a few bodies start, keep or stop moving; some are corrected.
+    previous = current;
+    for (std::size_t i = 0; i < kBodies; ++i) {
+      ObjectState& s = current[i];
+      if (next() % 50 == 0) s.linear_velocity = {static_cast<float>(next() % 5) - 2.0f, 0, 1};
+      if (next() % 40 == 0) s.linear_velocity = {};
+      s.position += s.linear_velocity * (1.0f / 60);
+      if (!(s.linear_velocity == Vec3{})) s.orientation = shoal::integrate(s.orientation, {0, 2, 0}, 1.0f / 60);
+    }
+    if (next() % 3 == 0) {
+      const std::size_t b = next() % kBodies;
+      ObjectState corrected = current[b];
+      corrected.position.x += 0.2f;
+      full.on_correction(static_cast<shoal::BodyIndex>(b), current[b], corrected);
+      touched_only.on_correction(static_cast<shoal::BodyIndex>(b), current[b], corrected);
+      current[b] = corrected;
+      ++corrections;
+    }
+    const int draws = 1 + static_cast<int>(next() % 3);
+    for (int d = 0; d < draws; ++d) {
+      touched.clear();
+      for (std::size_t i = 0; i < kBodies; ++i) {
+        if (!(previous[i] == drawn_previous[i]) || !(current[i] == drawn_current[i])) {
+          touched.push_back(static_cast<shoal::BodyIndex>(i));
+        }
+      }
+      drawn_previous = previous;
+      drawn_current = current;
+      const float alpha = static_cast<float>(d + 1) / static_cast<float>(draws);
+      const float dt = 1.0f / (60.0f * static_cast<float>(draws));
+      full.update(dt, previous, current, alpha, types, modes);
+      touched_only.update_touched(dt, previous, current, alpha, types, modes, touched);
+      for (shoal::BodyIndex i = 0; i < kBodies; ++i) {
+        CAPTURE(frame);
+        CAPTURE(i);
+        REQUIRE(full.visual(i) == touched_only.visual(i));
+        moving_draws += full.visual(i).position == current[i].position ? 0 : 1;
+      }
+    }
+  }
+  CHECK(moving_draws > 1000);
+  CHECK(corrections > 100);
+}

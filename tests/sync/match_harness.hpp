@@ -97,6 +97,7 @@ class Bot {
 /// Everything a match needs per peer.
 struct Player {
   std::unique_ptr<ReferencePhysics> physics;
+  std::unique_ptr<Simulation> adapter;  // what the peer sees of physics, when a test wraps it
   std::unique_ptr<Peer> peer;
   std::optional<Bot> bot;
   ObjectId ball = 0;
@@ -105,6 +106,8 @@ struct Player {
 
 /// Lets a test put its own transport (a liar, a counter) around a peer's endpoint.
 using TransportWrapper = std::function<std::unique_ptr<Transport>(int peer, std::unique_ptr<Transport>)>;
+/// Lets a test put its own adapter around a peer's physics.
+using SimulationWrapper = std::function<std::unique_ptr<Simulation>(ReferencePhysics&)>;
 
 /// N peers on the in-process network; peer 0 hosts. Time advances in render frames of
 /// `render_us`, slightly offset per peer so that peers do not tick in lockstep.
@@ -112,7 +115,8 @@ class FakeMatch {
  public:
   /// Peers past `joining_now` are created but join only when join_late() says so.
   FakeMatch(int peers, const ArenaSpec& spec, PeerConfig config, std::uint64_t seed,
-            int joining_now = -1, const TransportWrapper& wrap = {})
+            int joining_now = -1, const TransportWrapper& wrap = {},
+            const SimulationWrapper& adapt = {})
       : net_(seed), spec_(spec) {
     for (int p = 0; p < peers; ++p) {
       Player player;
@@ -120,7 +124,9 @@ class FakeMatch {
       build_arena(*player.physics, spec);
       std::unique_ptr<Transport> transport = net_.create_endpoint(static_cast<std::uint16_t>(p + 1), 2000);
       if (wrap) transport = wrap(p, std::move(transport));
-      player.peer = std::make_unique<Peer>(config, *player.physics, std::move(transport));
+      if (adapt) player.adapter = adapt(*player.physics);
+      Simulation& simulation = player.adapter ? *player.adapter : static_cast<Simulation&>(*player.physics);
+      player.peer = std::make_unique<Peer>(config, simulation, std::move(transport));
       player.ball = kFirstBall + static_cast<ObjectId>(p);
       player.peer->set_controlled(player.ball);
       players.push_back(std::move(player));

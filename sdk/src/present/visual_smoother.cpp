@@ -37,10 +37,24 @@ void require_size(std::size_t actual, std::size_t expected, const char* what) {
                               std::to_string(expected) + ")");
 }
 
+// dt and alpha as update() uses them: negative or non-finite dt counts as 0, alpha is clamped.
+struct Inputs {
+  float dt;
+  float alpha;
+};
+
+Inputs checked_inputs(float dt_seconds, float alpha) {
+  return {std::isfinite(dt_seconds) && dt_seconds > 0 ? dt_seconds : 0.0f,
+          std::isfinite(alpha) ? std::clamp(alpha, 0.0f, 1.0f) : 1.0f};
+}
+
 }  // namespace
 
 VisualSmoother::VisualSmoother(std::size_t body_count, const SmoothingRules& rules)
-    : rules_(rules), offsets_(body_count), visuals_(body_count) {}
+    : rules_(rules), offsets_(body_count), visuals_(body_count), visited_(body_count, 0) {
+  changing_.reserve(body_count);
+  next_changing_.reserve(body_count);
+}
 
 void VisualSmoother::on_correction(BodyIndex body, const ObjectState& before,
                                    const ObjectState& after) {
@@ -90,6 +104,23 @@ void VisualSmoother::close_offset(Offset& offset, const SmoothingRule& rule, flo
   }
 }
 
+void VisualSmoother::visit(BodyIndex body, const ObjectState& prev, const ObjectState& cur,
+                           float alpha, float dt, std::uint16_t type, ControlMode mode) {
+  Offset& offset = offsets_[body];
+  // Most bodies carry no error: nothing to close (close_offset would leave it as it is).
+  const bool no_offset = offset.position == Vec3{} && offset.rotation == Quat{};
+  if (!no_offset) close_offset(offset, rules_.find(type, mode), length(cur.linear_velocity), dt);
+  visuals_[body].position = lerp(prev.position, cur.position, alpha) + offset.position;
+  // Resting bodies (most of a large world) have nothing to interpolate or offset.
+  const bool turning = !(prev.orientation == cur.orientation);
+  const Quat turned = turning ? slerp(prev.orientation, cur.orientation, alpha) : cur.orientation;
+  visuals_[body].orientation =
+      offset.rotation == Quat{} ? turned : normalized(offset.rotation * turned);
+  const bool still = !turning && prev.position == cur.position && offset.position == Vec3{} &&
+                     offset.rotation == Quat{};
+  if (!still) next_changing_.push_back(body);
+}
+
 void VisualSmoother::update(float dt_seconds, std::span<const ObjectState> previous_frame,
                             std::span<const ObjectState> current_frame, float alpha,
                             std::span<const std::uint16_t> types,
@@ -99,24 +130,38 @@ void VisualSmoother::update(float dt_seconds, std::span<const ObjectState> previ
   require_size(current_frame.size(), n, "current_frame");
   require_size(types.size(), n, "types");
   require_size(modes.size(), n, "modes");
-  const float dt = std::isfinite(dt_seconds) && dt_seconds > 0 ? dt_seconds : 0.0f;
-  const float a = std::isfinite(alpha) ? std::clamp(alpha, 0.0f, 1.0f) : 1.0f;
-
-  for (std::size_t i = 0; i < n; ++i) {
-    const ObjectState& prev = previous_frame[i];
-    const ObjectState& cur = current_frame[i];
-    Offset& offset = offsets_[i];
-    // Most bodies carry no error: nothing to close (close_offset would leave it as it is).
-    if (!(offset.position == Vec3{}) || !(offset.rotation == Quat{})) {
-      close_offset(offset, rules_.find(types[i], modes[i]), length(cur.linear_velocity), dt);
-    }
-    visuals_[i].position = lerp(prev.position, cur.position, a) + offset.position;
-    // Resting bodies (most of a large world) have nothing to interpolate or offset.
-    const Quat turned =
-        prev.orientation == cur.orientation ? cur.orientation : slerp(prev.orientation, cur.orientation, a);
-    visuals_[i].orientation =
-        offset.rotation == Quat{} ? turned : normalized(offset.rotation * turned);
+  const Inputs in = checked_inputs(dt_seconds, alpha);
+  next_changing_.clear();
+  for (BodyIndex i = 0; i < n; ++i) {
+    visit(i, previous_frame[i], current_frame[i], in.alpha, in.dt, types[i], modes[i]);
   }
+  std::swap(changing_, next_changing_);
+}
+
+void VisualSmoother::update_touched(float dt_seconds, std::span<const ObjectState> previous_frame,
+                                    std::span<const ObjectState> current_frame, float alpha,
+                                    std::span<const std::uint16_t> types,
+                                    std::span<const ControlMode> modes,
+                                    std::span<const BodyIndex> touched) {
+  const std::size_t n = visuals_.size();
+  require_size(previous_frame.size(), n, "previous_frame");
+  require_size(current_frame.size(), n, "current_frame");
+  require_size(types.size(), n, "types");
+  require_size(modes.size(), n, "modes");
+  const Inputs in = checked_inputs(dt_seconds, alpha);
+  if (++pass_ == 0) {  // the stamps wrapped: forget them all
+    std::fill(visited_.begin(), visited_.end(), 0u);
+    pass_ = 1;
+  }
+  next_changing_.clear();
+  auto visit_once = [&](BodyIndex i) {
+    if (i >= n || visited_[i] == pass_) return;
+    visited_[i] = pass_;
+    visit(i, previous_frame[i], current_frame[i], in.alpha, in.dt, types[i], modes[i]);
+  };
+  for (BodyIndex i : changing_) visit_once(i);
+  for (BodyIndex i : touched) visit_once(i);
+  std::swap(changing_, next_changing_);
 }
 
 }  // namespace shoal::present

@@ -41,6 +41,14 @@ class VisualSmoother {
   void update(float dt_seconds, std::span<const ObjectState> previous_frame,
               std::span<const ObjectState> current_frame, float alpha,
               std::span<const std::uint16_t> types, std::span<const ControlMode> modes);
+  /// The same result, visiting only the bodies that can change: those in `touched` and those
+  /// that at the last update still moved between their two frames or carried an offset. Every
+  /// body whose previous or current frame changed since the last update must be in `touched`
+  /// (duplicates are fine); a body that rests in both frames with no offset draws as it is.
+  void update_touched(float dt_seconds, std::span<const ObjectState> previous_frame,
+                      std::span<const ObjectState> current_frame, float alpha,
+                      std::span<const std::uint16_t> types, std::span<const ControlMode> modes,
+                      std::span<const BodyIndex> touched);
 
   const VisualState& visual(BodyIndex body) const { return visuals_.at(body); }
   /// The current offset of the drawn pose from the interpolated simulation pose.
@@ -56,10 +64,19 @@ class VisualSmoother {
   };
 
   void close_offset(Offset& offset, const SmoothingRule& rule, float speed, float dt);
+  // One body's offset closed by dt and its visual state at alpha; remembers it as still
+  // changing (for update_touched) unless it rests in both frames with no offset.
+  void visit(BodyIndex body, const ObjectState& previous, const ObjectState& current, float alpha,
+             float dt, std::uint16_t type, ControlMode mode);
 
   SmoothingRules rules_;
   std::vector<Offset> offsets_;
   std::vector<VisualState> visuals_;
+  // Bodies that moved between their two frames or carried an offset at the last update, to
+  // visit at the next; the visit stamp skips duplicates.
+  std::vector<BodyIndex> changing_, next_changing_;
+  std::vector<std::uint32_t> visited_;
+  std::uint32_t pass_ = 0;
   SmootherStats stats_;
 };
 
