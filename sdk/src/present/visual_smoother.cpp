@@ -121,15 +121,23 @@ void VisualSmoother::visit(BodyIndex body, const ObjectState& prev, const Object
   if (!still) next_changing_.push_back(body);
 }
 
-void VisualSmoother::update(float dt_seconds, std::span<const ObjectState> previous_frame,
-                            std::span<const ObjectState> current_frame, float alpha,
-                            std::span<const std::uint16_t> types,
-                            std::span<const ControlMode> modes) {
+void VisualSmoother::check_sizes(std::span<const ObjectState> previous_frame,
+                                 std::span<const ObjectState> current_frame,
+                                 std::span<const std::uint16_t> types,
+                                 std::span<const ControlMode> modes) const {
   const std::size_t n = visuals_.size();
   require_size(previous_frame.size(), n, "previous_frame");
   require_size(current_frame.size(), n, "current_frame");
   require_size(types.size(), n, "types");
   require_size(modes.size(), n, "modes");
+}
+
+void VisualSmoother::update(float dt_seconds, std::span<const ObjectState> previous_frame,
+                            std::span<const ObjectState> current_frame, float alpha,
+                            std::span<const std::uint16_t> types,
+                            std::span<const ControlMode> modes) {
+  const std::size_t n = visuals_.size();
+  check_sizes(previous_frame, current_frame, types, modes);
   const Inputs in = checked_inputs(dt_seconds, alpha);
   next_changing_.clear();
   for (BodyIndex i = 0; i < n; ++i) {
@@ -144,10 +152,7 @@ void VisualSmoother::update_touched(float dt_seconds, std::span<const ObjectStat
                                     std::span<const ControlMode> modes,
                                     std::span<const BodyIndex> touched) {
   const std::size_t n = visuals_.size();
-  require_size(previous_frame.size(), n, "previous_frame");
-  require_size(current_frame.size(), n, "current_frame");
-  require_size(types.size(), n, "types");
-  require_size(modes.size(), n, "modes");
+  check_sizes(previous_frame, current_frame, types, modes);
   const Inputs in = checked_inputs(dt_seconds, alpha);
   if (++pass_ == 0) {  // the stamps wrapped: forget them all
     std::fill(visited_.begin(), visited_.end(), 0u);

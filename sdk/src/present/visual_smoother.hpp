@@ -64,6 +64,9 @@ class VisualSmoother {
   };
 
   void close_offset(Offset& offset, const SmoothingRule& rule, float speed, float dt);
+  // Throws std::invalid_argument when a span does not hold one entry per body.
+  void check_sizes(std::span<const ObjectState> previous_frame, std::span<const ObjectState> current_frame,
+                   std::span<const std::uint16_t> types, std::span<const ControlMode> modes) const;
   // One body's offset closed by dt and its visual state at alpha; remembers it as still
   // changing (for update_touched) unless it rests in both frames with no offset.
   void visit(BodyIndex body, const ObjectState& previous, const ObjectState& current, float alpha,
