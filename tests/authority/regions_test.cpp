@@ -242,7 +242,9 @@ struct ReferenceRegions {
 TEST_CASE("regions match a body-by-body reference on a seeded random world over many frames") {
   AuthorityConfig config;
   config.hysteresis = 1.0f;
-  RegionBuilder builder(config);
+  // `builder` rereads every body each frame; `partial` only the bodies that moved or started
+  // or stopped (rebuild_touched), as a peer does between catch-ups.
+  RegionBuilder builder(config), partial(config);
   const ReferenceRegions reference{config};
   std::mt19937 rng(2024);
   std::uniform_real_distribution<float> coord(-60, 60);
@@ -256,21 +258,34 @@ TEST_CASE("regions match a body-by-body reference on a seeded random world over 
               0.2f + static_cast<float>(i % 7) * 0.25f);
   }
   const std::vector<std::vector<BodyIndex>> peers{{0}, {17, 500}, {}, {1002}};
-  std::vector<PeerRegions> built(peers.size()), expected(peers.size());
+  std::vector<PeerRegions> built(peers.size()), expected(peers.size()), built_partially(peers.size());
+  std::vector<BodyIndex> touched;
   std::size_t members_seen = 0, entered_or_left = 0;
   for (int frame = 0; frame < 60; ++frame) {
+    touched.clear();
     for (std::size_t i = 0; i < world.positions.size(); ++i) {
+      const bool moved = !(world.velocities[i] == Vec3{});
       world.positions[i] += world.velocities[i] * (1.0f / 30);
       // Now and then a body starts or stops, so resting and moving bodies trade places.
-      if (percent(rng) == 0) world.velocities[i] = world.velocities[i] == Vec3{} ? Vec3{speed(rng), 0, speed(rng)} : Vec3{};
+      const bool toggle = percent(rng) == 0;
+      if (toggle) world.velocities[i] = world.velocities[i] == Vec3{} ? Vec3{speed(rng), 0, speed(rng)} : Vec3{};
+      if (moved || toggle) touched.push_back(static_cast<BodyIndex>(i));
     }
     builder.rebuild(world.motions());
+    if (frame == 0) {
+      partial.rebuild(world.motions());
+    } else {
+      partial.rebuild_touched(world.motions(), touched);
+    }
     for (std::size_t p = 0; p < peers.size(); ++p) {
       const std::vector<std::uint8_t> before = built[p].core;
       builder.compute(peers[p], built[p]);
       reference.compute(world, peers[p], expected[p]);
       REQUIRE(built[p].core == expected[p].core);
       REQUIRE(built[p].simulated == expected[p].simulated);
+      partial.compute(peers[p], built_partially[p]);
+      REQUIRE(built_partially[p].core == expected[p].core);
+      REQUIRE(built_partially[p].simulated == expected[p].simulated);
       for (std::size_t i = 0; i < world.positions.size(); ++i) {
         members_seen += built[p].simulated[i];
         if (i < before.size() && before[i] != built[p].core[i]) ++entered_or_left;
@@ -278,6 +293,7 @@ TEST_CASE("regions match a body-by-body reference on a seeded random world over 
     }
     for (std::size_t i = 0; i < world.positions.size(); ++i) {
       REQUIRE(builder.at_rest()[i] == (world.velocities[i] == Vec3{} ? 1 : 0));
+      REQUIRE(partial.at_rest()[i] == builder.at_rest()[i]);
     }
   }
   // The comparison is only worth something if the regions were neither empty nor static.

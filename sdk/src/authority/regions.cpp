@@ -47,25 +47,37 @@ void RegionBuilder::rebuild(const BodyMotions& world) {
   swept_radii_.resize(count);
   passed_.resize(count);
   radii_.assign(world.radii.begin(), world.radii.end());
-  const float half_horizon = 0.5f * config_.T_predict;
-  for (std::size_t i = 0; i < count; ++i) {
-    const ObjectState& state = world.states[i];
-    const Vec3 p = state.position;
-    const Vec3 v = state.linear_velocity;
-    xs_[i] = p.x;
-    ys_[i] = p.y;
-    zs_[i] = p.z;
-    velocities_[i] = v;
-    at_rest_[i] = state.at_rest ? 1 : 0;
-    const Vec3 swept_center = p + v * half_horizon;
-    swept_xs_[i] = swept_center.x;
-    swept_ys_[i] = swept_center.y;
-    swept_zs_[i] = swept_center.z;
-    // Most bodies of a large world are still: sqrt(0) is exactly 0, so skip the sqrt for them.
-    const float speed_squared = length_squared(v);
-    const float speed = speed_squared == 0 ? 0.0f : std::sqrt(speed_squared);
-    swept_radii_[i] = radii_[i] + speed * half_horizon;
+  for (std::size_t i = 0; i < count; ++i) read_body(world.states[i], i);
+}
+
+void RegionBuilder::rebuild_touched(const BodyMotions& world, std::span<const BodyIndex> touched) {
+  if (world.states.size() != radii_.size()) {
+    throw std::invalid_argument("RegionBuilder::rebuild_touched: the world has " +
+                                std::to_string(world.states.size()) + " bodies, the last rebuild " +
+                                std::to_string(radii_.size()));
   }
+  for (const BodyIndex i : touched) {
+    if (i < radii_.size()) read_body(world.states[i], i);
+  }
+}
+
+void RegionBuilder::read_body(const ObjectState& state, std::size_t i) {
+  const float half_horizon = 0.5f * config_.T_predict;
+  const Vec3 p = state.position;
+  const Vec3 v = state.linear_velocity;
+  xs_[i] = p.x;
+  ys_[i] = p.y;
+  zs_[i] = p.z;
+  velocities_[i] = v;
+  at_rest_[i] = state.at_rest ? 1 : 0;
+  const Vec3 swept_center = p + v * half_horizon;
+  swept_xs_[i] = swept_center.x;
+  swept_ys_[i] = swept_center.y;
+  swept_zs_[i] = swept_center.z;
+  // Most bodies of a large world are still: sqrt(0) is exactly 0, so skip the sqrt for them.
+  const float speed_squared = length_squared(v);
+  const float speed = speed_squared == 0 ? 0.0f : std::sqrt(speed_squared);
+  swept_radii_[i] = radii_[i] + speed * half_horizon;
 }
 
 float RegionBuilder::core_radius(BodyIndex controlled) const {

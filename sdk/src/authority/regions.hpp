@@ -43,6 +43,9 @@ class RegionBuilder {
   /// Takes (copies what the queries need of) the world of the last simulated frame. Call once
   /// per frame before compute(). Throws std::invalid_argument when the spans differ in size.
   void rebuild(const BodyMotions& world);
+  /// The same, reading only the bodies in `touched` (duplicates are fine): every body whose
+  /// state changed since the last rebuild must be listed, and the world must have kept its size.
+  void rebuild_touched(const BodyMotions& world, std::span<const BodyIndex> touched);
 
   /// Recomputes `regions` in place for a peer controlling `controlled` (zero or more bodies);
   /// its current flags are the previous membership. Throws std::out_of_range for a controlled
@@ -68,6 +71,9 @@ class RegionBuilder {
   void test_predicted_contact(BodyIndex body, BodyIndex controlled, PeerRegions& regions) const;
 
   Vec3 position(BodyIndex body) const { return {xs_[body], ys_[body], zs_[body]}; }
+
+  // One body's entries of the arrays below, from its state.
+  void read_body(const ObjectState& state, std::size_t i);
 
   AuthorityConfig config_;
   // Structure of arrays, so that the bounding tests of a query (one per body, most failing)

@@ -31,7 +31,12 @@ void Peer::Impl::reset_regions(PeerId peer) {
 }
 
 void Peer::Impl::update_regions_and_ownership(Frame frame) {
-  regions.rebuild({history.states(frame), radii});
+  if (region_touched.all) {
+    regions.rebuild({history.states(frame), radii});
+  } else {
+    regions.rebuild_touched({history.states(frame), radii}, region_touched.bodies);
+  }
+  region_touched.reset();
   // Every live peer's regions as seen here: ownership checks claims against them and
   // snapshots go to the peers whose simulated region holds an object. This peer's own regions
   // decide its claims and are kept exact; remote peers' only bound what they may claim and

@@ -50,7 +50,7 @@ struct Peer::Impl {
   void start_match(std::int64_t now_us, Frame frame);
   void step_frame();
   void apply_corrections();
-  void touch_visuals_after_step(Frame frame);
+  void note_step_changes(Frame frame);
   void snap_to(BodyIndex body, Frame frame, const ObjectState& owner_state,
                std::span<const std::uint8_t> owner_user_bytes);
   void run_sync_test(Frame frame);
@@ -177,10 +177,23 @@ struct Peer::Impl {
   std::vector<BodyIndex> candidates;
   std::vector<std::uint8_t> relevant;  // per body: in the receiver's simulated region
   std::vector<std::uint32_t> record_payload_bits;  // per body: its record's bits but the index
-  // Bodies whose last two frames may have changed since the visuals were last refreshed (all of
-  // them after a catch-up or at the start): the smoother visits only these and its own.
-  std::vector<BodyIndex> visual_touched;
-  bool visual_touch_all = true;
+  // Bodies whose newest frames may have changed since a per-frame pass last read them (all of
+  // them after a catch-up, at the start, or for an engine that gives no list): the smoothing
+  // and the region passes read only these.
+  struct Touched {
+    std::vector<BodyIndex> bodies;
+    bool all = true;
+    void add(std::span<const BodyIndex> more) {
+      if (!all) bodies.insert(bodies.end(), more.begin(), more.end());
+    }
+    void reset() {
+      bodies.clear();
+      all = false;
+    }
+  };
+  Touched visual_touched, region_touched;
+  void touch(std::span<const BodyIndex> bodies);  // both
+  void touch_all();                                // both
 
   // Acks, baselines and priorities per remote peer.
   struct SnapshotLink {

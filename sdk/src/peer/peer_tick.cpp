@@ -51,7 +51,7 @@ void Peer::Impl::start_match(std::int64_t now_us, Frame frame) {
   clock_config.max_catchup_frames_per_update = config.max_clock_catchup_frames;
   clock.emplace(clock_config, now_us, frame);
   resimulator.start(frame);
-  visual_touch_all = true;
+  touch_all();
   const std::vector<PeerId> live = members.live();
   ownership.emplace(config.authority, config.tick_hz, members.self(), live, body_count);
   for (PeerId peer : live) reset_regions(peer);
@@ -67,7 +67,7 @@ void Peer::Impl::step_frame() {
   const Frame frame = history.newest() + 1;
   if (controlled) inputs.record(*controlled, frame, current_input);
   resimulator.step_forward({});
-  touch_visuals_after_step(frame);
+  note_step_changes(frame);
   if (config.sync_test_frames > 0) run_sync_test(frame);
   update_regions_and_ownership(frame);
   send_snapshots(frame);
@@ -107,21 +107,26 @@ void Peer::Impl::apply_corrections() {
   for (BodyIndex b : mismatched_bodies) mismatched[b] = 0;
   mismatched_bodies.clear();
   earliest_mismatch = kNoFrame;
-  visual_touch_all = true;  // rows before the newest were rewritten too
+  touch_all();  // rows before the newest were rewritten too
 }
 
-void Peer::Impl::touch_visuals_after_step(Frame frame) {
+void Peer::Impl::note_step_changes(Frame frame) {
   // The new frame differs from the one before only for the bodies the step changed and those
   // given their owner's state; every other body was carried over.
   const std::optional<std::span<const BodyIndex>> changed = sim.changed_bodies();
-  if (!changed) {
-    visual_touch_all = true;
-    return;
-  }
-  if (visual_touch_all) return;
-  visual_touched.insert(visual_touched.end(), changed->begin(), changed->end());
-  const std::span<const BodyIndex> injected = owner_frames.bodies_at(frame);
-  visual_touched.insert(visual_touched.end(), injected.begin(), injected.end());
+  if (!changed) return touch_all();
+  touch(*changed);
+  touch(owner_frames.bodies_at(frame));
+}
+
+void Peer::Impl::touch(std::span<const BodyIndex> bodies) {
+  visual_touched.add(bodies);
+  region_touched.add(bodies);
+}
+
+void Peer::Impl::touch_all() {
+  visual_touched.all = true;
+  region_touched.all = true;
 }
 
 std::span<const std::uint8_t> Peer::Impl::replay_outside_reach(Frame from) {
@@ -158,7 +163,7 @@ void Peer::Impl::snap_to(BodyIndex body, Frame frame, const ObjectState& owner_s
   smoother.on_correction(body, held, s);
   held = s;
   sim.write(body, s);
-  visual_touched.push_back(body);
+  touch(std::span(&body, 1));
   if (!owner_user_bytes.empty()) {
     // Game state cannot be extrapolated: the owner's bytes of that frame hold until it sends more.
     for (Frame f = std::max(frame + 1, history.oldest()); f <= newest; ++f) {
@@ -179,7 +184,7 @@ void Peer::Impl::run_sync_test(Frame frame) {
     std::ranges::copy(held_user_bytes(frame, b), user_bytes_before.begin() + b * user_bytes.max);
   }
   resimulator.resimulate(from, {}, false);
-  visual_touch_all = true;
+  touch_all();
   Event event = make_event(EventKind::desync, members.self(), 0, frame, config.sync_test_frames);
   const std::span<const ObjectState> again = history.states(frame);
   for (BodyIndex b = 0; b < body_count; ++b) {
@@ -232,13 +237,12 @@ void Peer::Impl::refresh_visuals(std::int64_t now_us) {
   const auto current = history.states(newest);
   const auto previous = history.has(newest - 1) ? history.states(newest - 1) : current;
   const auto alpha = static_cast<float>(clock->fraction());
-  if (visual_touch_all) {
+  if (visual_touched.all) {
     smoother.update(dt, previous, current, alpha, body_types, control_modes);
   } else {
-    smoother.update_touched(dt, previous, current, alpha, body_types, control_modes, visual_touched);
+    smoother.update_touched(dt, previous, current, alpha, body_types, control_modes, visual_touched.bodies);
   }
-  visual_touched.clear();
-  visual_touch_all = false;
+  visual_touched.reset();
 }
 
 }  // namespace shoal
