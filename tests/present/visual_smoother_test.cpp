@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/random.hpp"
 #include "present/visual_smoother.hpp"
 
 using shoal::ControlMode;
@@ -282,11 +283,8 @@ TEST_CASE("visiting only the touched bodies draws exactly what a full update dra
   const std::vector<std::uint16_t> types(kBodies, 0);
   const std::vector<ControlMode> modes(kBodies, ControlMode::uncontrolled);
   std::vector<shoal::BodyIndex> touched;
-  std::uint64_t seed = 12345;
-  auto next = [&] {  // a small LCG: this test needs no more
-    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-    return static_cast<std::uint32_t>(seed >> 33);
-  };
+  shoal::core::Random random(12345);
+  auto next = [&] { return random.next_u64(); };
   int moving_draws = 0, corrections = 0;
   full.update(0, previous, current, 1, types, modes);
   touched_only.update(0, previous, current, 1, types, modes);

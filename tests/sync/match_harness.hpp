@@ -167,6 +167,18 @@ class FakeMatch {
     }
   }
   void run(double seconds) { run(seconds, [] {}); }
+  /// Runs render frame by render frame, for at most `seconds`, until player `p` reports an
+  /// event of `kind`; returns the first such event (other events are consumed).
+  std::optional<Event> run_until_event(std::size_t p, EventKind kind, double seconds) {
+    const auto frames = static_cast<int>(std::lround(seconds * 1e6 / static_cast<double>(render_us)));
+    for (int i = 0; i < frames; ++i) {
+      run(static_cast<double>(render_us) * 1e-6);
+      for (Event e; players[p].peer->poll_event(e);) {
+        if (e.kind == kind) return e;
+      }
+    }
+    return std::nullopt;
+  }
   /// Bots play for `play_s` seconds, then the world is left to settle for `settle_s`.
   void play_then_settle(std::uint64_t bot_seed, double play_s, double settle_s) {
     enable_bots(bot_seed);

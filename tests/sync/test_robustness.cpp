@@ -97,21 +97,12 @@ TEST_CASE("an owner whose snapshots disagree with its own frames raises a desync
     return t;
   });
   std::vector<Player>& players = m.players;
-  Event desync;
-  bool seen = false;
   Input push;
   push.axis = {-1, 0, 0.3f};
   players[0].peer->set_input(push);  // peer 0's ball moves: its frames are sent every frame
-  for (int i = 0; i < 60 * 8 && !seen; ++i) {
-    m.run(1.0 / 60);
-    for (Event e; players[1].peer->poll_event(e);) {
-      if (e.kind == EventKind::desync && !seen) {
-        desync = e;
-        seen = true;
-      }
-    }
-  }
+  const std::optional<Event> seen = m.run_until_event(1, EventKind::desync, 8);
   REQUIRE(seen);
+  const Event& desync = *seen;
   CHECK(desync.peer == 0);
   CHECK(desync.frame != kNoFrame);
   CHECK(std::find(desync.objects.begin(), desync.objects.end(), players[0].ball) != desync.objects.end());

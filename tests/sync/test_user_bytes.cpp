@@ -161,24 +161,15 @@ TEST_CASE("user bytes: an owner's differing bytes override the receiver's, and a
   Input push;
   push.axis = {-1, 0, 0.3f};
   players[0].peer->set_input(push);  // peer 0's ball moves: its frames are sent every frame
-  Event desync;
-  bool seen = false;
   const std::uint64_t overrides_before = players[1].peer->stats().overrides;
-  for (int i = 0; i < 60 * 8 && !seen; ++i) {
-    m.run(1.0 / 60);
-    for (Event e; players[1].peer->poll_event(e);) {
-      if (e.kind == EventKind::desync && !seen) {
-        desync = e;
-        seen = true;
-      }
-    }
-  }
+  const std::optional<Event> seen = m.run_until_event(1, EventKind::desync, 8);
   CHECK(players[1].peer->stats().overrides > overrides_before);
   // The receiver took the owner's (lying) byte, which the step never changes...
   CHECK(user_bytes_of(*players[1].physics, 0)[5] == ByteLyingTransport::kLie);
   CHECK(user_bytes_of(*players[0].physics, 0)[5] == 0);
   // ...while the state itself was honest: only the bytes can have caused the desync.
   REQUIRE(seen);
+  const Event& desync = *seen;
   CHECK(desync.peer == 0);
   CHECK(std::find(desync.objects.begin(), desync.objects.end(), players[0].ball) != desync.objects.end());
 }

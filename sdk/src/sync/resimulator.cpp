@@ -20,7 +20,7 @@ void Resimulator::start(Frame frame) {
   history_.record(frame, state_scratch_);
   if (user_bytes_ != nullptr) {
     for (BodyIndex b : user_bytes_->bodies) {
-      sim_.read_user_bytes(b, history_.user_bytes(frame, b).first(user_bytes_->size[b]));
+      sim_.read_user_bytes(b, held_user_bytes(frame, b));
     }
   }
   sim_.save(frame);
@@ -113,6 +113,10 @@ void Resimulator::record_every_body(Frame frame, std::span<const std::uint8_t> r
 
 // User bytes follow their body's state: the owner's where injected, the recorded ones where
 // replayed, else what the step made of them.
+std::span<std::uint8_t> Resimulator::held_user_bytes(Frame frame, BodyIndex body) {
+  return history_.user_bytes(frame, body).first(user_bytes_->size[body]);
+}
+
 bool Resimulator::take_owner_user_bytes(Frame frame, BodyIndex body, std::span<std::uint8_t> held) const {
   if (owner_frames_.find(frame, body) == nullptr) return false;
   const std::span<const std::uint8_t> owner = owner_frames_.user_bytes(frame, body);
@@ -122,7 +126,7 @@ bool Resimulator::take_owner_user_bytes(Frame frame, BodyIndex body, std::span<s
 
 void Resimulator::restore_user_bytes(Frame frame, bool inject) {
   for (BodyIndex b : user_bytes_->bodies) {
-    const std::span<std::uint8_t> held = history_.user_bytes(frame, b).first(user_bytes_->size[b]);
+    const std::span<std::uint8_t> held = held_user_bytes(frame, b);
     if (inject) take_owner_user_bytes(frame, b, held);
     sim_.write_user_bytes(b, held);
   }
@@ -132,7 +136,7 @@ void Resimulator::record_user_bytes(Frame frame, std::span<const std::uint8_t> r
                                     bool rewrite) {
   const bool replaying = rewrite && !replay.empty();
   for (BodyIndex b : user_bytes_->bodies) {
-    const std::span<std::uint8_t> held = history_.user_bytes(frame, b).first(user_bytes_->size[b]);
+    const std::span<std::uint8_t> held = held_user_bytes(frame, b);
     if ((inject && take_owner_user_bytes(frame, b, held)) || (replaying && replay[b] != 0)) {
       sim_.write_user_bytes(b, held);
     } else {

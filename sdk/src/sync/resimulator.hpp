@@ -69,6 +69,8 @@ class Resimulator {
   // The state the step left in body, filtered (and written back when the filter changed it).
   ObjectState read_filtered(BodyIndex body);
   void restore_user_bytes(Frame frame, bool inject);
+  // The history's user bytes of (frame, body), its type's size of them.
+  std::span<std::uint8_t> held_user_bytes(Frame frame, BodyIndex body);
   // Copies the owner's user bytes of (frame, body) into `held`; false when none were received.
   bool take_owner_user_bytes(Frame frame, BodyIndex body, std::span<std::uint8_t> held) const;
   void record_user_bytes(Frame frame, std::span<const std::uint8_t> replay, bool inject, bool rewrite);
