@@ -118,6 +118,8 @@ class FakeMatch {
             int joining_now = -1, const TransportWrapper& wrap = {},
             const SimulationWrapper& adapt = {})
       : net_(seed), spec_(spec) {
+    for (int p = 0; p < spec.balls; ++p) ids_.push_back(kFirstBall + static_cast<ObjectId>(p));
+    for (int i = 0; i < spec.objects; ++i) ids_.push_back(kFirstObject + static_cast<ObjectId>(i));
     for (int p = 0; p < peers; ++p) {
       Player player;
       player.physics = std::make_unique<ReferencePhysics>(arena_physics(spec));
@@ -179,12 +181,32 @@ class FakeMatch {
     }
     return std::nullopt;
   }
-  /// Bots play for `play_s` seconds, then the world is left to settle for `settle_s`.
-  void play_then_settle(std::uint64_t bot_seed, double play_s, double settle_s) {
+  /// Bots play for `play_s` seconds, then settle(max_settle_s).
+  bool play_then_settle(std::uint64_t bot_seed, double play_s, double max_settle_s) {
     enable_bots(bot_seed);
     run(play_s);
+    return settle(max_settle_s);
+  }
+  /// Stops the bots and leaves the world to settle: until every object rests on every live
+  /// peer, for at most `max_settle_s`, then 3 s more, in which resting objects' owners refresh
+  /// them everywhere (objects frozen outside a peer's simulated region keep a stale state there
+  /// until then). Returns whether everything came to rest.
+  bool settle(double max_settle_s) {
     disable_bots();
-    run(settle_s);
+    const auto frames = static_cast<int>(std::lround(max_settle_s * 1e6 / static_cast<double>(render_us)));
+    for (int i = 0; i < frames && !all_at_rest(); ++i) run(static_cast<double>(render_us) * 1e-6);
+    const bool rested = all_at_rest();
+    run(3);
+    return rested;
+  }
+  bool all_at_rest() const {
+    for (const Player& p : players) {
+      if (!p.alive) continue;
+      for (ObjectId id : ids_) {
+        if (!p.peer->state(id).at_rest) return false;
+      }
+    }
+    return true;
   }
 
   bool all_in_match() const {
@@ -212,6 +234,7 @@ class FakeMatch {
  private:
   MemoryNetwork net_;
   ArenaSpec spec_;
+  std::vector<ObjectId> ids_;  // every body of the arena
   std::int64_t now_us_ = 1'000'000;
 };
 

@@ -157,7 +157,7 @@ TEST_CASE("three peers at 100 ms RTT and 10% loss: 30 s of play, then the world 
   FakeMatch m(3, spec, base_config(), 51);
   m.network().set_conditions(link(50, 0.10f, 5));
   REQUIRE(m.connect(5));
-  m.play_then_settle(99, 30, 8);
+  CHECK(m.play_then_settle(99, 30, 15));
   std::uint64_t changes = 0, overrides = 0, desyncs = 0;
   for (Player& p : m.players) {
     changes += p.peer->stats().ownership_changes;

@@ -119,7 +119,7 @@ TEST_CASE("an honest match raises no desync, in both catch-up scopes and with to
     FakeMatch m(3, spec, config, 94);
     m.network().set_conditions(link(40, 0.1f));
     REQUIRE(m.connect(5));
-    m.play_then_settle(11, 10, 8);
+    CHECK(m.play_then_settle(11, 10, 15));
     CHECK(total(m.players, &PeerStats::desyncs) == 0);
     CHECK(total(m.players, &PeerStats::catchup_frames) > 0);
     const Divergence d = divergence(m.players, all_ids(spec));

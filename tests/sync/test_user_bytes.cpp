@@ -132,7 +132,7 @@ TEST_CASE("user bytes: three peers at 10% loss end with the same bytes of every 
   FakeMatch m(3, spec, config, 121);
   m.network().set_conditions(link(40, 0.1f));
   REQUIRE(m.connect(5));
-  m.play_then_settle(31, 8, 8);
+  CHECK(m.play_then_settle(31, 8, 15));
   CHECK(total(m.players, &PeerStats::desyncs) == 0);
   CHECK(total(m.players, &PeerStats::catchup_frames) > 0);
   CHECK(divergence(m.players, all_ids(spec)).bitwise);

@@ -13,6 +13,15 @@ constexpr double kSqrtHalf = 0.70710678118654752440;
 constexpr double kMaxPositionUnits = 4194304.0;
 constexpr double kMaxVelocityUnits = 1048576.0;
 
+// Velocities go toward zero (see quantize()). A value within this much of a whole unit counts
+// as on it: a dequantised velocity is that unit up to float rounding and must quantise to it
+// again. Far below any sleep threshold, so it never keeps a body from slowing down.
+constexpr double kOnUnit = 1.0 / 1024;
+
+double toward_zero(double units) {
+  return units >= 0 ? std::floor(units + kOnUnit) : std::ceil(units - kOnUnit);
+}
+
 void require(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument("shoal::SnapshotConfig: " + what);
 }
@@ -94,10 +103,13 @@ QuantizedState Quantizer::quantize(const ObjectState& s, std::uint64_t* clamped)
   if (!s.at_rest) {
     const float v[3] = {s.linear_velocity.x, s.linear_velocity.y, s.linear_velocity.z};
     const float w[3] = {s.angular_velocity.x, s.angular_velocity.y, s.angular_velocity.z};
+    // Toward zero, not to the nearest: every step's state is quantised, and rounding to the
+    // nearest would give back a slow body the little that damping took from it each frame, so
+    // that it rolled on at a few cm/s forever instead of falling asleep.
     for (std::size_t a = 0; a < 3; ++a) {
-      q.linear_velocity[a] = clamp_count(std::round(static_cast<double>(v[a]) * config_.velocity_units_per_mps) + limits_.linear_zero,
+      q.linear_velocity[a] = clamp_count(toward_zero(static_cast<double>(v[a]) * config_.velocity_units_per_mps) + limits_.linear_zero,
                                          limits_.linear, clamped);
-      q.angular_velocity[a] = clamp_count(std::round(static_cast<double>(w[a]) * config_.velocity_units_per_mps) + limits_.angular_zero,
+      q.angular_velocity[a] = clamp_count(toward_zero(static_cast<double>(w[a]) * config_.velocity_units_per_mps) + limits_.angular_zero,
                                           limits_.angular, clamped);
     }
   } else {
