@@ -64,6 +64,12 @@ struct PeerConfig {
   CompareTolerance compare;
   SnapshotConfig snapshots;              ///< encoding, priority and byte budget
   CatchupScope catchup = CatchupScope::region;
+  /// Simulate only the simulated region (authority.simulated_radius around the controlled
+  /// object's core), the objects this peer owns and every player's controlled object; the rest
+  /// is frozen (Simulation::set_frozen) until it comes near, when its owner's snapshots bring
+  /// it up to date. Needs an engine that implements set_frozen (the reference physics does);
+  /// a peer that controls nothing simulates everything.
+  bool freeze_outside_simulated_region = true;
   AuthorityConfig authority;
   SmoothingRules smoothing = SmoothingRules{};
   /// Sync-test mode (as in GGPO): every frame, roll back this many frames and re-simulate,
@@ -90,6 +96,7 @@ struct PeerStats {
   std::uint64_t quantization_clamps = 0;   ///< state fields clamped to the snapshot bounds
   std::uint64_t desyncs = 0;
   std::size_t owned_objects = 0;
+  std::size_t frozen_objects = 0;     ///< left out of the last step (outside the simulated region)
   DropCounters dropped;               ///< bad or unwanted packets, by reason
   std::vector<RemotePeerStats> remotes;
 };

@@ -71,6 +71,11 @@ class ReferencePhysics final : public Simulation {
   void restore(Frame frame) override;
   /// The bodies that were awake during the last step (only they move or fall asleep).
   std::optional<std::span<const BodyIndex>> changed_bodies() const override;
+  /// A frozen body is skipped by the step (no forces, no integration, no sleep timer, no
+  /// wake-up, no inputs) and pushes back on simulated bodies like a static one. Throws
+  /// std::invalid_argument for a body out of range.
+  void set_frozen(BodyIndex body, bool frozen) override;
+  bool is_frozen(BodyIndex body) const;
 
   /// A game-defined body type (default 0). Throws std::invalid_argument for a body out of range.
   void set_body_type(BodyIndex body, std::uint16_t type);

@@ -75,6 +75,17 @@ class Simulation {
   /// change nothing; Shoal then reads, filters and records only the listed bodies. nullopt (the
   /// default) means any body may have changed: Shoal reads every body after every step.
   virtual std::optional<std::span<const BodyIndex>> changed_bodies() const { return std::nullopt; }
+
+  /// Optional, for speed in worlds larger than one player's surroundings: a peer simulates
+  /// only its simulated region (PeerConfig::freeze_outside_simulated_region) and freezes every
+  /// other body it neither owns nor sees controlled by a player. A frozen body keeps its state
+  /// and user bytes through step() (it is not listed by changed_bodies()) and is an immovable
+  /// obstacle to the bodies that are simulated; write() still sets it. Its owner's snapshots
+  /// correct it once it matters here again. Shoal calls this only when a body's flag changes,
+  /// before the step the flag applies to, and again while re-simulating, so that a catch-up
+  /// freezes exactly what the straight run froze. The default ignores it: every body is
+  /// simulated, which is always correct, only slower.
+  virtual void set_frozen(BodyIndex /*body*/, bool /*frozen*/) {}
 };
 
 }  // namespace shoal

@@ -166,7 +166,8 @@ bool OwnershipTable::rate_limited(const OwnerRecord& record, Frame now) const {
 
 void OwnershipTable::decide(Frame now, std::span<const PeerRegions> regions,
                             std::span<const std::uint8_t> at_rest,
-                            std::vector<OwnershipChange>& out) {
+                            std::vector<OwnershipChange>& out,
+                            const std::function<bool(BodyIndex)>& may_hand_over) {
   out.clear();
   const PeerRegions* mine = find_regions(regions, local_peer_);
   if (mine == nullptr || mine->core.size() != records_.size() ||
@@ -186,6 +187,7 @@ void OwnershipTable::decide(Frame now, std::span<const PeerRegions> regions,
       // owner's slightly different trajectory overwrite mine on every peer (a visible pop).
       // If another core holds it, that peer claims it.
       if (in_my_core || at_rest[body] == 0 || heir == local_peer_) continue;
+      if (may_hand_over && !may_hand_over(body)) continue;
       new_owner = heir;
     } else {
       // Claim only what my core holds and the owner's core (as I see it) does not: taking an

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -102,9 +103,13 @@ class OwnershipTable {
 
   /// This peer's decisions for frame `now`: fills `out` (cleared first) with the changes to
   /// send on the reliable channel, already applied locally. `regions` must hold the local
-  /// peer's; `at_rest` has one flag per body. Throws std::invalid_argument on size mismatch.
+  /// peer's; `at_rest` has one flag per body. A resting object is handed to the default owner
+  /// only once `may_hand_over(body)` (when given) says so: the peer checks that every other
+  /// peer acknowledged its resting state, since the heir may never have simulated its last
+  /// moves. Throws std::invalid_argument on size mismatch.
   void decide(Frame now, std::span<const PeerRegions> regions,
-              std::span<const std::uint8_t> at_rest, std::vector<OwnershipChange>& out);
+              std::span<const std::uint8_t> at_rest, std::vector<OwnershipChange>& out,
+              const std::function<bool(BodyIndex)>& may_hand_over = {});
 
   PeerId owner(BodyIndex body) const { return records_.at(body).owner; }
   const OwnerRecord& record(BodyIndex body) const { return records_.at(body); }

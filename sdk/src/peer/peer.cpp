@@ -90,6 +90,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
   received_user_bytes.resize(user_bytes.max);
   quantized.resize(body_count);
   relevant.resize(body_count);
+  frozen_next.resize(body_count);
   record_payload_bits.resize(body_count);
   owned_bodies.reserve(body_count);
   time_sync.set_reference_peer(0);  // the host defines the timeline while it is there
@@ -187,8 +188,8 @@ PeerStats Peer::stats() const {
   PeerStats s = impl_->stats;
   s.frame = frame();
   s.quantization_clamps = impl_->quantize_filter.clamped();
-  s.owned_objects = 0;
   s.owned_objects = impl_->owned_bodies.size();
+  s.frozen_objects = impl_->frozen_count;
   for (const session::Member& m : impl_->members.remotes()) {
     RemotePeerStats remote{m.id, impl_->transport->stats(m.connection)};
     // The snapshot stream's own sequence numbers measure the loss of everything the link

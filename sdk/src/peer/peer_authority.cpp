@@ -50,7 +50,8 @@ void Peer::Impl::update_regions_and_ownership(Frame frame) {
     const BodyIndex controlled_of_peer[] = {body};
     regions.compute(controlled_of_peer, regions_of(peer));
   }
-  ownership->decide(frame, peer_regions, regions.at_rest(), decided);
+  ownership->decide(frame, peer_regions, regions.at_rest(), decided,
+                    [this](BodyIndex b) { return everyone_holds_resting_state(b); });
   if (decided.empty()) return;
   ownership_out.changes.clear();
   for (const authority::OwnershipChange& c : decided) {
@@ -58,6 +59,27 @@ void Peer::Impl::update_regions_and_ownership(Frame frame) {
   }
   broadcast(ownership_out);
   for (const authority::OwnershipChange& c : decided) note_owner_change(c.body);
+}
+
+// Whether every other peer acknowledged this body's state as it rests now. Only then may it go
+// to the default owner: the heir's own copy may be stale (it froze the body, or simulated it
+// without the corrections only peers near it get), and its frames would become everyone's.
+// Without quantisation nothing is acknowledged: the hand-over is not held back.
+bool Peer::Impl::everyone_holds_resting_state(BodyIndex body) {
+  if (!config.snapshots.quantize) return true;
+  const Frame newest = history.newest();
+  const wire::QuantizedState resting = quantizer.quantize(history.states(newest)[body]);
+  const std::size_t size = user_bytes.size[body];
+  for (const session::Member& m : members.remotes()) {
+    const SnapshotLink* link = find_snapshot_link(m.id);
+    const wire::QuantizedState* acked = link != nullptr ? link->sent.acknowledged(body) : nullptr;
+    if (acked == nullptr || !(*acked == resting)) return false;
+    if (size > 0 && !std::ranges::equal(link->sent.baseline_user_bytes(body).first(size),
+                                        held_user_bytes(newest, body))) {
+      return false;
+    }
+  }
+  return true;
 }
 
 void Peer::Impl::apply_ownership(const wire::OwnershipChange& change, bool record) {

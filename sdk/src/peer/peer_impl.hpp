@@ -57,6 +57,8 @@ struct Peer::Impl {
   void sync_test_user_bytes(Frame frame, std::vector<ObjectId>& differing);
   std::span<const std::uint8_t> replay_outside_reach(Frame from);
   void update_regions_and_ownership(Frame frame);
+  std::span<const std::uint8_t> frozen_for_next_step();
+  bool everyone_holds_resting_state(BodyIndex body);
   // --- snapshots (peer_snapshots.cpp) ---
   struct SnapshotLink;
   void send_snapshots(Frame frame);
@@ -176,6 +178,8 @@ struct Peer::Impl {
   std::vector<wire::QuantizedState> quantized;  // owned bodies' states of the frame being sent
   std::vector<BodyIndex> candidates;
   std::vector<std::uint8_t> relevant;  // per body: in the receiver's simulated region
+  std::vector<std::uint8_t> frozen_next;  // per body: left out of the next step
+  std::size_t frozen_count = 0;           // in the last step
   std::vector<std::uint32_t> record_payload_bits;  // per body: its record's bits but the index
   // Bodies whose newest frames may have changed since a per-frame pass last read them (all of
   // them after a catch-up, at the start, or for an engine that gives no list): the smoothing

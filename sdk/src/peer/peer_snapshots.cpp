@@ -60,7 +60,9 @@ void Peer::Impl::send_snapshots(Frame frame) {
     for (BodyIndex b : owned_bodies) {
       // Outside the receiver's simulated region only resting objects go, and rarely: enough
       // for every peer to agree on the whole world once it settles, at almost no cost.
-      relevant[b] = everything || authority::is_member(interest.simulated, b);
+      // This peer's player goes everywhere: every peer keeps simulating it (it is never
+      // frozen) and places its region by it.
+      relevant[b] = everything || authority::is_member(interest.simulated, b) || controlled == b;
       if (relevant[b] || states[b].at_rest) candidates.push_back(b);
     }
     if (sc.prioritize) {

@@ -66,7 +66,7 @@ void Peer::Impl::start_match(std::int64_t now_us, Frame frame) {
 void Peer::Impl::step_frame() {
   const Frame frame = history.newest() + 1;
   if (controlled) inputs.record(*controlled, frame, current_input);
-  resimulator.step_forward({});
+  resimulator.step_forward({}, frozen_for_next_step());
   note_step_changes(frame);
   if (config.sync_test_frames > 0) run_sync_test(frame);
   update_regions_and_ownership(frame);
@@ -74,6 +74,26 @@ void Peer::Impl::step_frame() {
   if (config.checksum_interval_frames > 0 && frame % config.checksum_interval_frames == 0) {
     send_checksum(frame);
   }
+}
+
+// Outside this peer's simulated region (as of the last frame), bodies that no player
+// controls are left out of the step, unless this peer owns them and they move: an owner's
+// frames are final for everyone (a resting one stays put either way, and whoever hits it
+// claims it first). Controlled ones never are: the regions of their players, and so what is
+// sent to whom, follow them.
+std::span<const std::uint8_t> Peer::Impl::frozen_for_next_step() {
+  frozen_count = 0;
+  if (!config.freeze_outside_simulated_region || !controlled) return {};
+  const std::vector<std::uint8_t>& simulated = regions_of(members.self()).simulated;
+  const std::span<const ObjectState> states = history.states(history.newest());
+  for (BodyIndex b = 0; b < body_count; ++b) {
+    const bool owned_moving = owned_by_me[b] != 0 && !states[b].at_rest;
+    frozen_next[b] = static_cast<std::uint8_t>(simulated[b] == 0 && !owned_moving);
+  }
+  frozen_next[*controlled] = 0;
+  for (const auto& [peer, body] : remote_controlled) frozen_next[body] = 0;
+  for (std::uint8_t f : frozen_next) frozen_count += f;
+  return frozen_next;
 }
 
 void Peer::Impl::apply_corrections() {

@@ -1,6 +1,8 @@
 #include "sync/resimulator.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "sync/state_compare.hpp"
 
@@ -11,10 +13,12 @@ Resimulator::Resimulator(Simulation& simulation, world::FrameHistory& history,
     : sim_(simulation), history_(history), owner_frames_(owner_frames), inputs_(inputs) {
   state_scratch_.resize(sim_.body_count());
   confirmed_scratch_.resize(sim_.body_count());
+  engine_frozen_.resize(sim_.body_count());
 }
 
 void Resimulator::start(Frame frame) {
   history_.clear();
+  apply_frozen({});
   const auto count = static_cast<BodyIndex>(state_scratch_.size());
   for (BodyIndex b = 0; b < count; ++b) state_scratch_[b] = read_filtered(b);
   history_.record(frame, state_scratch_);
@@ -26,15 +30,41 @@ void Resimulator::start(Frame frame) {
   sim_.save(frame);
 }
 
-void Resimulator::step_forward(std::span<const std::uint8_t> replay) {
-  step_and_record(history_.newest() + 1, replay, true, false);
+void Resimulator::step_forward(std::span<const std::uint8_t> replay,
+                               std::span<const std::uint8_t> frozen) {
+  if (!frozen.empty() && frozen.size() != engine_frozen_.size()) {
+    throw std::invalid_argument("Resimulator::step_forward: " + std::to_string(frozen.size()) +
+                                " frozen flags, expected one per body (" +
+                                std::to_string(engine_frozen_.size()) + ")");
+  }
+  const Frame frame = history_.newest() + 1;
+  apply_frozen(frozen);
+  step_and_record(frame, replay, true, false);
+  if (!frozen.empty()) std::ranges::copy(frozen, history_.frozen_flags(frame).begin());
+}
+
+void Resimulator::apply_frozen(std::span<const std::uint8_t> frozen) {
+  if (frozen.empty()) {
+    if (std::ranges::find(engine_frozen_, std::uint8_t{1}) == engine_frozen_.end()) return;
+  } else if (std::ranges::equal(frozen, engine_frozen_)) {
+    return;  // the usual case: the set changes only when a region's edge is crossed
+  }
+  for (BodyIndex b = 0; b < engine_frozen_.size(); ++b) {
+    const std::uint8_t wanted = frozen.empty() ? 0 : frozen[b];
+    if (wanted == engine_frozen_[b]) continue;
+    engine_frozen_[b] = wanted;
+    sim_.set_frozen(b, wanted != 0);
+  }
 }
 
 int Resimulator::resimulate(Frame from, std::span<const std::uint8_t> replay, bool inject) {
   const Frame to = history_.newest();
   if (!history_.has(from)) return 0;
   restore(from, inject);  // an override of the newest frame is just this
-  for (Frame f = from + 1; f <= to; ++f) step_and_record(f, replay, inject, true);
+  for (Frame f = from + 1; f <= to; ++f) {
+    apply_frozen(history_.frozen_flags(f));
+    step_and_record(f, replay, inject, true);
+  }
   return to - from;
 }
 

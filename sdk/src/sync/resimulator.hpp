@@ -37,8 +37,10 @@ class Resimulator {
   /// frame's, and saves the engine's state of it.
   void start(Frame frame);
 
-  /// Straight run: steps from history.newest() to the next frame and records it.
-  void step_forward(std::span<const std::uint8_t> replay);
+  /// Straight run: steps from history.newest() to the next frame and records it. `frozen`
+  /// (one flag per body, empty = none) says which bodies the step leaves out; it is kept with
+  /// the frame so that re-simulating the frame leaves out the same ones.
+  void step_forward(std::span<const std::uint8_t> replay, std::span<const std::uint8_t> frozen = {});
 
   /// Re-simulates from `from` (held in history) to history.newest(). Owner frames are injected
   /// where they exist (when `inject` is set); bodies whose `replay` flag is 1 follow their
@@ -57,6 +59,8 @@ class Resimulator {
 
  private:
   void restore(Frame frame, bool inject);
+  // Tells the engine about every body whose frozen flag differs from what it was last told.
+  void apply_frozen(std::span<const std::uint8_t> frozen);
   void step_and_record(Frame frame, std::span<const std::uint8_t> replay, bool inject,
                        bool rewrite);
   // After the step: every body visited (engines that cannot say which bodies moved).
@@ -84,6 +88,7 @@ class Resimulator {
   std::vector<BodyInput> input_scratch_;
   std::vector<ObjectState> state_scratch_;
   std::vector<std::uint8_t> confirmed_scratch_;  // per body: the frame holds its owner's state
+  std::vector<std::uint8_t> engine_frozen_;      // per body: the frozen flag the engine holds
 };
 
 }  // namespace shoal::sync

@@ -15,6 +15,7 @@ FrameHistory::FrameHistory(std::size_t body_count, int depth, std::size_t user_b
   const auto frames = static_cast<std::size_t>(depth);
   states_.resize(frames * body_count);
   confirmed_.resize(frames * body_count);
+  frozen_.resize(frames * body_count);
   user_bytes_.resize(frames * body_count * user_bytes_per_body);
 }
 
@@ -43,6 +44,7 @@ void FrameHistory::record(Frame f, std::span<const ObjectState> states) {
   std::copy(states.begin(), states.end(), states_.begin() + static_cast<std::ptrdiff_t>(base));
   if (!next) return;
   std::fill_n(confirmed_.begin() + static_cast<std::ptrdiff_t>(base), body_count_, 0);
+  std::fill_n(frozen_.begin() + static_cast<std::ptrdiff_t>(base), body_count_, 0);
   std::fill_n(user_bytes_.begin() + static_cast<std::ptrdiff_t>(base * user_bytes_per_body_),
               body_count_ * user_bytes_per_body_, 0);
   if (empty()) oldest_ = f;
@@ -71,6 +73,11 @@ void FrameHistory::set_confirmed(Frame f, BodyIndex body, bool value) {
 std::span<std::uint8_t> FrameHistory::confirmed_flags(Frame f) {
   if (!has(f)) return {};
   return {confirmed_.data() + slot(f) * body_count_, body_count_};
+}
+
+std::span<std::uint8_t> FrameHistory::frozen_flags(Frame f) {
+  if (!has(f)) return {};
+  return {frozen_.data() + slot(f) * body_count_, body_count_};
 }
 
 std::span<std::uint8_t> FrameHistory::user_bytes(Frame f, BodyIndex body) {

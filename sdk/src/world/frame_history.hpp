@@ -12,8 +12,9 @@
 namespace shoal::world {
 
 /// A ring of frames, stored frame-major: each frame is one contiguous array of ObjectState
-/// (recording a frame is one tight copy), plus optional fixed-size user bytes per body and a
-/// per-body `confirmed` flag that says the entry holds its owner's data.
+/// (recording a frame is one tight copy), plus optional fixed-size user bytes per body, a
+/// per-body `confirmed` flag that says the entry holds its owner's data and a per-body
+/// `frozen` flag that says the step which made the frame left the body out.
 class FrameHistory {
  public:
   /// Throws std::invalid_argument unless depth >= 1.
@@ -21,8 +22,8 @@ class FrameHistory {
                         std::size_t user_bytes_per_body = 0);
 
   /// Records frame f: either the next frame (newest() + 1, or any frame >= 0 when empty), which
-  /// drops the oldest frame once the ring is full and starts with confirmed flags cleared and
-  /// user bytes zeroed; or a frame already held, whose states are overwritten while its flags
+  /// drops the oldest frame once the ring is full and starts with confirmed and frozen flags
+  /// cleared and user bytes zeroed; or a frame already held, whose states are overwritten while its flags
   /// and user bytes are kept (catch-up rewrites predictions, the caller decides what is owned).
   /// Throws std::invalid_argument for any other frame or a states span of the wrong length.
   void record(Frame f, std::span<const ObjectState> states);
@@ -41,6 +42,9 @@ class FrameHistory {
   /// Every body's confirmed flag of frame f (1 = confirmed), for whole-frame updates; empty
   /// for a frame not held.
   std::span<std::uint8_t> confirmed_flags(Frame f);
+  /// Every body's frozen flag of frame f (1 = not simulated by the step that made f); empty
+  /// for a frame not held.
+  std::span<std::uint8_t> frozen_flags(Frame f);
   std::span<std::uint8_t> user_bytes(Frame f, BodyIndex body);
   std::span<const std::uint8_t> user_bytes(Frame f, BodyIndex body) const;
 
@@ -62,6 +66,7 @@ class FrameHistory {
   Frame oldest_ = kNoFrame;
   std::vector<ObjectState> states_;      // depth x body_count
   std::vector<std::uint8_t> confirmed_;  // depth x body_count
+  std::vector<std::uint8_t> frozen_;     // depth x body_count
   std::vector<std::uint8_t> user_bytes_;  // depth x body_count x user_bytes_per_body
 };
 

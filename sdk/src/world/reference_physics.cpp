@@ -101,6 +101,7 @@ BodyIndex ReferencePhysics::Impl::add(ObjectId id, const Shape& shape, float mas
   user_bytes.resize(bodies.size() * kMaxUserBytes, 0);
   if (type_user_bytes[0] != 0) counting.push_back(static_cast<BodyIndex>(bodies.size() - 1));
   sleep_counters.push_back(body.state.at_rest ? config.sleep_frames : 0);
+  frozen.push_back(0);
 
   const std::size_t n = bodies.size();
   saved_counters.assign(saved_frames.size() * n, 0);
@@ -132,7 +133,7 @@ void ReferencePhysics::Impl::step(std::span<const BodyInput> inputs) {
   for (const BodyInput& in : inputs) {  // the last input for a body wins
     const Vec3 d = push_direction(in.input.axis);
     push[in.body] = d * config.push_acceleration;
-    pushed[in.body] = length_squared(d) > 0 && bodies[in.body].inverse_mass > 0 ? 1 : 0;
+    pushed[in.body] = length_squared(d) > 0 && bodies[in.body].inverse_mass > 0 && frozen[in.body] == 0 ? 1 : 0;
     if (pushed[in.body] != 0 && bodies[in.body].state.at_rest) wake(in.body);
   }
   for (BodyIndex b = 0; b < bodies.size(); ++b) {
@@ -155,7 +156,7 @@ void ReferencePhysics::Impl::step(std::span<const BodyInput> inputs) {
 // reproduce (it depends on the whole sleep history of the body).
 void ReferencePhysics::Impl::count_awake_frames() {
   for (BodyIndex b : counting) {
-    if (bodies[b].state.at_rest) continue;
+    if (bodies[b].state.at_rest || frozen[b] != 0) continue;
     const std::span<std::uint8_t> bytes = user_bytes_of(b);
     const std::size_t width = std::min<std::size_t>(bytes.size(), 4);
     for (std::size_t i = 0; i < width && ++bytes[i] == 0; ++i) {}  // little-endian increment
@@ -223,7 +224,8 @@ void ReferencePhysics::Impl::wake_touched_sleepers() {
   };
   for (const SolverContact& c : contacts) {
     for (const auto& [sleeper, hitter] : {std::pair{c.a, c.b}, std::pair{c.b, c.a}}) {
-      if (bodies[sleeper].inverse_mass > 0 && bodies[sleeper].state.at_rest && hits_hard(hitter)) {
+      if (bodies[sleeper].inverse_mass > 0 && bodies[sleeper].state.at_rest &&
+          frozen[sleeper] == 0 && hits_hard(hitter)) {
         wake(sleeper);
         woken[sleeper] = 1;
       }

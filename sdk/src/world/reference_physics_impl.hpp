@@ -69,7 +69,7 @@ struct ReferencePhysics::Impl {
   }
   BodyIndex find_island(BodyIndex b);
   bool moving(BodyIndex b) const {
-    return bodies[b].inverse_mass > 0 && !bodies[b].state.at_rest;
+    return bodies[b].inverse_mass > 0 && !bodies[b].state.at_rest && frozen[b] == 0;
   }
   void wake(BodyIndex b) {
     bodies[b].state.at_rest = false;
@@ -87,6 +87,7 @@ struct ReferencePhysics::Impl {
   std::vector<std::uint8_t> type_user_bytes = std::vector<std::uint8_t>(65536, 0);  // per type
   std::vector<std::uint8_t> user_bytes;           // body x kMaxUserBytes
   std::vector<BodyIndex> counting;                // bodies whose type has user bytes
+  std::vector<std::uint8_t> frozen;               // per body: set_frozen(), left out of the step
   // Engine-private state, saved per frame.
   std::vector<int> sleep_counters;
   world::ContactCache contact_cache;

@@ -66,6 +66,17 @@ std::optional<std::span<const BodyIndex>> ReferencePhysics::changed_bodies() con
   return std::span<const BodyIndex>(impl_->changed);
 }
 
+void ReferencePhysics::set_frozen(BodyIndex body, bool frozen) {
+  Impl& m = *impl_;
+  if (body >= m.bodies.size()) {
+    throw std::invalid_argument("ReferencePhysics::set_frozen: body " + std::to_string(body) +
+                                " out of range (" + std::to_string(m.bodies.size()) + " bodies)");
+  }
+  m.frozen[body] = frozen ? 1 : 0;
+}
+
+bool ReferencePhysics::is_frozen(BodyIndex body) const { return impl_->frozen.at(body) != 0; }
+
 void ReferencePhysics::set_body_type(BodyIndex body, std::uint16_t type) {
   Impl& m = *impl_;
   if (body >= m.bodies.size()) {
