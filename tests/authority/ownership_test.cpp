@@ -274,6 +274,34 @@ TEST_CASE("an object leaving its owner's core is kept while moving and released 
   for (const auto& table : tables) CHECK(table.owner(0) == 1);
 }
 
+TEST_CASE("a resting object is released only once may_hand_over allows it") {
+  const auto peers = peer_range(3);
+  auto tables = make_tables(peers, 1);
+  auto regions = make_regions(peers, 1);
+  std::vector<std::uint8_t> moving{0}, resting{1};
+  std::vector<OwnershipChange> out;
+  of(regions, 3).core[0] = 1;
+  tables[2].decide(0, regions, moving, out);
+  broadcast(tables, out, regions);
+  of(regions, 3).core[0] = 0;
+  int asked = 0;
+  bool everyone_holds_it = false;
+  const auto may_hand_over = [&](BodyIndex body) {
+    ++asked;
+    CHECK(body == 0);
+    return everyone_holds_it;
+  };
+  for (Frame frame = 100; frame < 110; ++frame) {
+    tables[2].decide(frame, regions, resting, out, may_hand_over);
+    CHECK(out.empty());
+  }
+  CHECK(asked == 10);
+  everyone_holds_it = true;
+  tables[2].decide(110, regions, resting, out, may_hand_over);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0] == OwnershipChange{0, 1, 2, 3, 110});
+}
+
 TEST_CASE("a departing peer's objects pass to the default owner on every peer") {
   const auto peers = peer_range(4);
   constexpr std::size_t kBodies = 8;
