@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "core/random.hpp"
+#include "shoal/forwarding_simulation.hpp"
 #include "shoal/peer.hpp"
 #include "shoal/reference_physics.hpp"
 
@@ -29,13 +30,13 @@ void build_arena(ReferencePhysics& physics, const WorldSpec& spec);
 
 /// Forwards everything to the wrapped simulation and times step(). A step of a frame beyond
 /// every frame stepped so far is straight; any other is a re-simulation (catch-up).
-class TimedSimulation final : public Simulation {
+class TimedSimulation final : public ForwardingSimulation {
  public:
-  explicit TimedSimulation(Simulation& inner) : inner_(inner) {}
+  using ForwardingSimulation::ForwardingSimulation;
 
   void step(Frame frame, std::span<const BodyInput> inputs) override {
     const auto start = std::chrono::steady_clock::now();
-    inner_.step(frame, inputs);
+    inner().step(frame, inputs);
     const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                         std::chrono::steady_clock::now() - start).count();
     if (frame > highest_) {
@@ -47,17 +48,6 @@ class TimedSimulation final : public Simulation {
       ++resimulated_steps_;
     }
   }
-  std::size_t body_count() const override { return inner_.body_count(); }
-  ObjectId body_id(BodyIndex body) const override { return inner_.body_id(body); }
-  float bounding_radius(BodyIndex body) const override { return inner_.bounding_radius(body); }
-  std::uint16_t body_type(BodyIndex body) const override { return inner_.body_type(body); }
-  ObjectState read(BodyIndex body) const override { return inner_.read(body); }
-  void write(BodyIndex body, const ObjectState& state) override { inner_.write(body, state); }
-  void save(Frame frame) override { inner_.save(frame); }
-  void restore(Frame frame) override { inner_.restore(frame); }
-  std::optional<std::span<const BodyIndex>> changed_bodies() const override {
-    return inner_.changed_bodies();
-  }
 
   std::int64_t straight_ns() const { return straight_ns_; }
   std::int64_t straight_steps() const { return straight_steps_; }
@@ -65,7 +55,6 @@ class TimedSimulation final : public Simulation {
   std::int64_t resimulated_steps() const { return resimulated_steps_; }
 
  private:
-  Simulation& inner_;
   Frame highest_ = kNoFrame;
   std::int64_t straight_ns_ = 0, straight_steps_ = 0;
   std::int64_t resimulated_ns_ = 0, resimulated_steps_ = 0;

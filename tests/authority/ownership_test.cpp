@@ -275,6 +275,7 @@ TEST_CASE("an object leaving its owner's core is kept while moving and released 
 }
 
 TEST_CASE("a resting object is released only once may_hand_over allows it") {
+  // The case above up to its release: peer 3 claimed the object, no core holds it any more.
   const auto peers = peer_range(3);
   auto tables = make_tables(peers, 1);
   auto regions = make_regions(peers, 1);

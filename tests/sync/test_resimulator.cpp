@@ -7,6 +7,7 @@
 
 #include "core/random.hpp"
 #include "match_harness.hpp"
+#include "shoal/forwarding_simulation.hpp"
 #include "sync/quantize_filter.hpp"
 #include "sync/resimulator.hpp"
 #include "sync/state_compare.hpp"
@@ -19,28 +20,20 @@ namespace {
 
 // Forwards to the reference physics and counts reads; `list_changed` = false hides the
 // engine's changed-body list, as an engine that cannot tell would.
-class CountingPhysics final : public Simulation {
+class CountingPhysics final : public ForwardingSimulation {
  public:
-  CountingPhysics(ReferencePhysics& inner, bool list_changed) : inner_(inner), list_changed_(list_changed) {}
-  void step(Frame f, std::span<const BodyInput> in) override { inner_.step(f, in); }
-  std::size_t body_count() const override { return inner_.body_count(); }
-  ObjectId body_id(BodyIndex b) const override { return inner_.body_id(b); }
-  float bounding_radius(BodyIndex b) const override { return inner_.bounding_radius(b); }
+  CountingPhysics(Simulation& inner, bool list_changed) : ForwardingSimulation(inner), list_changed_(list_changed) {}
   ObjectState read(BodyIndex b) const override {
     ++reads;
-    return inner_.read(b);
+    return inner().read(b);
   }
-  void write(BodyIndex b, const ObjectState& s) override { inner_.write(b, s); }
-  void save(Frame f) override { inner_.save(f); }
-  void restore(Frame f) override { inner_.restore(f); }
   std::optional<std::span<const BodyIndex>> changed_bodies() const override {
-    return list_changed_ ? inner_.changed_bodies() : std::nullopt;
+    return list_changed_ ? inner().changed_bodies() : std::nullopt;
   }
 
   mutable std::int64_t reads = 0;
 
  private:
-  ReferencePhysics& inner_;
   bool list_changed_;
 };
 

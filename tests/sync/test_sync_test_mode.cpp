@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "match_harness.hpp"
+#include "shoal/forwarding_simulation.hpp"
 
 using namespace shoal;
 using namespace shoal::test;
@@ -11,24 +12,20 @@ namespace {
 
 // A simulation that forgets part of its state on restore: catch-up can no longer reproduce
 // the straight run, so sync-test mode must notice.
-class ForgetfulPhysics final : public Simulation {
+class ForgetfulPhysics final : public ForwardingSimulation {
  public:
-  explicit ForgetfulPhysics(ReferencePhysics& inner) : inner_(inner) {}
-  void step(Frame f, std::span<const BodyInput> in) override { inner_.step(f, in); ++steps_; }
-  std::size_t body_count() const override { return inner_.body_count(); }
-  ObjectId body_id(BodyIndex b) const override { return inner_.body_id(b); }
-  float bounding_radius(BodyIndex b) const override { return inner_.bounding_radius(b); }
-  ObjectState read(BodyIndex b) const override { return inner_.read(b); }
+  using ForwardingSimulation::ForwardingSimulation;
+  void step(Frame f, std::span<const BodyInput> in) override {
+    inner().step(f, in);
+    ++steps_;
+  }
   void write(BodyIndex b, const ObjectState& s) override {
     ObjectState t = s;
     if (steps_ % 7 == 3) t.linear_velocity.x += 1e-3f;  // a hidden, drifting engine state
-    inner_.write(b, t);
+    inner().write(b, t);
   }
-  void save(Frame f) override { inner_.save(f); }
-  void restore(Frame f) override { inner_.restore(f); }
 
  private:
-  ReferencePhysics& inner_;
   int steps_ = 0;
 };
 

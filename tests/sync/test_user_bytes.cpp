@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "match_harness.hpp"
+#include "shoal/forwarding_simulation.hpp"
 
 using namespace shoal;
 using namespace shoal::test;
@@ -24,24 +25,10 @@ std::uint32_t awake_frames(const ReferencePhysics& physics, BodyIndex body) {
 }
 
 // Restores everything but the user bytes: a catch-up then continues from the present bytes.
-class BytesForgettingPhysics final : public Simulation {
+class BytesForgettingPhysics final : public ForwardingSimulation {
  public:
-  explicit BytesForgettingPhysics(ReferencePhysics& inner) : inner_(inner) {}
-  void step(Frame f, std::span<const BodyInput> in) override { inner_.step(f, in); }
-  std::size_t body_count() const override { return inner_.body_count(); }
-  ObjectId body_id(BodyIndex b) const override { return inner_.body_id(b); }
-  float bounding_radius(BodyIndex b) const override { return inner_.bounding_radius(b); }
-  std::uint16_t body_type(BodyIndex b) const override { return inner_.body_type(b); }
-  ObjectState read(BodyIndex b) const override { return inner_.read(b); }
-  void write(BodyIndex b, const ObjectState& s) override { inner_.write(b, s); }
-  void save(Frame f) override { inner_.save(f); }
-  void restore(Frame f) override { inner_.restore(f); }
-  std::size_t user_bytes_size(std::uint16_t type) const override { return inner_.user_bytes_size(type); }
-  void read_user_bytes(BodyIndex b, std::span<std::uint8_t> out) const override { inner_.read_user_bytes(b, out); }
+  using ForwardingSimulation::ForwardingSimulation;
   void write_user_bytes(BodyIndex, std::span<const std::uint8_t>) override {}
-
- private:
-  ReferencePhysics& inner_;
 };
 
 
@@ -105,19 +92,10 @@ TEST_CASE("user bytes: a larger size than kMaxUserBytes is refused when the peer
   ReferencePhysics physics(arena_physics(spec));
   build_arena(physics, spec);
   CHECK_THROWS_AS(physics.set_user_bytes_size(1, kMaxUserBytes + 1), std::invalid_argument);
-  class Greedy final : public Simulation {
+  class Greedy final : public ForwardingSimulation {
    public:
-    explicit Greedy(ReferencePhysics& inner) : inner_(inner) {}
-    void step(Frame f, std::span<const BodyInput> in) override { inner_.step(f, in); }
-    std::size_t body_count() const override { return inner_.body_count(); }
-    ObjectId body_id(BodyIndex b) const override { return inner_.body_id(b); }
-    float bounding_radius(BodyIndex b) const override { return inner_.bounding_radius(b); }
-    ObjectState read(BodyIndex b) const override { return inner_.read(b); }
-    void write(BodyIndex b, const ObjectState& s) override { inner_.write(b, s); }
+    using ForwardingSimulation::ForwardingSimulation;
     std::size_t user_bytes_size(std::uint16_t) const override { return kMaxUserBytes + 1; }
-
-   private:
-    ReferencePhysics& inner_;
   } greedy(physics);
   MemoryNetwork net(1);
   CHECK_THROWS_WITH_AS(Peer(PeerConfig{}, greedy, net.create_endpoint()),
