@@ -121,6 +121,56 @@ TEST_CASE("a catch-up freezes, frame by frame, what the straight run froze") {
   CHECK(differ == 3);
 }
 
+TEST_CASE("owner frames of a body frozen since the mismatch are written in without re-simulating") {
+  const ArenaSpec spec{1, 4, 10};
+  ReferencePhysics physics(arena_physics(spec));
+  build_arena(physics, spec);
+  const std::size_t bodies = physics.body_count();
+  world::FrameHistory history(bodies, 32);
+  sync::OwnerFrames owner_frames(bodies, 41);
+  sync::InputLog inputs(32);
+  sync::Resimulator resimulator(physics, history, owner_frames, inputs);
+  inputs.track(0);
+  resimulator.start(0);
+  constexpr BodyIndex kFrozen = 2;
+  std::vector<std::uint8_t> frozen(bodies, 0);
+  frozen[kFrozen] = 1;
+  Input push;
+  push.axis = {1, 0, 0};
+  for (Frame f = 1; f <= 10; ++f) {
+    inputs.record(0, f, push);
+    resimulator.step_forward({}, f >= 3 ? std::span<const std::uint8_t>(frozen) : std::span<const std::uint8_t>{});
+  }
+  auto lifted = [&](Frame f, float dy) {
+    ObjectState s = history.states(f)[kFrozen];
+    s.position.y += dy;
+    return s;
+  };
+  const ObjectState at_5 = lifted(5, 0.25f), at_8 = lifted(8, 0.5f);
+  owner_frames.store(5, kFrozen, at_5, {});
+  owner_frames.store(8, kFrozen, at_8, {});
+  const ObjectState own_4 = history.states(4)[kFrozen];
+  std::vector<ObjectState> ball_before;
+  for (Frame f = 4; f <= 10; ++f) ball_before.push_back(history.states(f)[0]);
+
+  // Body 0 was simulated all along: that needs a catch-up, and nothing is changed here.
+  const BodyIndex simulated[] = {0, kFrozen};
+  CHECK_FALSE(resimulator.correct_frozen(4, simulated));
+  CHECK(sync::bitwise_equal(history.states(5)[kFrozen], own_4));
+  // Frozen from frame 3 on: frozen through every step after frame 2, not after frame 1.
+  const BodyIndex only_frozen[] = {kFrozen};
+  CHECK_FALSE(resimulator.correct_frozen(1, only_frozen));
+  REQUIRE(resimulator.correct_frozen(4, only_frozen));
+  CHECK(sync::bitwise_equal(history.states(4)[kFrozen], own_4));
+  for (Frame f = 5; f <= 7; ++f) CHECK(sync::bitwise_equal(history.states(f)[kFrozen], at_5));
+  for (Frame f = 8; f <= 10; ++f) CHECK(sync::bitwise_equal(history.states(f)[kFrozen], at_8));
+  CHECK(history.confirmed(5, kFrozen));
+  CHECK(history.confirmed(8, kFrozen));
+  CHECK_FALSE(history.confirmed(6, kFrozen));
+  CHECK(sync::bitwise_equal(physics.read(kFrozen), at_8));
+  for (Frame f = 4; f <= 10; ++f) CHECK(sync::bitwise_equal(history.states(f)[0], ball_before[static_cast<std::size_t>(f - 4)]));
+}
+
 TEST_CASE("sync-test mode passes while the player crosses a world larger than its simulated region") {
   constexpr int kObjects = 48;
   ReferencePhysics physics(strip_physics());
@@ -196,6 +246,7 @@ TEST_CASE("far apart, each peer freezes the other's surroundings, and the rested
     push.axis = {1, 0, -0.3f};
     // Where the box is frozen it never moves: it only takes the owner's state once it rests.
     bool moved_on_1 = false, moved_on_0 = false;
+    const PeerStats stats_0 = peers[0]->stats();
     run(3, push, [&] {
       moved_on_1 = moved_on_1 || !peers[1]->state(far_box).at_rest;
       moved_on_0 = moved_on_0 || !peers[0]->state(far_box).at_rest;
@@ -208,7 +259,11 @@ TEST_CASE("far apart, each peer freezes the other's surroundings, and the rested
       CHECK(peers[1]->stats().frozen_objects > 5);
       CHECK(physics[0]->is_frozen(far_index));
       CHECK_FALSE(moved_on_0);  // not simulated there
-      CHECK_FALSE(physics[0]->is_frozen(1));  // peer 1's ball is followed everywhere
+      // Peer 1's ball is frozen there too, and follows its owner's frames: each is written in
+      // without re-simulating anything.
+      CHECK(physics[0]->is_frozen(1));
+      CHECK(peers[0]->stats().overrides > stats_0.overrides + 60);
+      CHECK(peers[0]->stats().catchup_frames == stats_0.catchup_frames);
       CHECK(distance(peers[0]->state(ball_1).position, peers[1]->state(ball_1).position) < 0.5f);
     } else {
       CHECK(peers[0]->stats().frozen_objects == 0);

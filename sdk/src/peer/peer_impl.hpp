@@ -50,6 +50,7 @@ struct Peer::Impl {
   void start_match(std::int64_t now_us, Frame frame);
   void step_frame();
   void apply_corrections();
+  bool correct_frozen_bodies(Frame from);
   void note_step_changes(Frame frame);
   void snap_to(BodyIndex body, Frame frame, const ObjectState& owner_state,
                std::span<const std::uint8_t> owner_user_bytes);

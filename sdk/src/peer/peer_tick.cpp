@@ -79,8 +79,8 @@ void Peer::Impl::step_frame() {
 // Outside this peer's simulated region (as of the last frame), bodies that no player
 // controls are left out of the step, unless this peer owns them and they move: an owner's
 // frames are final for everyone (a resting one stays put either way, and whoever hits it
-// claims it first). Controlled ones never are: the regions of their players, and so what is
-// sent to whom, follow them.
+// claims it first). Other players' balls out there are frozen too: their owners send them to
+// every peer, and those frames are written in without re-simulating (apply_corrections).
 std::span<const std::uint8_t> Peer::Impl::frozen_for_next_step() {
   frozen_count = 0;
   if (!config.freeze_outside_simulated_region || !controlled) return {};
@@ -91,7 +91,6 @@ std::span<const std::uint8_t> Peer::Impl::frozen_for_next_step() {
     frozen_next[b] = static_cast<std::uint8_t>(simulated[b] == 0 && !owned_moving);
   }
   frozen_next[*controlled] = 0;
-  for (const auto& [peer, body] : remote_controlled) frozen_next[body] = 0;
   for (std::uint8_t f : frozen_next) frozen_count += f;
   return frozen_next;
 }
@@ -101,6 +100,7 @@ void Peer::Impl::apply_corrections() {
   const Frame newest = history.newest();
   const Frame from = earliest_mismatch;
   const int depth = newest - from;
+  if (correct_frozen_bodies(from)) return;
   const std::span<const ObjectState> now_states = history.states(newest);
   std::copy(now_states.begin(), now_states.end(), before.begin());
 
@@ -128,6 +128,24 @@ void Peer::Impl::apply_corrections() {
   mismatched_bodies.clear();
   earliest_mismatch = kNoFrame;
   touch_all();  // rows before the newest were rewritten too
+}
+
+// Owners' frames of bodies frozen here since the mismatch: written in, nothing re-simulated,
+// and only those bodies' smoothing and regions are redone.
+bool Peer::Impl::correct_frozen_bodies(Frame from) {
+  const Frame newest = history.newest();
+  const std::span<const ObjectState> now_states = history.states(newest);
+  for (BodyIndex b : mismatched_bodies) before[b] = now_states[b];
+  if (!resimulator.correct_frozen(from, mismatched_bodies)) return false;
+  for (BodyIndex b : mismatched_bodies) {
+    if (!sync::bitwise_equal(before[b], now_states[b])) smoother.on_correction(b, before[b], now_states[b]);
+    emit(make_event(EventKind::override_applied, owner_of(b), objects.id(b), from, newest - from));
+    mismatched[b] = 0;
+  }
+  touch(mismatched_bodies);
+  mismatched_bodies.clear();
+  earliest_mismatch = kNoFrame;
+  return true;
 }
 
 void Peer::Impl::note_step_changes(Frame frame) {

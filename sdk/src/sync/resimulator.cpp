@@ -68,6 +68,36 @@ int Resimulator::resimulate(Frame from, std::span<const std::uint8_t> replay, bo
   return to - from;
 }
 
+bool Resimulator::correct_frozen(Frame from, std::span<const BodyIndex> bodies) {
+  const Frame to = history_.newest();
+  if (!history_.has(from)) return false;
+  for (Frame f = from + 1; f <= to; ++f) {
+    const std::span<const std::uint8_t> frozen = history_.frozen_flags(f);
+    for (BodyIndex b : bodies) {
+      if (frozen[b] == 0) return false;
+    }
+  }
+  for (BodyIndex b : bodies) {
+    const bool has_bytes = user_bytes_ != nullptr && user_bytes_->size[b] > 0;
+    const ObjectState* carried = nullptr;  // the owner's latest state so far
+    for (Frame f = from; f <= to; ++f) {
+      if (const ObjectState* owner = owner_frames_.find(f, b)) {
+        carried = owner;
+        history_.set_confirmed(f, b, true);
+        if (has_bytes) take_owner_user_bytes(f, b, held_user_bytes(f, b));
+      } else if (carried == nullptr) {
+        continue;  // before the body's first owner frame: its own state stands
+      } else if (has_bytes) {
+        std::ranges::copy(held_user_bytes(f - 1, b), held_user_bytes(f, b).begin());
+      }
+      history_.states(f)[b] = *carried;
+    }
+    sim_.write(b, history_.states(to)[b]);
+    if (has_bytes) sim_.write_user_bytes(b, held_user_bytes(to, b));
+  }
+  return true;
+}
+
 void Resimulator::restore(Frame frame, bool inject) {
   std::span<ObjectState> states = history_.states(frame);
   const auto count = static_cast<BodyIndex>(states.size());

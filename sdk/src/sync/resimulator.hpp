@@ -49,6 +49,13 @@ class Resimulator {
   /// Returns the number of frames stepped.
   int resimulate(Frame from, std::span<const std::uint8_t> replay, bool inject = true);
 
+  /// An override of bodies that no step from `from` to the newest frame simulated (all frozen)
+  /// needs no re-simulation: each frame holds the owner's state where one was received, else
+  /// the one before it (a frozen body does not move), and the engine gets the newest. Does
+  /// that and returns true; returns false, changing nothing, when any of `bodies` was
+  /// simulated in that span or `from` is not held.
+  bool correct_frozen(Frame from, std::span<const BodyIndex> bodies);
+
   /// Installs (or, with nullptr, removes) the filter applied after every step.
   void set_state_filter(const StateFilter* filter) { filter_ = filter; }
   /// Installs the bodies whose user bytes are restored, injected, replayed and recorded like
