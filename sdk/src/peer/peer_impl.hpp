@@ -51,7 +51,8 @@ struct Peer::Impl {
   void step_frame();
   void apply_corrections();
   bool correct_frozen_bodies(Frame from);
-  void note_step_changes(Frame frame);
+  void catch_up(Frame from);
+  void note_step_changes();
   void snap_to(BodyIndex body, Frame frame, const ObjectState& owner_state,
                std::span<const std::uint8_t> owner_user_bytes);
   void run_sync_test(Frame frame);

@@ -67,7 +67,7 @@ void Peer::Impl::step_frame() {
   const Frame frame = history.newest() + 1;
   if (controlled) inputs.record(*controlled, frame, current_input);
   resimulator.step_forward({}, frozen_for_next_step());
-  note_step_changes(frame);
+  note_step_changes();
   if (config.sync_test_frames > 0) run_sync_test(frame);
   update_regions_and_ownership(frame);
   send_snapshots(frame);
@@ -101,18 +101,11 @@ void Peer::Impl::apply_corrections() {
   const Frame from = earliest_mismatch;
   const int depth = newest - from;
   if (correct_frozen_bodies(from)) return;
-  const std::span<const ObjectState> now_states = history.states(newest);
-  std::copy(now_states.begin(), now_states.end(), before.begin());
-
   if (depth <= config.max_resimulated_frames && history.has(from)) {
-    const std::span<const std::uint8_t> replay =
-        config.catchup == CatchupScope::object ? replay_outside_reach(from) : owned_by_me;
-    stats.catchup_frames += static_cast<std::uint64_t>(resimulator.resimulate(from, replay));
-    for (BodyIndex b : mismatched_bodies) {
-      emit(make_event(EventKind::override_applied, owner_of(b), objects.id(b), from, depth));
-    }
+    catch_up(from);
   } else {
-    // Too much work for one update: the owner's newest frame, extrapolated, wins at once.
+    // Too much work for one update: the owner's newest frame, extrapolated, wins at once (a
+    // snap hands its correction to the smoother and touches its body itself).
     for (BodyIndex b : mismatched_bodies) {
       const Frame latest = owner_frames.newest(b);
       if (const ObjectState* s = owner_frames.find(latest, b)) {
@@ -120,14 +113,34 @@ void Peer::Impl::apply_corrections() {
       }
     }
   }
-  const std::span<const ObjectState> after = history.states(newest);
-  for (BodyIndex b = 0; b < body_count; ++b) {
-    if (!sync::bitwise_equal(before[b], after[b])) smoother.on_correction(b, before[b], after[b]);
-  }
   for (BodyIndex b : mismatched_bodies) mismatched[b] = 0;
   mismatched_bodies.clear();
   earliest_mismatch = kNoFrame;
-  touch_all();  // rows before the newest were rewritten too
+}
+
+// Re-simulates from the overridden frame; every body the catch-up changed gets its correction
+// and is touched (all of them when the engine cannot say which: rows before the newest were
+// rewritten too).
+void Peer::Impl::catch_up(Frame from) {
+  const Frame newest = history.newest();
+  const std::span<const ObjectState> now_states = history.states(newest);
+  std::copy(now_states.begin(), now_states.end(), before.begin());
+  const std::span<const std::uint8_t> replay =
+      config.catchup == CatchupScope::object ? replay_outside_reach(from) : owned_by_me;
+  stats.catchup_frames += static_cast<std::uint64_t>(resimulator.resimulate(from, replay));
+  for (BodyIndex b : mismatched_bodies) {
+    emit(make_event(EventKind::override_applied, owner_of(b), objects.id(b), from, newest - from));
+  }
+  auto correct = [&](BodyIndex b) {
+    if (!sync::bitwise_equal(before[b], now_states[b])) smoother.on_correction(b, before[b], now_states[b]);
+  };
+  if (const std::optional<std::span<const BodyIndex>> changed = resimulator.last_changes()) {
+    for (BodyIndex b : *changed) correct(b);
+    touch(*changed);
+  } else {
+    for (BodyIndex b = 0; b < body_count; ++b) correct(b);
+    touch_all();
+  }
 }
 
 // Owners' frames of bodies frozen here since the mismatch: written in, nothing re-simulated,
@@ -148,13 +161,12 @@ bool Peer::Impl::correct_frozen_bodies(Frame from) {
   return true;
 }
 
-void Peer::Impl::note_step_changes(Frame frame) {
+void Peer::Impl::note_step_changes() {
   // The new frame differs from the one before only for the bodies the step changed and those
   // given their owner's state; every other body was carried over.
-  const std::optional<std::span<const BodyIndex>> changed = sim.changed_bodies();
+  const std::optional<std::span<const BodyIndex>> changed = resimulator.last_changes();
   if (!changed) return touch_all();
   touch(*changed);
-  touch(owner_frames.bodies_at(frame));
 }
 
 void Peer::Impl::touch(std::span<const BodyIndex> bodies) {
@@ -202,6 +214,7 @@ void Peer::Impl::snap_to(BodyIndex body, Frame frame, const ObjectState& owner_s
   held = s;
   sim.write(body, s);
   touch(std::span(&body, 1));
+  resimulator.note_written(body, frame + 1, newest);
   if (!owner_user_bytes.empty()) {
     // Game state cannot be extrapolated: the owner's bytes of that frame hold until it sends more.
     for (Frame f = std::max(frame + 1, history.oldest()); f <= newest; ++f) {
@@ -222,7 +235,11 @@ void Peer::Impl::run_sync_test(Frame frame) {
     std::ranges::copy(held_user_bytes(frame, b), user_bytes_before.begin() + b * user_bytes.max);
   }
   resimulator.resimulate(from, {}, false);
-  touch_all();
+  if (const auto changed = resimulator.last_changes()) {
+    touch(*changed);
+  } else {
+    touch_all();
+  }
   Event event = make_event(EventKind::desync, members.self(), 0, frame, config.sync_test_frames);
   const std::span<const ObjectState> again = history.states(frame);
   for (BodyIndex b = 0; b < body_count; ++b) {

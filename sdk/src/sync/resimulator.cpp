@@ -10,7 +10,12 @@ namespace shoal::sync {
 
 Resimulator::Resimulator(Simulation& simulation, world::FrameHistory& history,
                          const OwnerFrames& owner_frames, const InputLog& inputs)
-    : sim_(simulation), history_(history), owner_frames_(owner_frames), inputs_(inputs) {
+    : sim_(simulation),
+      history_(history),
+      owner_frames_(owner_frames),
+      inputs_(inputs),
+      log_(simulation.body_count(), history.depth()),
+      changes_(simulation.body_count()) {
   state_scratch_.resize(sim_.body_count());
   confirmed_scratch_.resize(sim_.body_count());
   engine_frozen_.resize(sim_.body_count());
@@ -22,6 +27,8 @@ void Resimulator::start(Frame frame) {
   const auto count = static_cast<BodyIndex>(state_scratch_.size());
   for (BodyIndex b = 0; b < count; ++b) state_scratch_[b] = read_filtered(b);
   history_.record(frame, state_scratch_);
+  log_.mark_unknown(frame);
+  changes_known_ = false;
   if (user_bytes_ != nullptr) {
     for (BodyIndex b : user_bytes_->bodies) {
       sim_.read_user_bytes(b, held_user_bytes(frame, b));
@@ -41,6 +48,21 @@ void Resimulator::step_forward(std::span<const std::uint8_t> replay,
   apply_frozen(frozen);
   step_and_record(frame, replay, true, false);
   if (!frozen.empty()) std::ranges::copy(frozen, history_.frozen_flags(frame).begin());
+  changes_.clear();
+  changes_known_ = true;
+  gather_changes(frame);
+}
+
+void Resimulator::gather_changes(Frame f) {
+  if (log_.known(f)) {
+    changes_.add(log_.at(f));
+  } else {
+    changes_known_ = false;
+  }
+}
+
+void Resimulator::note_written(BodyIndex body, Frame first, Frame last) {
+  for (Frame f = std::max(first, history_.oldest()); f <= last && history_.has(f); ++f) log_.add(f, body);
 }
 
 void Resimulator::apply_frozen(std::span<const std::uint8_t> frozen) {
@@ -60,10 +82,17 @@ void Resimulator::apply_frozen(std::span<const std::uint8_t> frozen) {
 int Resimulator::resimulate(Frame from, std::span<const std::uint8_t> replay, bool inject) {
   const Frame to = history_.newest();
   if (!history_.has(from)) return 0;
+  // What changed over the frames about to be rewritten, as they were: bodies outside it hold
+  // the same state in every one of them, which the re-simulation will not change unless it
+  // lists them anew.
+  changes_.clear();
+  changes_known_ = true;
+  for (Frame f = from + 1; f <= to; ++f) gather_changes(f);
   restore(from, inject);  // an override of the newest frame is just this
   for (Frame f = from + 1; f <= to; ++f) {
     apply_frozen(history_.frozen_flags(f));
     step_and_record(f, replay, inject, true);
+    gather_changes(f);
   }
   return to - from;
 }
@@ -77,6 +106,9 @@ bool Resimulator::correct_frozen(Frame from, std::span<const BodyIndex> bodies) 
       if (frozen[b] == 0) return false;
     }
   }
+  changes_.clear();
+  changes_.add(bodies);
+  changes_known_ = true;
   for (BodyIndex b : bodies) {
     const bool has_bytes = user_bytes_ != nullptr && user_bytes_->size[b] > 0;
     const ObjectState* carried = nullptr;  // the owner's latest state so far
@@ -91,6 +123,7 @@ bool Resimulator::correct_frozen(Frame from, std::span<const BodyIndex> bodies) 
         std::ranges::copy(held_user_bytes(f - 1, b), held_user_bytes(f, b).begin());
       }
       history_.states(f)[b] = *carried;
+      log_.add(f, b);
     }
     sim_.write(b, history_.states(to)[b]);
     if (has_bytes) sim_.write_user_bytes(b, held_user_bytes(to, b));
@@ -113,12 +146,22 @@ void Resimulator::restore(Frame frame, bool inject) {
       if (const ObjectState* owner = owner_frames_.find(frame, b)) {
         states[b] = *owner;
         history_.set_confirmed(frame, b, true);
+        log_.add(frame, b);
+        changes_.add(b);
         if (only_differences) sim_.write(b, *owner);
       }
     }
   }
-  for (BodyIndex b = 0; b < count; ++b) {
-    if (!only_differences || !bitwise_equal(states[b], current[b])) sim_.write(b, states[b]);
+  if (only_differences && changes_known_) {
+    // Only bodies that changed after `frame` can differ from the newest frame's, which the
+    // engine holds: they were gathered into changes_ already.
+    for (BodyIndex b : changes_.bodies()) {
+      if (!bitwise_equal(states[b], current[b])) sim_.write(b, states[b]);
+    }
+  } else {
+    for (BodyIndex b = 0; b < count; ++b) {
+      if (!only_differences || !bitwise_equal(states[b], current[b])) sim_.write(b, states[b]);
+    }
   }
   if (user_bytes_ != nullptr) restore_user_bytes(frame, inject);
   sim_.restore(frame);
@@ -135,6 +178,7 @@ void Resimulator::step_and_record(Frame frame, std::span<const std::uint8_t> rep
     record_changed_bodies(frame, *changed, replay, inject, rewrite);
   } else {
     record_every_body(frame, replay, inject, rewrite);
+    log_.mark_unknown(frame);
   }
 }
 
@@ -213,6 +257,8 @@ void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> 
   const bool replaying = rewrite && !replay.empty();
   auto injected = [&](BodyIndex b) { return inject && owner_frames_.find(frame, b) != nullptr; };
   std::span<ObjectState> row;
+  log_.begin(frame);
+  log_.add(frame, changed);
   if (!rewrite) {
     history_.record(frame, previous);  // flags start cleared
     row = history_.states(frame);
@@ -230,6 +276,7 @@ void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> 
           row[b] = previous[b];
         } else if (!bitwise_equal(row[b], previous[b]) && !injected(b)) {
           sim_.write(b, row[b]);
+          log_.add(frame, b);
         }
       }
     }
@@ -249,6 +296,7 @@ void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> 
         row[b] = *owner;
         sim_.write(b, *owner);
         confirmed[b] = 1;
+        log_.add(frame, b);
       }
     }
   }

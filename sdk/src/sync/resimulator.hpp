@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "shoal/simulation.hpp"
+#include "sync/change_log.hpp"
 #include "sync/input_log.hpp"
 #include "sync/owner_frames.hpp"
 #include "world/frame_history.hpp"
@@ -56,6 +57,17 @@ class Resimulator {
   /// simulated in that span or `from` is not held.
   bool correct_frozen(Frame from, std::span<const BodyIndex> bodies);
 
+  /// The bodies whose newest two frames the last step_forward, resimulate or correct_frozen
+  /// may have changed (no duplicates); nullopt when unknown (an engine without
+  /// changed_bodies(): any body may have).
+  std::optional<std::span<const BodyIndex>> last_changes() const {
+    if (!changes_known_) return std::nullopt;
+    return changes_.bodies();
+  }
+  /// Tells the change log that `body`'s frames first..last were written outside this class
+  /// (a snap), so that a later catch-up over them names it.
+  void note_written(BodyIndex body, Frame first, Frame last);
+
   /// Installs (or, with nullptr, removes) the filter applied after every step.
   void set_state_filter(const StateFilter* filter) { filter_ = filter; }
   /// Installs the bodies whose user bytes are restored, injected, replayed and recorded like
@@ -96,6 +108,11 @@ class Resimulator {
   std::vector<ObjectState> state_scratch_;
   std::vector<std::uint8_t> confirmed_scratch_;  // per body: the frame holds its owner's state
   std::vector<std::uint8_t> engine_frozen_;      // per body: the frozen flag the engine holds
+  ChangeLog log_;
+  BodySet changes_;  // what last_changes() returns
+  bool changes_known_ = false;
+  // Adds frame f's logged changes to changes_ (or marks them unknown).
+  void gather_changes(Frame f);
 };
 
 }  // namespace shoal::sync
