@@ -197,3 +197,27 @@ TEST_CASE("the byte budget bounds what a peer sends") {
     CHECK(static_cast<double>(after - before) >= budget * 5.0 * 0.5);  // and is used
   }
 }
+
+TEST_CASE("a world at rest that the receiver acknowledged is only refreshed, not resent whenever the budget allows") {
+  // Both peers hold the same resting world from the start: after the first acknowledged
+  // refresh, each record would tell the receiver nothing new.
+  auto bytes_sent_at_rest = [](float settled_refresh_s) {
+    PeerConfig config;
+    config.snapshots.settled_refresh_s = settled_refresh_s;
+    config.checksum_interval_frames = 0;
+    ArenaSpec spec{2, 60, 15};
+    FakeMatch m(2, spec, config, 98);
+    REQUIRE(m.connect(5));
+    m.run(3);
+    const std::uint64_t before = m.players[0].peer->stats().snapshot_bytes_sent;
+    m.run(4);
+    const Divergence d = divergence(m.players, all_ids(spec));
+    CHECK(d.bitwise);
+    return m.players[0].peer->stats().snapshot_bytes_sent - before;
+  };
+  const std::uint64_t throttled = bytes_sent_at_rest(1.0f), eager = bytes_sent_at_rest(0.0f);
+  CAPTURE(throttled);
+  CAPTURE(eager);
+  CHECK(throttled * 2 < eager);  // what is left is mostly the inputs every packet carries
+  CHECK(throttled > 0);  // the refresh (and the inputs) still go
+}

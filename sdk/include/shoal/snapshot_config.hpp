@@ -38,6 +38,11 @@ struct SnapshotConfig {
   float rest_priority = 0.05f;         ///< moving objects have priority 1
   float controlled_priority = 8;       ///< any peer's controlled object
   float came_to_rest_priority = 2;     ///< at rest, until the receiver acknowledges it at rest
+  /// An object at rest whose very state the receiver acknowledged tells it nothing new: it is
+  /// sent again only once its accumulated priority reaches rest_priority x this many seconds
+  /// (later for far or irrelevant objects), as a repair for a receiver whose copy drifted, not
+  /// whenever the budget has room. 0 = whenever the budget has room. >= 0.
+  float settled_refresh_s = 1;
   /// Network level of detail: priority falls linearly from 1 at lod_near_m to lod_far_factor
   /// at lod_far_m from the receiver's controlled object (no fall-off when it controls none).
   float lod_near_m = 10;

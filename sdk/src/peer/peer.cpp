@@ -45,6 +45,8 @@ const PeerConfig& validated(const PeerConfig& c) {
               ", expected at least 1000 (bytes per second per remote peer)");
   require(s.rest_priority >= 0 && s.controlled_priority >= 0 && s.came_to_rest_priority >= 0,
           "snapshots priorities (rest, controlled, came_to_rest) must be 0 or more");
+  require(s.settled_refresh_s >= 0 && s.settled_refresh_s <= 3600,
+          "snapshots.settled_refresh_s is " + std::to_string(s.settled_refresh_s) + ", expected 0..3600 seconds");
   require(s.lod_near_m >= 0 && s.lod_far_m > s.lod_near_m && s.lod_far_factor >= 0 && s.lod_far_factor <= 1,
           "snapshots level of detail: expected 0 <= lod_near_m < lod_far_m and lod_far_factor in 0..1");
   return c;

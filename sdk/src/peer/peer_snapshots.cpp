@@ -177,20 +177,26 @@ void Peer::Impl::send_prioritized(SnapshotLink& link, ConnectionId connection, F
   for (const auto& [peer, body] : remote_controlled) {
     if (peer == link.peer) viewer = states[body].position;
   }
+  const float settled_due = sc.rest_priority * sc.settled_refresh_s * config.tick_hz;
+  std::size_t kept = 0;
   for (BodyIndex b : candidates) {
     sync::PriorityFacts facts;
     facts.at_rest = states[b].at_rest;
     facts.controlled = (controlled && *controlled == b) ||
                        std::any_of(remote_controlled.begin(), remote_controlled.end(),
                                    [&](auto& p) { return p.second == b; });
+    bool settled = false;  // at rest, and the receiver acknowledged exactly this state
     if (sc.quantize && facts.at_rest) {
       const wire::QuantizedState* acked = link.sent.acknowledged(b);
       facts.came_to_rest = acked == nullptr || !acked->at_rest;
+      settled = acked != nullptr && *acked == quantized[b];
     }
     if (viewer) facts.distance_m = distance(states[b].position, *viewer);
     const float slowdown = relevant[b] ? 1.0f : 1.0f / kIrrelevantRestSlowdown;
     link.priority.add(b, sync::object_priority(sc, facts) * slowdown);
+    if (!settled || link.priority.value(b) >= settled_due) candidates[kept++] = b;
   }
+  candidates.resize(kept);
   // Even records of unchanged resting objects take a dozen bits: no packet holds more.
   constexpr std::size_t kMinRecordBits = 12;
   const double room_bytes = std::clamp(link.budget.available(), 0.0, double(sc.packet_budget_bytes));
