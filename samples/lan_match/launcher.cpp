@@ -289,6 +289,7 @@ class Launcher {
     p.catchup_frames = last.catchup_frames;
     p.ownership_changes = last.ownership_changes;
     p.owned_objects = last.owned_objects;
+    p.frozen_objects = last.frozen_objects;
     p.desyncs = last.desyncs;
     int n = 0;
     for (const PeerSample& s : c.seconds) {

@@ -51,6 +51,7 @@ PeerFigures figures_of(const shoal::Peer& peer) {
   f.ownership_changes = stats.ownership_changes;
   f.desyncs = stats.desyncs;
   f.owned_objects = stats.owned_objects;
+  f.frozen_objects = stats.frozen_objects;
   return f;
 }
 

@@ -50,9 +50,11 @@ void SampleWriter::sample(const PeerSample& s) {
   const PeerFigures& f = s.figures;
   fmt::format_to(std::back_inserter(buffer_),
                  "sample final={} frame={} peer={} peers={} rtt_ms={} loss={} kbps_out={} kbps_in={} "
-                 "overrides={} catchup_frames={} ownership_changes={} owned_objects={} desyncs={} bodies={}\n",
+                 "overrides={} catchup_frames={} ownership_changes={} owned_objects={} frozen_objects={} desyncs={} "
+                 "bodies={}\n",
                  s.final ? 1 : 0, f.frame, f.peer, f.peers_seen, f.rtt_ms, f.loss, f.kbps_out, f.kbps_in,
-                 f.overrides, f.catchup_frames, f.ownership_changes, f.owned_objects, f.desyncs, s.poses.size());
+                 f.overrides, f.catchup_frames, f.ownership_changes, f.owned_objects, f.frozen_objects, f.desyncs,
+                 s.poses.size());
   for (const std::optional<Pose>& pose : s.poses) {
     if (!pose) {
       fmt::format_to(std::back_inserter(buffer_), "pose -\n");
@@ -120,7 +122,8 @@ void SampleReader::add_line(std::string_view line) {
                     read_field(line, "overrides", f.overrides) &&
                     read_field(line, "catchup_frames", f.catchup_frames) &&
                     read_field(line, "ownership_changes", f.ownership_changes) &&
-                    read_field(line, "owned_objects", f.owned_objects) && read_field(line, "desyncs", f.desyncs) &&
+                    read_field(line, "owned_objects", f.owned_objects) &&
+                    read_field(line, "frozen_objects", f.frozen_objects) && read_field(line, "desyncs", f.desyncs) &&
                     read_field(line, "bodies", pending_bodies_);
     if (!ok) {
       unreadable();

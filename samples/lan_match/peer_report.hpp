@@ -2,7 +2,8 @@
 // running `shoal-lan-match --peer` by hand too):
 //   joined peer=ID address=HOST:PORT
 //   sample final=0|1 frame=F peer=ID peers=N rtt_ms=.. loss=.. kbps_out=.. kbps_in=..
-//          overrides=.. catchup_frames=.. ownership_changes=.. owned_objects=.. desyncs=.. bodies=B
+//          overrides=.. catchup_frames=.. ownership_changes=.. owned_objects=.. frozen_objects=..
+//          desyncs=.. bodies=B
 //   pose PX PY PZ QW QX QY QZ     (B lines, one per body in all_bodies order; "pose -" if unknown)
 //   error MESSAGE
 // Numbers are printed in their shortest exact form, so poses compare bit for bit.
@@ -36,6 +37,7 @@ struct PeerFigures {
   std::uint64_t ownership_changes = 0;
   std::uint64_t desyncs = 0;
   std::uint64_t owned_objects = 0;
+  std::uint64_t frozen_objects = 0;  ///< outside the peer's simulated region, not simulated
 };
 
 struct Pose {

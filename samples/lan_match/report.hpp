@@ -34,6 +34,7 @@ struct PeerSummary {
   shoal::Frame frames = 0;
   float rtt_ms = 0, loss = 0, kbps_out = 0, kbps_in = 0;  ///< means over the match's seconds
   std::uint64_t overrides = 0, catchup_frames = 0, ownership_changes = 0, owned_objects = 0, desyncs = 0;
+  std::uint64_t frozen_objects = 0;  ///< at the end
 };
 
 struct MatchReport {
