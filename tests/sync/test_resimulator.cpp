@@ -88,7 +88,7 @@ TEST_CASE("recording only the bodies a step changed gives the frames a full read
   core::Random random(2024);
   std::vector<std::uint8_t> replay(bodies, 0);
   int catchups = 0, newest_overrides = 0;
-  std::size_t changed_by_catchups = 0, named_total = 0;
+  std::size_t changed_by_catchups = 0, named_total = 0, changed_by_steps = 0;
   for (Frame frame = 1; frame <= 600; ++frame) {
     // The balls' players change their minds now and then.
     Input in;
@@ -97,6 +97,15 @@ TEST_CASE("recording only the bodies a step changed gives the frames a full read
     for (Rig* r : rigs) {
       r->inputs.record(ball, frame, in);
       r->resimulator.step_forward({});
+    }
+    // A straight step names every body whose state it changed.
+    if (const auto named = changed.resimulator.last_changes(); named && changed.history.has(frame - 1)) {
+      for (BodyIndex b = 0; b < bodies; ++b) {
+        if (!sync::bitwise_equal(changed.history.states(frame)[b], changed.history.states(frame - 1)[b])) {
+          ++changed_by_steps;
+          CHECK(std::ranges::find(*named, b) != named->end());
+        }
+      }
     }
     if (frame % 3 != 0 || frame < 10) continue;
     // An owner's frames arrive for a few bodies, some for the newest frame, some older: a
@@ -145,6 +154,7 @@ TEST_CASE("recording only the bodies a step changed gives the frames a full read
   CHECK(catchups > 150);
   CHECK(newest_overrides > 10);
   CHECK(changed_by_catchups > 100);
+  CHECK(changed_by_steps > 1000);
   // A catch-up names a part of the world, not all of it (here a third: the nudges wake bodies).
   CHECK(named_total < static_cast<std::size_t>(catchups) * bodies / 2);
   // The point of the list: most of a world at rest is not read at all.
