@@ -262,3 +262,31 @@ TEST_CASE("each peer measures the real loss of the links it receives on") {
     }
   }
 }
+
+TEST_CASE("a correction too deep to re-simulate snaps the state but not the drawn pose") {
+  // Owner frames arrive 12 frames late, past max_resimulated_frames: every correction of the
+  // remote ball is a snap. The ball only ever moves forward (+z), so its drawn pose must too:
+  // a snap's correction goes into the smoothing offset once, leaving the drawn pose where it
+  // was. (Given twice, the pose jumped back by the correction at every snap.)
+  PeerConfig config;
+  config.max_resimulated_frames = 8;
+  ArenaSpec spec{2, 12};
+  FakeMatch m(2, spec, config, 61);
+  m.network().set_conditions(link(200, 0.0f));
+  REQUIRE(m.connect(8));
+  m.run(1);
+  const ObjectId ball = m.players[0].ball;
+  const std::uint64_t snaps_before = m.players[1].peer->stats().snaps;
+  Input forward;
+  forward.axis = {0, 0, 1};
+  m.players[0].peer->set_input(forward);
+  float last_z = m.players[1].peer->visual(ball).position.z, worst_step_back = 0;
+  m.run(1.5, [&] {
+    const float z = m.players[1].peer->visual(ball).position.z;
+    worst_step_back = std::max(worst_step_back, last_z - z);
+    last_z = z;
+  });
+  CHECK(m.players[1].peer->stats().snaps > snaps_before + 10);
+  CHECK(m.players[1].peer->state(ball).position.z > 2.0f);  // it really went forward
+  CHECK(worst_step_back < 0.001f);
+}
