@@ -167,7 +167,8 @@ bool OwnershipTable::rate_limited(const OwnerRecord& record, Frame now) const {
 void OwnershipTable::decide(Frame now, std::span<const PeerRegions> regions,
                             std::span<const std::uint8_t> at_rest,
                             std::vector<OwnershipChange>& out,
-                            const std::function<bool(BodyIndex)>& may_hand_over) {
+                            const std::function<bool(BodyIndex)>& may_hand_over,
+                            std::optional<std::span<const BodyIndex>> candidates) {
   out.clear();
   const PeerRegions* mine = find_regions(regions, local_peer_);
   if (mine == nullptr || mine->core.size() != records_.size() ||
@@ -177,7 +178,7 @@ void OwnershipTable::decide(Frame now, std::span<const PeerRegions> regions,
         std::to_string(records_.size()) + " bodies");
   }
   const PeerId heir = default_owner();
-  for (BodyIndex body = 0; body < records_.size(); ++body) {
+  auto consider = [&](BodyIndex body) {
     const OwnerRecord& record = records_[body];
     const bool in_my_core = mine->core[body] != 0;
     PeerId new_owner = kNoPeer;
@@ -186,26 +187,33 @@ void OwnershipTable::decide(Frame now, std::span<const PeerRegions> regions,
       // rests: I simulated the motion so far, and handing it over mid-flight would make the new
       // owner's slightly different trajectory overwrite mine on every peer (a visible pop).
       // If another core holds it, that peer claims it.
-      if (in_my_core || at_rest[body] == 0 || heir == local_peer_) continue;
-      if (may_hand_over && !may_hand_over(body)) continue;
+      if (in_my_core || at_rest[body] == 0 || heir == local_peer_) return;
+      if (may_hand_over && !may_hand_over(body)) return;
       new_owner = heir;
     } else {
       // Claim only what my core holds and the owner's core (as I see it) does not: taking an
       // object its owner is using would start a contest and a pop for nothing. An object held
       // by the default owner only because nobody's core holds it is claimed under this rule.
-      if (!in_my_core) continue;
+      if (!in_my_core) return;
       const PeerRegions* owners = find_regions(regions, record.owner);
-      if (owners != nullptr && is_member(owners->core, body)) continue;
+      if (owners != nullptr && is_member(owners->core, body)) return;
       new_owner = local_peer_;
     }
     if (rate_limited(record, now)) {
       ++counters_.rate_limited;
-      continue;
+      return;
     }
     const OwnershipChange change{body, new_owner, record.sequence + 1, local_peer_, now};
     commit(change);
     out.push_back(change);
     ++(new_owner == local_peer_ ? counters_.claims_sent : counters_.releases_sent);
+  };
+  if (candidates) {
+    for (BodyIndex body : *candidates) {
+      if (body < records_.size()) consider(body);
+    }
+  } else {
+    for (BodyIndex body = 0; body < records_.size(); ++body) consider(body);
   }
 }
 

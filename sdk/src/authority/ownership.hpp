@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -106,10 +107,13 @@ class OwnershipTable {
   /// peer's; `at_rest` has one flag per body. A resting object is handed to the default owner
   /// only once `may_hand_over(body)` (when given) says so: the peer checks that every other
   /// peer acknowledged its resting state, since the heir may never have simulated its last
-  /// moves. Throws std::invalid_argument on size mismatch.
+  /// moves. Only bodies this peer owns or its core holds can change here: `candidates`, when
+  /// given, lists at least those (each once), and only they are visited. Throws
+  /// std::invalid_argument on size mismatch.
   void decide(Frame now, std::span<const PeerRegions> regions,
               std::span<const std::uint8_t> at_rest, std::vector<OwnershipChange>& out,
-              const std::function<bool(BodyIndex)>& may_hand_over = {});
+              const std::function<bool(BodyIndex)>& may_hand_over = {},
+              std::optional<std::span<const BodyIndex>> candidates = std::nullopt);
 
   PeerId owner(BodyIndex body) const { return records_.at(body).owner; }
   const OwnerRecord& record(BodyIndex body) const { return records_.at(body); }

@@ -95,6 +95,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
   frozen_next.resize(body_count);
   record_payload_bits.resize(body_count);
   owned_bodies.reserve(body_count);
+  decide_candidates.reserve(body_count);
   time_sync.set_reference_peer(0);  // the host defines the timeline while it is there
   std::random_device entropy;
   secret = (std::uint64_t{entropy()} << 32) | entropy();

@@ -50,8 +50,15 @@ void Peer::Impl::update_regions_and_ownership(Frame frame) {
     const BodyIndex controlled_of_peer[] = {body};
     regions.compute(controlled_of_peer, regions_of(peer));
   }
+  // Only what this peer owns or its core holds can change hands here.
+  const authority::PeerRegions& mine = regions_of(members.self());
+  decide_candidates.assign(owned_bodies.begin(), owned_bodies.end());
+  for (BodyIndex b = 0; b < body_count; ++b) {
+    if (mine.core[b] != 0 && owned_by_me[b] == 0) decide_candidates.push_back(b);
+  }
   ownership->decide(frame, peer_regions, regions.at_rest(), decided,
-                    [this](BodyIndex b) { return everyone_holds_resting_state(b); });
+                    [this](BodyIndex b) { return everyone_holds_resting_state(b); },
+                    std::span<const BodyIndex>(decide_candidates));
   if (decided.empty()) return;
   ownership_out.changes.clear();
   for (const authority::OwnershipChange& c : decided) {

@@ -174,6 +174,7 @@ struct Peer::Impl {
   std::vector<float> radii;
   std::vector<BodyIndex> controlled_scratch;
   std::vector<authority::OwnershipChange> decided;
+  std::vector<BodyIndex> decide_candidates;  // owned or in this peer's core
   std::vector<std::uint8_t> out_buffer;
   wire::Snapshot snapshot_in, snapshot_out;
   wire::SnapshotAckMessage ack_in, ack_out;

@@ -86,9 +86,9 @@ std::span<const std::uint8_t> Peer::Impl::frozen_for_next_step() {
   if (!config.freeze_outside_simulated_region || !controlled) return {};
   const std::vector<std::uint8_t>& simulated = regions_of(members.self()).simulated;
   const std::span<const ObjectState> states = history.states(history.newest());
-  for (BodyIndex b = 0; b < body_count; ++b) {
-    const bool owned_moving = owned_by_me[b] != 0 && !states[b].at_rest;
-    frozen_next[b] = static_cast<std::uint8_t>(simulated[b] == 0 && !owned_moving);
+  for (BodyIndex b = 0; b < body_count; ++b) frozen_next[b] = static_cast<std::uint8_t>(simulated[b] == 0);
+  for (BodyIndex b : owned_bodies) {
+    if (!states[b].at_rest) frozen_next[b] = 0;
   }
   frozen_next[*controlled] = 0;
   for (std::uint8_t f : frozen_next) frozen_count += f;
