@@ -124,7 +124,6 @@ void Peer::Impl::apply_corrections() {
 void Peer::Impl::catch_up(Frame from) {
   const Frame newest = history.newest();
   const std::span<const ObjectState> now_states = history.states(newest);
-  std::copy(now_states.begin(), now_states.end(), before.begin());
   const std::span<const std::uint8_t> replay =
       config.catchup == CatchupScope::object ? replay_outside_reach(from) : owned_by_me;
   stats.catchup_frames += static_cast<std::uint64_t>(resimulator.resimulate(from, replay));
@@ -132,7 +131,8 @@ void Peer::Impl::catch_up(Frame from) {
     emit(make_event(EventKind::override_applied, owner_of(b), objects.id(b), from, newest - from));
   }
   auto correct = [&](BodyIndex b) {
-    if (!sync::bitwise_equal(before[b], now_states[b])) smoother.on_correction(b, before[b], now_states[b]);
+    const ObjectState& was = resimulator.newest_before(b);
+    if (!sync::bitwise_equal(was, now_states[b])) smoother.on_correction(b, was, now_states[b]);
   };
   if (const std::optional<std::span<const BodyIndex>> changed = resimulator.last_changes()) {
     for (BodyIndex b : *changed) correct(b);

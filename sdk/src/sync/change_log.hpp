@@ -32,6 +32,7 @@ class BodySet {
   void add(std::span<const BodyIndex> bodies) {
     for (BodyIndex b : bodies) add(b);
   }
+  bool contains(BodyIndex body) const { return stamps_[body] == stamp_; }
   std::span<const BodyIndex> bodies() const { return list_; }
 
  private:

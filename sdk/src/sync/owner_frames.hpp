@@ -20,6 +20,7 @@ class OwnerFrames {
         states_(body_count * static_cast<std::size_t>(depth)),
         user_bytes_(body_count * static_cast<std::size_t>(depth) * user_bytes_per_body),
         newest_(body_count, kNoFrame),
+        stored_up_to_(body_count, kNoFrame),
         listed_frame_(static_cast<std::size_t>(depth), kNoFrame),
         listed_(static_cast<std::size_t>(depth)) {}
 
@@ -39,6 +40,7 @@ class OwnerFrames {
       std::copy(user_bytes.begin(), user_bytes.end(), user_bytes_.begin() + static_cast<std::ptrdiff_t>(i * user_bytes_stride_));
     }
     if (frame > newest_[body]) newest_[body] = frame;
+    if (frame > stored_up_to_[body]) stored_up_to_[body] = frame;
   }
   /// The owner's state of body at frame, or nullptr when none was received.
   const ObjectState* find(Frame frame, BodyIndex body) const {
@@ -69,11 +71,15 @@ class OwnerFrames {
   /// Forgets a body's frames from `from` on: its owner changed at that frame, and what the old
   /// owner sent for later frames (before it heard of the change) does not bind.
   void forget_from(BodyIndex body, Frame from) {
-    for (int d = 0; d < depth_; ++d) {
-      Frame& tag = tags_[static_cast<std::size_t>(d) * bodies_ + body];
+    // A frame from `from` on can only be in the rows of from..stored_up_to_ (at most the
+    // whole ring): each row is a cache line of its own, so the others are not visited.
+    const Frame last = stored_up_to_[body];
+    for (Frame f = std::max(from, last - depth_ + 1); f <= last; ++f) {
+      Frame& tag = tags_[slot(f, body)];
       if (tag >= from) tag = kNoFrame;
     }
     if (newest_[body] >= from) newest_[body] = kNoFrame;
+    stored_up_to_[body] = std::min(last, from - 1);
   }
 
  private:
@@ -87,6 +93,7 @@ class OwnerFrames {
   std::vector<ObjectState> states_;
   std::vector<std::uint8_t> user_bytes_;
   std::vector<Frame> newest_;
+  std::vector<Frame> stored_up_to_;  // per body: no frame after this one is held
   std::vector<Frame> listed_frame_;             // per ring row: the frame its list is of
   std::vector<std::vector<BodyIndex>> listed_;  // per ring row: bodies stored for that frame
 };

@@ -15,7 +15,9 @@ Resimulator::Resimulator(Simulation& simulation, world::FrameHistory& history,
       owner_frames_(owner_frames),
       inputs_(inputs),
       log_(simulation.body_count(), history.depth()),
-      changes_(simulation.body_count()) {
+      changes_(simulation.body_count()),
+      newest_before_(simulation.body_count()),
+      was_newest_(simulation.body_count()) {
   state_scratch_.resize(sim_.body_count());
   confirmed_scratch_.resize(sim_.body_count());
   engine_frozen_.resize(sim_.body_count());
@@ -88,6 +90,7 @@ int Resimulator::resimulate(Frame from, std::span<const std::uint8_t> replay, bo
   changes_.clear();
   changes_known_ = true;
   for (Frame f = from + 1; f <= to; ++f) gather_changes(f);
+  keep_newest(from, inject);
   restore(from, inject);  // an override of the newest frame is just this
   for (Frame f = from + 1; f <= to; ++f) {
     apply_frozen(history_.frozen_flags(f));
@@ -95,6 +98,28 @@ int Resimulator::resimulate(Frame from, std::span<const std::uint8_t> replay, bo
     gather_changes(f);
   }
   return to - from;
+}
+
+void Resimulator::keep_newest(Frame from, bool inject) {
+  // A body that no frame after `from` changed, and that `from` does not get injected, holds
+  // the same state in every frame from `from` to the newest: row `from`, which the
+  // re-simulation leaves alone, still tells what it was. Only the others need a copy.
+  resimulated_from_ = from;
+  was_newest_.clear();
+  const std::span<const ObjectState> newest = history_.states(history_.newest());
+  auto keep = [&](BodyIndex b) {
+    if (was_newest_.contains(b)) return;
+    was_newest_.add(b);
+    newest_before_[b] = newest[b];
+  };
+  if (!changes_known_) {
+    for (BodyIndex b = 0; b < newest.size(); ++b) keep(b);
+    return;
+  }
+  for (BodyIndex b : changes_.bodies()) keep(b);
+  if (inject) {
+    for (BodyIndex b : owner_frames_.bodies_at(from)) keep(b);
+  }
 }
 
 bool Resimulator::correct_frozen(Frame from, std::span<const BodyIndex> bodies) {
@@ -266,19 +291,23 @@ void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> 
     row = history_.states(frame);
     const std::span<std::uint8_t> confirmed = history_.confirmed_flags(frame);
     std::fill(confirmed.begin(), confirmed.end(), std::uint8_t{0});
-    if (!replaying) {
-      std::copy(previous.begin(), previous.end(), row.begin());
-    } else {
-      // A replayed body keeps its recorded state; the engine, which the step did not move it
-      // in, still holds the previous frame's.
-      for (BodyIndex b = 0; b < count; ++b) {
-        if (replay[b] == 0) {
-          row[b] = previous[b];
-        } else if (!bitwise_equal(row[b], previous[b]) && !injected(b)) {
-          sim_.write(b, row[b]);
-          log_.add(frame, b);
-        }
+    // A replayed body keeps its recorded state; the engine, which the step did not move it
+    // in, still holds the previous frame's. Every other body starts from the previous frame.
+    auto carry = [&](BodyIndex b) {
+      if (!replaying || replay[b] == 0) {
+        row[b] = previous[b];
+      } else if (!bitwise_equal(row[b], previous[b]) && !injected(b)) {
+        sim_.write(b, row[b]);
+        log_.add(frame, b);
       }
+    };
+    if (changes_known_) {
+      // A body outside changes_ (every frame's old list, what was injected at the start and
+      // what the frames re-simulated so far changed) held one state from the start to this
+      // frame, before and after: its row entry already is the previous frame's.
+      for (BodyIndex b : changes_.bodies()) carry(b);
+    } else {
+      for (BodyIndex b = 0; b < count; ++b) carry(b);
     }
   }
   for (BodyIndex b : changed) {

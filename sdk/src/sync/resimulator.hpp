@@ -64,6 +64,11 @@ class Resimulator {
     if (!changes_known_) return std::nullopt;
     return changes_.bodies();
   }
+  /// After resimulate(): what `body` held at the newest frame before the re-simulation
+  /// rewrote it (for the bodies last_changes() names; any body when that is unknown).
+  const ObjectState& newest_before(BodyIndex body) const {
+    return was_newest_.contains(body) ? newest_before_[body] : history_.states(resimulated_from_)[body];
+  }
   /// Tells the change log that `body`'s frames first..last were written outside this class
   /// (a snap), so that a later catch-up over them names it.
   void note_written(BodyIndex body, Frame first, Frame last);
@@ -111,6 +116,13 @@ class Resimulator {
   ChangeLog log_;
   BodySet changes_;  // what last_changes() returns
   bool changes_known_ = false;
+  // The newest frame's states, as they were before the last resimulate(), of the bodies it
+  // could rewrite (was_newest_); every other body held its state of resimulated_from_ there.
+  std::vector<ObjectState> newest_before_;
+  BodySet was_newest_;
+  Frame resimulated_from_ = kNoFrame;
+  // Keeps the newest frame's states of the bodies a re-simulation from `from` may rewrite.
+  void keep_newest(Frame from, bool inject);
   // Adds frame f's logged changes to changes_ (or marks them unknown).
   void gather_changes(Frame f);
 };
