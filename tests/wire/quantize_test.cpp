@@ -72,6 +72,84 @@ TEST_CASE("quantize: seeded random states inside the bounds round-trip within ha
   }
 }
 
+// SPEC.md's rules written with libm's own rounding: the quantiser rounds inline, for speed,
+// and every peer must land on the same values.
+QuantizedState spec_quantize(const SnapshotConfig& c, const ObjectState& s) {
+  QuantizedState q;
+  const float p[3] = {s.position.x, s.position.y, s.position.z};
+  const float mins[3] = {c.world_min.x, c.world_min.y, c.world_min.z};
+  for (std::size_t a = 0; a < 3; ++a) {
+    q.position[a] = static_cast<std::uint32_t>(std::round((static_cast<double>(p[a]) - mins[a]) * c.position_units_per_m));
+  }
+  const Quat o = normalized(s.orientation);
+  const float parts[4] = {o.w, o.x, o.y, o.z};
+  for (std::uint32_t i = 1; i < 4; ++i) {
+    if (std::fabs(parts[i]) > std::fabs(parts[q.largest])) q.largest = i;
+  }
+  const float sign = parts[q.largest] < 0 ? -1.0f : 1.0f;
+  const double half = static_cast<double>((1u << (c.orientation_bits - 1)) - 1);
+  std::size_t k = 0;
+  for (std::uint32_t i = 0; i < 4; ++i) {
+    if (i == q.largest) continue;
+    const double scaled = std::round(sign * parts[i] / 0.70710678118654752440 * half) + half;
+    q.smallest[k++] = static_cast<std::uint32_t>(std::clamp(scaled, 0.0, 2 * half));
+  }
+  const double linear_zero = std::round(static_cast<double>(c.max_linear_speed_mps) * c.velocity_units_per_mps);
+  const double angular_zero = std::round(static_cast<double>(c.max_angular_speed_radps) * c.velocity_units_per_mps);
+  auto toward_zero = [&](float v, double zero) {
+    const double units = static_cast<double>(v) * c.velocity_units_per_mps;
+    const double whole = units >= 0 ? std::floor(units + 1.0 / 1024) : std::ceil(units - 1.0 / 1024);
+    return static_cast<std::uint32_t>(whole + zero);
+  };
+  const float lin[3] = {s.linear_velocity.x, s.linear_velocity.y, s.linear_velocity.z};
+  const float ang[3] = {s.angular_velocity.x, s.angular_velocity.y, s.angular_velocity.z};
+  for (std::size_t a = 0; a < 3; ++a) {
+    q.linear_velocity[a] = s.at_rest ? static_cast<std::uint32_t>(linear_zero) : toward_zero(lin[a], linear_zero);
+    q.angular_velocity[a] = s.at_rest ? static_cast<std::uint32_t>(angular_zero) : toward_zero(ang[a], angular_zero);
+  }
+  q.at_rest = s.at_rest;
+  return q;
+}
+
+TEST_CASE("quantize: values follow SPEC.md's rounding exactly, ties and whole steps included") {
+  const SnapshotConfig config;
+  const Quantizer q(config);
+  core::Random random(23);
+  const double position_step = 1.0 / config.position_units_per_m;
+  const double velocity_step = 1.0 / config.velocity_units_per_mps;
+  int ties = 0;
+  for (int i = 0; i < 50000; ++i) {
+    ObjectState s;
+    // Half the positions sit exactly on a tie between two steps (a float holds them exactly),
+    // half the velocities exactly on a whole step, positive and negative.
+    auto position = [&](float min, float max) {
+      if (i % 2 == 0) return static_cast<float>(random.uniform(min, max));
+      const double steps = std::floor(random.uniform(0, (max - min) / position_step - 1));
+      return static_cast<float>(min + (steps + 0.5) * position_step);
+    };
+    auto speed = [&](float max) {
+      if (i % 2 == 0) return static_cast<float>(random.uniform(-max, max));
+      return static_cast<float>(std::floor(random.uniform(-max, max) / velocity_step) * velocity_step);
+    };
+    s.position = {position(config.world_min.x, config.world_max.x),
+                  position(config.world_min.y, config.world_max.y),
+                  position(config.world_min.z, config.world_max.z)};
+    s.orientation = random_orientation(random);
+    s.at_rest = random.chance(0.2);
+    if (!s.at_rest) {
+      s.linear_velocity = {speed(config.max_linear_speed_mps), speed(config.max_linear_speed_mps), speed(config.max_linear_speed_mps)};
+      s.angular_velocity = {speed(config.max_angular_speed_radps), speed(config.max_angular_speed_radps), speed(config.max_angular_speed_radps)};
+    }
+    const double units = (static_cast<double>(s.position.x) - config.world_min.x) * config.position_units_per_m;
+    if (units - std::floor(units) == 0.5) ++ties;
+    const QuantizedState expected = spec_quantize(config, s);
+    const QuantizedState got = q.quantize(s);
+    CHECK(got == expected);
+    if (got != expected) break;  // one mismatch says it; fifty thousand would drown the log
+  }
+  CHECK(ties > 10000);  // the ties really were exercised
+}
+
 TEST_CASE("quantize: a damped velocity quantised every frame decays to zero") {
   // Each frame damping takes 1% and the state is quantised, as every peer does after every
   // step. Rounding to the nearest unit would hand the loss back once it is below half a unit

@@ -51,14 +51,14 @@ Inputs checked_inputs(float dt_seconds, float alpha) {
 }  // namespace
 
 VisualSmoother::VisualSmoother(std::size_t body_count, const SmoothingRules& rules)
-    : rules_(rules), offsets_(body_count), visuals_(body_count), visited_(body_count, 0) {
+    : rules_(rules), bodies_(body_count) {
   changing_.reserve(body_count);
   next_changing_.reserve(body_count);
 }
 
 void VisualSmoother::on_correction(BodyIndex body, const ObjectState& before,
                                    const ObjectState& after) {
-  Offset& offset = offsets_.at(body);
+  Offset& offset = bodies_.at(body).offset;
   offset.position += before.position - after.position;
   // Keep rotation * orientation unchanged: new = old * before * after^-1.
   offset.rotation =
@@ -67,7 +67,7 @@ void VisualSmoother::on_correction(BodyIndex body, const ObjectState& before,
 }
 
 float VisualSmoother::angle_error(BodyIndex body) const {
-  return rotation_angle(offsets_.at(body).rotation);
+  return rotation_angle(bodies_.at(body).offset.rotation);
 }
 
 void VisualSmoother::close_offset(Offset& offset, const SmoothingRule& rule, float speed,
@@ -106,15 +106,16 @@ void VisualSmoother::close_offset(Offset& offset, const SmoothingRule& rule, flo
 
 void VisualSmoother::visit(BodyIndex body, const ObjectState& prev, const ObjectState& cur,
                            float alpha, float dt, std::uint16_t type, ControlMode mode) {
-  Offset& offset = offsets_[body];
+  Body& entry = bodies_[body];
+  Offset& offset = entry.offset;
   // Most bodies carry no error: nothing to close (close_offset would leave it as it is).
   const bool no_offset = offset.position == Vec3{} && offset.rotation == Quat{};
   if (!no_offset) close_offset(offset, rules_.find(type, mode), length(cur.linear_velocity), dt);
-  visuals_[body].position = lerp(prev.position, cur.position, alpha) + offset.position;
+  entry.visual.position = lerp(prev.position, cur.position, alpha) + offset.position;
   // Resting bodies (most of a large world) have nothing to interpolate or offset.
   const bool turning = !(prev.orientation == cur.orientation);
   const Quat turned = turning ? slerp(prev.orientation, cur.orientation, alpha) : cur.orientation;
-  visuals_[body].orientation =
+  entry.visual.orientation =
       offset.rotation == Quat{} ? turned : normalized(offset.rotation * turned);
   const bool still = !turning && prev.position == cur.position && offset.position == Vec3{} &&
                      offset.rotation == Quat{};
@@ -125,7 +126,7 @@ void VisualSmoother::check_sizes(std::span<const ObjectState> previous_frame,
                                  std::span<const ObjectState> current_frame,
                                  std::span<const std::uint16_t> types,
                                  std::span<const ControlMode> modes) const {
-  const std::size_t n = visuals_.size();
+  const std::size_t n = bodies_.size();
   require_size(previous_frame.size(), n, "previous_frame");
   require_size(current_frame.size(), n, "current_frame");
   require_size(types.size(), n, "types");
@@ -136,7 +137,7 @@ void VisualSmoother::update(float dt_seconds, std::span<const ObjectState> previ
                             std::span<const ObjectState> current_frame, float alpha,
                             std::span<const std::uint16_t> types,
                             std::span<const ControlMode> modes) {
-  const std::size_t n = visuals_.size();
+  const std::size_t n = bodies_.size();
   check_sizes(previous_frame, current_frame, types, modes);
   const Inputs in = checked_inputs(dt_seconds, alpha);
   next_changing_.clear();
@@ -151,17 +152,17 @@ void VisualSmoother::update_touched(float dt_seconds, std::span<const ObjectStat
                                     std::span<const std::uint16_t> types,
                                     std::span<const ControlMode> modes,
                                     std::span<const BodyIndex> touched) {
-  const std::size_t n = visuals_.size();
+  const std::size_t n = bodies_.size();
   check_sizes(previous_frame, current_frame, types, modes);
   const Inputs in = checked_inputs(dt_seconds, alpha);
   if (++pass_ == 0) {  // the stamps wrapped: forget them all
-    std::fill(visited_.begin(), visited_.end(), 0u);
+    for (Body& b : bodies_) b.visited = 0;
     pass_ = 1;
   }
   next_changing_.clear();
   auto visit_once = [&](BodyIndex i) {
-    if (i >= n || visited_[i] == pass_) return;
-    visited_[i] = pass_;
+    if (i >= n || bodies_[i].visited == pass_) return;
+    bodies_[i].visited = pass_;
     visit(i, previous_frame[i], current_frame[i], in.alpha, in.dt, types[i], modes[i]);
   };
   for (BodyIndex i : changing_) visit_once(i);

@@ -50,12 +50,12 @@ class VisualSmoother {
                       std::span<const std::uint16_t> types, std::span<const ControlMode> modes,
                       std::span<const BodyIndex> touched);
 
-  const VisualState& visual(BodyIndex body) const { return visuals_.at(body); }
+  const VisualState& visual(BodyIndex body) const { return bodies_.at(body).visual; }
   /// The current offset of the drawn pose from the interpolated simulation pose.
-  Vec3 position_error(BodyIndex body) const { return offsets_.at(body).position; }
+  Vec3 position_error(BodyIndex body) const { return bodies_.at(body).offset.position; }
   float angle_error(BodyIndex body) const;
   const SmootherStats& stats() const { return stats_; }
-  std::size_t body_count() const { return visuals_.size(); }
+  std::size_t body_count() const { return bodies_.size(); }
 
  private:
   struct Offset {
@@ -72,13 +72,18 @@ class VisualSmoother {
   void visit(BodyIndex body, const ObjectState& previous, const ObjectState& current, float alpha,
              float dt, std::uint16_t type, ControlMode mode);
 
+  // Everything a visit reads and writes of one body, in one cache line.
+  struct alignas(64) Body {
+    Offset offset;
+    VisualState visual;
+    std::uint32_t visited = 0;  // the pass_ that last visited it
+  };
+
   SmoothingRules rules_;
-  std::vector<Offset> offsets_;
-  std::vector<VisualState> visuals_;
+  std::vector<Body> bodies_;
   // Bodies that moved between their two frames or carried an offset at the last update, to
   // visit at the next; the visit stamp skips duplicates.
   std::vector<BodyIndex> changing_, next_changing_;
-  std::vector<std::uint32_t> visited_;
   std::uint32_t pass_ = 0;
   SmootherStats stats_;
 };

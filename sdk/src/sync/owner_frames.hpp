@@ -16,8 +16,7 @@ class OwnerFrames {
   /// `user_bytes_per_body`: the stride of the parallel ring of user bytes (0: none kept).
   OwnerFrames(std::size_t body_count, int depth, std::size_t user_bytes_per_body = 0)
       : bodies_(body_count), depth_(depth), user_bytes_stride_(user_bytes_per_body),
-        tags_(body_count * static_cast<std::size_t>(depth), kNoFrame),
-        states_(body_count * static_cast<std::size_t>(depth)),
+        entries_(body_count * static_cast<std::size_t>(depth)),
         user_bytes_(body_count * static_cast<std::size_t>(depth) * user_bytes_per_body),
         newest_(body_count, kNoFrame),
         stored_up_to_(body_count, kNoFrame),
@@ -33,9 +32,9 @@ class OwnerFrames {
       listed_frame_[row] = frame;
       listed_[row].clear();
     }
-    if (tags_[i] != frame) listed_[row].push_back(body);
-    tags_[i] = frame;
-    states_[i] = state;
+    if (entries_[i].frame != frame) listed_[row].push_back(body);
+    entries_[i].frame = frame;
+    entries_[i].state = state;
     if (!user_bytes.empty()) {
       std::copy(user_bytes.begin(), user_bytes.end(), user_bytes_.begin() + static_cast<std::ptrdiff_t>(i * user_bytes_stride_));
     }
@@ -46,7 +45,7 @@ class OwnerFrames {
   const ObjectState* find(Frame frame, BodyIndex body) const {
     if (frame < 0) return nullptr;
     const std::size_t i = slot(frame, body);
-    return tags_[i] == frame ? &states_[i] : nullptr;
+    return entries_[i].frame == frame ? &entries_[i].state : nullptr;
   }
   /// The user bytes stored with find(frame, body) (the whole stride; the body's size first).
   /// Only meaningful when find() returns a state.
@@ -58,8 +57,7 @@ class OwnerFrames {
   void prefetch(Frame frame, BodyIndex body) const {
     if (frame < 0 || body >= bodies_) return;
     const std::size_t i = slot(frame, body);
-    __builtin_prefetch(&tags_[i]);
-    __builtin_prefetch(&states_[i]);
+    __builtin_prefetch(&entries_[i]);
   }
   /// The bodies with a state stored for frame, so injecting a frame need not visit every body.
   /// May also list bodies forgotten since: find() is the authority.
@@ -75,7 +73,7 @@ class OwnerFrames {
     // whole ring): each row is a cache line of its own, so the others are not visited.
     const Frame last = stored_up_to_[body];
     for (Frame f = std::max(from, last - depth_ + 1); f <= last; ++f) {
-      Frame& tag = tags_[slot(f, body)];
+      Frame& tag = entries_[slot(f, body)].frame;
       if (tag >= from) tag = kNoFrame;
     }
     if (newest_[body] >= from) newest_[body] = kNoFrame;
@@ -89,8 +87,13 @@ class OwnerFrames {
   std::size_t bodies_;
   int depth_;
   std::size_t user_bytes_stride_;
-  std::vector<Frame> tags_;
-  std::vector<ObjectState> states_;
+  // A frame's tag beside its state, one cache line: every lookup reads the tag, and a hit
+  // the state.
+  struct alignas(64) Entry {
+    Frame frame = kNoFrame;
+    ObjectState state;
+  };
+  std::vector<Entry> entries_;
   std::vector<std::uint8_t> user_bytes_;
   std::vector<Frame> newest_;
   std::vector<Frame> stored_up_to_;  // per body: no frame after this one is held

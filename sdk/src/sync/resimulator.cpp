@@ -16,6 +16,7 @@ Resimulator::Resimulator(Simulation& simulation, world::FrameHistory& history,
       inputs_(inputs),
       log_(simulation.body_count(), history.depth()),
       changes_(simulation.body_count()),
+      injected_(simulation.body_count()),
       newest_before_(simulation.body_count()),
       was_newest_(simulation.body_count()) {
   state_scratch_.resize(sim_.body_count());
@@ -280,7 +281,15 @@ void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> 
   const std::span<const ObjectState> previous = history_.states(frame - 1);
   const auto count = static_cast<BodyIndex>(previous.size());
   const bool replaying = rewrite && !replay.empty();
-  auto injected = [&](BodyIndex b) { return inject && owner_frames_.find(frame, b) != nullptr; };
+  // The owner frames of this frame, looked up once: the passes below ask of every body they
+  // visit whether it is injected, and a lookup in the owner frames' ring is a cache miss.
+  injected_.clear();
+  if (inject) {
+    for (BodyIndex b : owner_frames_.bodies_at(frame)) {
+      if (owner_frames_.find(frame, b) != nullptr) injected_.add(b);
+    }
+  }
+  auto injected = [&](BodyIndex b) { return injected_.contains(b); };
   std::span<ObjectState> row;
   log_.begin(frame);
   log_.add(frame, changed);
@@ -318,16 +327,13 @@ void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> 
       row[b] = read_filtered(b);
     }
   }
-  if (inject) {
-    const std::span<std::uint8_t> confirmed = history_.confirmed_flags(frame);
-    for (BodyIndex b : owner_frames_.bodies_at(frame)) {
-      if (const ObjectState* owner = owner_frames_.find(frame, b)) {
-        row[b] = *owner;
-        sim_.write(b, *owner);
-        confirmed[b] = 1;
-        log_.add(frame, b);
-      }
-    }
+  const std::span<std::uint8_t> confirmed = history_.confirmed_flags(frame);
+  for (BodyIndex b : injected_.bodies()) {
+    const ObjectState& owner = *owner_frames_.find(frame, b);
+    row[b] = owner;
+    sim_.write(b, owner);
+    confirmed[b] = 1;
+    log_.add(frame, b);
   }
   if (user_bytes_ != nullptr) record_user_bytes(frame, replay, inject, rewrite);
 }

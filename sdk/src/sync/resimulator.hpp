@@ -115,6 +115,7 @@ class Resimulator {
   std::vector<std::uint8_t> engine_frozen_;      // per body: the frozen flag the engine holds
   ChangeLog log_;
   BodySet changes_;  // what last_changes() returns
+  BodySet injected_;  // record_changed_bodies: the bodies with an owner frame of its frame
   bool changes_known_ = false;
   // The newest frame's states, as they were before the last resimulate(), of the bodies it
   // could rewrite (was_newest_); every other body held its state of resimulated_from_ there.

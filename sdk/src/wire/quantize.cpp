@@ -18,9 +18,28 @@ constexpr double kMaxVelocityUnits = 1048576.0;
 // again. Far below any sleep threshold, so it never keeps a body from slowing down.
 constexpr double kOnUnit = 1.0 / 1024;
 
-double toward_zero(double units) {
-  return units >= 0 ? std::floor(units + kOnUnit) : std::ceil(units - kOnUnit);
+// Every state of every step goes through here, several roundings each: libm's round, floor
+// and ceil are calls on the baseline x86-64 target, so the two below do the same with a
+// truncating conversion (exact for |x| < 2^52; larger values are whole already, and NaN
+// passes through). Their results equal std::trunc's and std::round's but for the sign of a
+// zero, which no caller can see: every result becomes an unsigned count.
+constexpr double kWholeAbove = 4503599627370496.0;  // 2^52
+
+double truncated(double x) {
+  if (!(std::fabs(x) < kWholeAbove)) return x;
+  return static_cast<double>(static_cast<std::int64_t>(x));
 }
+
+// Half away from zero, as std::round.
+double rounded(double x) {
+  const double whole = truncated(x);
+  const double rest = x - whole;  // exact
+  return whole + (rest >= 0.5 ? 1.0 : 0.0) - (rest <= -0.5 ? 1.0 : 0.0);
+}
+
+// floor(units + kOnUnit) for units >= 0, else ceil(units - kOnUnit): both are the truncation
+// of the nudged value, whose sign is the sign of units.
+double toward_zero(double units) { return truncated(units >= 0 ? units + kOnUnit : units - kOnUnit); }
 
 void require(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument("shoal::SnapshotConfig: " + what);
@@ -95,7 +114,7 @@ QuantizedState Quantizer::quantize(const ObjectState& s, std::uint64_t* clamped)
   const float p[3] = {s.position.x, s.position.y, s.position.z};
   const float mins[3] = {config_.world_min.x, config_.world_min.y, config_.world_min.z};
   for (int a = 0; a < 3; ++a) {
-    const double units = std::round((static_cast<double>(p[a]) - mins[a]) * config_.position_units_per_m);
+    const double units = rounded((static_cast<double>(p[a]) - mins[a]) * config_.position_units_per_m);
     q.position[static_cast<std::size_t>(a)] = clamp_count(units, limits_.position[static_cast<std::size_t>(a)], clamped);
   }
 
@@ -135,7 +154,7 @@ void Quantizer::quantize_orientation(const Quat& orientation, QuantizedState& q)
     if (i == largest) continue;
     const double c = sign * component(o, i) / kSqrtHalf;  // -1..1
     // Rounding can push |c| a hair past 1/sqrt2: that is not a clamp worth counting.
-    q.smallest[k++] = clamp_count(std::round(c * orientation_half_) + orientation_zero_, limits_.smallest, nullptr);
+    q.smallest[k++] = clamp_count(rounded(c * orientation_half_) + orientation_zero_, limits_.smallest, nullptr);
   }
 }
 
@@ -145,19 +164,7 @@ ObjectState Quantizer::dequantize(const QuantizedState& q) const {
   s.position = {static_cast<float>(config_.world_min.x + q.position[0] * inv),
                 static_cast<float>(config_.world_min.y + q.position[1] * inv),
                 static_cast<float>(config_.world_min.z + q.position[2] * inv)};
-
-  float c[4];
-  float sum = 0;
-  std::size_t k = 0;
-  for (std::uint32_t i = 0; i < 4; ++i) {
-    if (i == q.largest) continue;
-    const float value = static_cast<float>(
-        (static_cast<double>(q.smallest[k++]) - orientation_zero_) / orientation_half_ * kSqrtHalf);
-    c[i] = value;
-    sum += value * value;
-  }
-  c[q.largest] = std::sqrt(std::max(0.0f, 1.0f - sum));
-  s.orientation = normalized(Quat{c[0], c[1], c[2], c[3]});
+  s.orientation = dequantize_orientation(q);
 
   const double vinv = speed_per_unit_;
   auto linear = [&](std::uint32_t v) {
@@ -172,6 +179,21 @@ ObjectState Quantizer::dequantize(const QuantizedState& q) const {
   return s;
 }
 
+Quat Quantizer::dequantize_orientation(const QuantizedState& q) const {
+  float c[4];
+  float sum = 0;
+  std::size_t k = 0;
+  for (std::uint32_t i = 0; i < 4; ++i) {
+    if (i == q.largest) continue;
+    const float value = static_cast<float>(
+        (static_cast<double>(q.smallest[k++]) - orientation_zero_) / orientation_half_ * kSqrtHalf);
+    c[i] = value;
+    sum += value * value;
+  }
+  c[q.largest] = std::sqrt(std::max(0.0f, 1.0f - sum));
+  return normalized(Quat{c[0], c[1], c[2], c[3]});
+}
+
 SettledState Quantizer::settle_state(const ObjectState& state, std::uint64_t* clamped) const {
   SettledState r;
   r.quantized = quantize(state, clamped);
@@ -181,17 +203,17 @@ SettledState Quantizer::settle_state(const ObjectState& state, std::uint64_t* cl
   // Only the orientation needs checking: dequantised positions and velocities quantise to
   // themselves (velocities are exact in a float; a position's float is within a quarter unit of
   // the value, which the constructor's 2^22-unit bound guarantees), and the test suite checks it.
+  r.state = dequantize(r.quantized);
   for (int pass = 0; pass < kMaxPasses; ++pass) {
-    r.state = dequantize(r.quantized);
     QuantizedState again = r.quantized;
     quantize_orientation(r.state.orientation, again);
-    if (again == r.quantized) {
+    if (again.largest == r.quantized.largest && again.smallest == r.quantized.smallest) {
       r.stable = true;
       return r;
     }
     r.quantized = again;
+    r.state.orientation = dequantize_orientation(r.quantized);
   }
-  r.state = dequantize(r.quantized);
   return r;
 }
 

@@ -79,6 +79,7 @@ class Quantizer {
 
  private:
   void quantize_orientation(const Quat& orientation, QuantizedState& q) const;
+  Quat dequantize_orientation(const QuantizedState& q) const;
 
   SnapshotConfig config_;
   QuantizedLimits limits_;
