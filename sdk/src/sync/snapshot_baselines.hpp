@@ -33,7 +33,7 @@ constexpr bool sequence_after(std::uint16_t a, std::uint16_t b) {
 class SentSnapshots {
  public:
   explicit SentSnapshots(std::size_t bodies, std::size_t user_bytes_stride = 0)
-      : user_bytes_stride_(user_bytes_stride), baseline_frame_(bodies, kNoFrame), baseline_(bodies),
+      : user_bytes_stride_(user_bytes_stride), baselines_(bodies),
         baseline_user_bytes_(bodies * user_bytes_stride) {}
 
   /// Starts the log of a packet about to be sent; returns its sequence.
@@ -66,17 +66,17 @@ class SentSnapshots {
       if ((ack.previous >> i) & 1u) acknowledge(static_cast<std::uint16_t>(ack.newest - 1 - i));
     }
     for (BodyIndex body : ack.resets) {
-      if (body < baseline_frame_.size()) baseline_frame_[body] = kNoFrame;
+      if (body < baselines_.size()) baselines_[body].frame = kNoFrame;
     }
   }
 
   /// The baseline of body for a record at `frame`, or nullptr when there is none within
   /// max_age frames; `age` is set to frame - baseline frame.
   const wire::QuantizedState* baseline(BodyIndex body, Frame frame, int max_age, std::uint32_t& age) const {
-    const Frame from = baseline_frame_[body];
+    const Frame from = baselines_[body].frame;
     if (from == kNoFrame || from >= frame || frame - from > max_age) return nullptr;
     age = static_cast<std::uint32_t>(frame - from);
-    return &baseline_[body];
+    return &baselines_[body].state;
   }
   /// The user bytes of the baseline baseline() returned (the whole stride, the body's size first).
   std::span<const std::uint8_t> baseline_user_bytes(BodyIndex body) const {
@@ -84,7 +84,7 @@ class SentSnapshots {
   }
   /// The acknowledged state of body regardless of age (for priorities), or nullptr.
   const wire::QuantizedState* acknowledged(BodyIndex body) const {
-    return baseline_frame_[body] == kNoFrame ? nullptr : &baseline_[body];
+    return baselines_[body].frame == kNoFrame ? nullptr : &baselines_[body].state;
   }
 
  private:
@@ -109,10 +109,11 @@ class SentSnapshots {
     const Packet& p = packets_[sequence % kPackets];
     for (std::size_t i = 0; i < p.objects.size(); ++i) {
       const Entry& e = p.objects[i];
-      if (e.body >= baseline_frame_.size()) continue;
-      if (baseline_frame_[e.body] == kNoFrame || p.frame > baseline_frame_[e.body]) {
-        baseline_frame_[e.body] = p.frame;
-        baseline_[e.body] = e.state;
+      if (e.body >= baselines_.size()) continue;
+      Baseline& baseline = baselines_[e.body];
+      if (baseline.frame == kNoFrame || p.frame > baseline.frame) {
+        baseline.frame = p.frame;
+        baseline.state = e.state;
         if (user_bytes_stride_ > 0) {
           const auto from = p.user_bytes.begin() + static_cast<std::ptrdiff_t>(i * user_bytes_stride_);
           std::copy_n(from, user_bytes_stride_,
@@ -128,8 +129,12 @@ class SentSnapshots {
   // a few cache lines, so that only the packets an ack really advances are visited.
   std::array<std::uint32_t, kPackets> pending_{};
   std::array<Packet, kPackets> packets_;
-  std::vector<Frame> baseline_frame_;
-  std::vector<wire::QuantizedState> baseline_;
+  // A body's acknowledged state with its frame: one cache line per lookup.
+  struct alignas(64) Baseline {
+    Frame frame = kNoFrame;
+    wire::QuantizedState state;
+  };
+  std::vector<Baseline> baselines_;
   std::vector<std::uint8_t> baseline_user_bytes_;  // bodies x stride
 };
 
