@@ -28,7 +28,16 @@ struct QuantizedState {
   std::array<std::uint32_t, 3> angular_velocity{};
   bool at_rest = false;
 
-  bool operator==(const QuantizedState&) const = default;
+  /// Word by word with no branch or call (the defaulted one calls memcmp per array): states
+  /// are compared for every acknowledged object and every receiver each frame.
+  bool operator==(const QuantizedState& o) const {
+    std::uint32_t diff = (largest ^ o.largest) | static_cast<std::uint32_t>(at_rest != o.at_rest);
+    for (std::size_t a = 0; a < 3; ++a) {
+      diff |= (position[a] ^ o.position[a]) | (smallest[a] ^ o.smallest[a]) |
+              (linear_velocity[a] ^ o.linear_velocity[a]) | (angular_velocity[a] ^ o.angular_velocity[a]);
+    }
+    return diff == 0;
+  }
 };
 
 /// The largest value of each field (its smallest is 0), which fixes its bit width.

@@ -26,6 +26,8 @@ constexpr std::size_t kMinRecordBits = 5;
 constexpr std::int32_t class_low(int bits) { return -(1 << (bits - 1)); }
 constexpr std::int32_t class_high(int bits) { return (1 << (bits - 1)) - 1; }
 
+bool is_zero(const std::array<std::int32_t, 3>& v) { return (v[0] | v[1] | v[2]) == 0; }
+
 bool fits(const std::array<std::int32_t, 3>& v, int bits) {
   for (std::int32_t x : v) {
     if (x < class_low(bits) || x > class_high(bits)) return false;
@@ -84,7 +86,7 @@ bool serialize_vector(Stream& s, VectorField& f, bool with_baseline, const Class
   if constexpr (Stream::reading) {
     f.coding = Coding::delta;
     // One encoding per value: the smallest class that fits, and no all-zero "change".
-    const bool zero = f.value == std::array<std::int32_t, 3>{};
+    const bool zero = is_zero(f.value);
     if (zero || (cls > 0 && fits(f.value, classes[cls - 1]))) return s.fail(DropReason::malformed);
   }
   return true;
@@ -333,7 +335,7 @@ bool vector_changed(const std::array<std::uint32_t, 3>& now, const std::array<st
   for (std::size_t a = 0; a < 3; ++a) {
     f.value[a] = static_cast<std::int32_t>(static_cast<std::int64_t>(now[a]) - base[a]);
   }
-  if (f.value == std::array<std::int32_t, 3>{}) {
+  if (is_zero(f.value)) {
     f.coding = Coding::unchanged;
     return false;
   }
