@@ -109,6 +109,39 @@ using TransportWrapper = std::function<std::unique_ptr<Transport>(int peer, std:
 /// Lets a test put its own adapter around a peer's physics.
 using SimulationWrapper = std::function<std::unique_ptr<Simulation>(ReferencePhysics&)>;
 
+/// Player p of the arena: its own physics (seen through `adapt`'s adapter, if given) and a peer
+/// on `transport` that drives ball p.
+inline Player make_player(const ArenaSpec& spec, int p, const PeerConfig& config,
+                          std::unique_ptr<Transport> transport, const SimulationWrapper& adapt = {}) {
+  Player player;
+  player.physics = std::make_unique<ReferencePhysics>(arena_physics(spec));
+  build_arena(*player.physics, spec);
+  if (adapt) player.adapter = adapt(*player.physics);
+  Simulation& simulation = player.adapter ? *player.adapter : static_cast<Simulation&>(*player.physics);
+  player.peer = std::make_unique<Peer>(config, simulation, std::move(transport));
+  player.ball = kFirstBall + static_cast<ObjectId>(p);
+  player.peer->set_controlled(player.ball);
+  return player;
+}
+
+/// One update of a live player at `now_us`, its bot (if any) steering first.
+inline void update_player(Player& p, std::int64_t now_us) {
+  if (!p.alive) return;
+  if (p.bot && p.peer->in_match()) p.peer->set_input(p.bot->input(*p.peer, p.ball, p.peer->frame()));
+  p.peer->update_at(now_us);
+}
+
+/// Bot p plays with seed `seed + p`.
+inline void enable_bots(std::vector<Player>& players, std::uint64_t seed, int objects) {
+  for (std::size_t p = 0; p < players.size(); ++p) players[p].bot.emplace(seed + p, objects);
+}
+inline void disable_bots(std::vector<Player>& players) {
+  for (Player& p : players) {
+    p.bot.reset();
+    p.peer->set_input({});
+  }
+}
+
 /// N peers on the in-process network; peer 0 hosts. Time advances in render frames of
 /// `render_us`, slightly offset per peer so that peers do not tick in lockstep.
 class FakeMatch {
@@ -121,17 +154,9 @@ class FakeMatch {
     for (int p = 0; p < spec.balls; ++p) ids_.push_back(kFirstBall + static_cast<ObjectId>(p));
     for (int i = 0; i < spec.objects; ++i) ids_.push_back(kFirstObject + static_cast<ObjectId>(i));
     for (int p = 0; p < peers; ++p) {
-      Player player;
-      player.physics = std::make_unique<ReferencePhysics>(arena_physics(spec));
-      build_arena(*player.physics, spec);
       std::unique_ptr<Transport> transport = net_.create_endpoint(static_cast<std::uint16_t>(p + 1), 2000);
       if (wrap) transport = wrap(p, std::move(transport));
-      if (adapt) player.adapter = adapt(*player.physics);
-      Simulation& simulation = player.adapter ? *player.adapter : static_cast<Simulation&>(*player.physics);
-      player.peer = std::make_unique<Peer>(config, simulation, std::move(transport));
-      player.ball = kFirstBall + static_cast<ObjectId>(p);
-      player.peer->set_controlled(player.ball);
-      players.push_back(std::move(player));
+      players.push_back(make_player(spec, p, config, std::move(transport), adapt));
     }
     players[0].peer->host();
     const int now = joining_now < 0 ? peers : joining_now;
@@ -143,15 +168,8 @@ class FakeMatch {
   MemoryNetwork& network() { return net_; }
   std::int64_t now_us() const { return now_us_; }
 
-  void enable_bots(std::uint64_t seed) {
-    for (std::size_t p = 0; p < players.size(); ++p) players[p].bot.emplace(seed + p, spec_.objects);
-  }
-  void disable_bots() {
-    for (Player& p : players) {
-      p.bot.reset();
-      p.peer->set_input({});
-    }
-  }
+  void enable_bots(std::uint64_t seed) { shoal::test::enable_bots(players, seed, spec_.objects); }
+  void disable_bots() { shoal::test::disable_bots(players); }
 
   /// Advances time by `seconds`, updating every live peer each render frame.
   template <class OnFrame>
@@ -160,11 +178,7 @@ class FakeMatch {
     for (int i = 0; i < frames; ++i) {
       now_us_ += render_us;
       net_.set_time_us(now_us_);
-      for (Player& p : players) {
-        if (!p.alive) continue;
-        if (p.bot && p.peer->in_match()) p.peer->set_input(p.bot->input(*p.peer, p.ball, p.peer->frame()));
-        p.peer->update_at(now_us_);
-      }
+      for (Player& p : players) update_player(p, now_us_);
       on_frame();
     }
   }
@@ -299,6 +313,123 @@ inline PeerStats run_sync_test(Simulation& simulation, int k, int frames, Object
   CHECK(peer.frame() >= frames);
   return peer.stats();
 }
+
+/// Whether every live peer names the same owner for `id`.
+inline bool owners_agree(const std::vector<Player>& players, ObjectId id) {
+  PeerId first = kNoPeer;
+  for (const Player& p : players) {
+    if (!p.alive) continue;
+    const PeerId o = p.peer->owner(id);
+    if (first == kNoPeer) first = o;
+    if (o != first) return false;
+  }
+  return true;
+}
+
+/// How many frames the live peers' timelines are away from the host's (player 0's).
+inline int frames_from_host(const std::vector<Player>& players) {
+  int worst = 0;
+  const Frame host = players[0].peer->frame();
+  for (const Player& p : players) {
+    if (p.alive) worst = std::max(worst, std::abs(p.peer->frame() - host));
+  }
+  return worst;
+}
+
+/// Rules whose warp distance is `warp_distance_m`, the other thresholds kept below it, and
+/// offsets closing slowly enough that the rules make a visible difference.
+inline SmoothingRules smoothing_with_warp(const SmoothingRules& rules, float warp_distance_m) {
+  SmoothingRule rule = rules.default_rule();
+  rule.warp_distance_m = warp_distance_m;
+  rule.blend_threshold_m = std::min(rule.blend_threshold_m, warp_distance_m * 0.5f);
+  rule.slow_blend_threshold_m = std::min(rule.slow_blend_threshold_m, warp_distance_m * 0.25f);
+  rule.min_closing_speed_low = rule.min_closing_speed_high = 0.05f;
+  return SmoothingRules(rule);
+}
+
+/// The flat direction from one point to another, as a push input's axis.
+inline Vec3 towards(Vec3 from, Vec3 to) { return normalized(Vec3{to.x - from.x, 0, to.z - from.z}); }
+
+/// Two players push one ball from opposite sides: each steers its own ball at it (player 0 only
+/// while `player_0_pushes`), and every look counts what the peers say of its owner.
+struct PushContest {
+  ObjectId ball;
+  int looks = 0;
+  int disagreements = 0;  ///< looks at which live peers named different owners
+  int not_live = 0;       ///< peers' answers naming neither player
+  bool peer_1_owned = false;
+
+  void push(std::vector<Player>& players, bool player_0_pushes = true) {
+    for (Player& p : players) {
+      Input in;
+      if (player_0_pushes || &p != &players[0]) {
+        in.axis = towards(p.peer->state(p.ball).position, p.peer->state(ball).position);
+      }
+      p.peer->set_input(in);
+      const PeerId o = p.peer->owner(ball);
+      if (o != 0 && o != 1) ++not_live;
+    }
+    ++looks;
+    if (!owners_agree(players, ball)) ++disagreements;
+    peer_1_owned = peer_1_owned || players[0].peer->owner(ball) == 1;
+  }
+};
+
+/// Inputs of a hand-off: player 0 kicks `object` towards player 1 for its first 60 frames,
+/// then backs away to x >= 6; player 1 comes to meet it.
+inline void kick_across(std::vector<Player>& players, ObjectId object, Frame frames_played) {
+  Player& a = players[0];
+  Player& b = players[1];
+  const Vec3 at_a = a.peer->state(a.ball).position;
+  Input kick, meet;
+  if (frames_played < 60) {
+    kick.axis = towards(at_a, a.peer->state(object).position);
+  } else {
+    kick.axis = at_a.x < 6 ? Vec3{1, 0, 0} : Vec3{};
+    meet.axis = towards(b.peer->state(b.ball).position, b.peer->state(object).position);
+  }
+  a.peer->set_input(kick);
+  b.peer->set_input(meet);
+}
+
+/// Watches `object` change hands: the owners player 0 sees in turn, and the largest pop of its
+/// drawn position on any live peer (how far it moved between two looks beyond what its
+/// simulated speed, the faster of the two looks', explains).
+class HandOffWatch {
+ public:
+  HandOffWatch(const std::vector<Player>& players, ObjectId object) : object_(object) {
+    for (const Player& p : players) last_.push_back({p.peer->visual(object).position, 0});
+  }
+  void look(const std::vector<Player>& players, double seconds_since_last_look) {
+    for (std::size_t i = 0; i < players.size(); ++i) {
+      if (!players[i].alive) continue;
+      const Vec3 v = players[i].peer->visual(object_).position;
+      const float speed = length(players[i].peer->state(object_).linear_velocity);
+      const float explained = std::max(speed, last_[i].speed) * static_cast<float>(seconds_since_last_look);
+      worst_pop_ = std::max(worst_pop_, distance(v, last_[i].position) - explained);
+      last_[i] = {v, speed};
+    }
+    const PeerId o = players[0].peer->owner(object_);
+    if (owners_seen_.empty() || owners_seen_.back() != o) owners_seen_.push_back(o);
+  }
+  /// The object reached player 1 without a pop the player could see.
+  void check(const PeerConfig& config) const {
+    CAPTURE(owners_seen_.size());
+    CHECK(std::find(owners_seen_.begin(), owners_seen_.end(), PeerId{1}) != owners_seen_.end());
+    CHECK(worst_pop_ < config.smoothing.find(0, ControlMode::uncontrolled).warp_distance_m);
+    CHECK(worst_pop_ < 0.25f);
+  }
+
+ private:
+  struct Look {
+    Vec3 position;
+    float speed;
+  };
+  ObjectId object_;
+  std::vector<Look> last_;
+  std::vector<PeerId> owners_seen_;
+  float worst_pop_ = 0;
+};
 
 /// The sum of one statistic over every player.
 inline std::uint64_t total(const std::vector<Player>& players, std::uint64_t PeerStats::*field) {

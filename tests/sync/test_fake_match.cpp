@@ -17,18 +17,6 @@ PeerConfig base_config() {
   return c;
 }
 
-
-bool owners_agree(FakeMatch& m, ObjectId id) {
-  PeerId first = kNoPeer;
-  for (Player& p : m.players) {
-    if (!p.alive) continue;
-    const PeerId o = p.peer->owner(id);
-    if (first == kNoPeer) first = o;
-    if (o != first) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 TEST_CASE("peers join, share one timeline within a frame, and see each other") {
@@ -37,10 +25,7 @@ TEST_CASE("peers join, share one timeline within a frame, and see each other") {
   m.network().set_conditions(link(30, 0.05f, 10));
   REQUIRE(m.connect(5));
   int worst = 0;
-  m.run(3, [&] {
-    const Frame host = m.players[0].peer->frame();
-    for (Player& p : m.players) worst = std::max(worst, std::abs(p.peer->frame() - host));
-  });
+  m.run(3, [&] { worst = std::max(worst, frames_from_host(m.players)); });
   CHECK(worst <= 1);
   for (Player& p : m.players) CHECK(p.peer->peers() == std::vector<PeerId>{0, 1, 2});
 }
@@ -52,10 +37,7 @@ TEST_CASE("time sync holds within one frame under 80 ms of jitter") {
   REQUIRE(m.connect(8));
   m.run(2);  // converge
   int worst = 0;
-  m.run(20, [&] {
-    const Frame host = m.players[0].peer->frame();
-    for (Player& p : m.players) worst = std::max(worst, std::abs(p.peer->frame() - host));
-  });
+  m.run(20, [&] { worst = std::max(worst, frames_from_host(m.players)); });
   CHECK(worst <= 1);
 }
 
@@ -65,26 +47,15 @@ TEST_CASE("two peers push the same ball from opposite sides: one owner at a time
   m.network().set_conditions(link(50, 0.05f, 5));
   REQUIRE(m.connect(5));
   const ObjectId ball = kFirstObject;  // at the centre; the players start on either side of it
-  int disagreements = 0, frames = 0, not_live = 0;
-  m.run(6, [&] {
-    for (Player& p : m.players) {
-      const Vec3 to = p.peer->state(ball).position - p.peer->state(p.ball).position;
-      Input in;
-      in.axis = normalized(Vec3{to.x, 0, to.z});
-      p.peer->set_input(in);
-      const PeerId o = p.peer->owner(ball);
-      if (o != 0 && o != 1) ++not_live;
-    }
-    ++frames;
-    if (!owners_agree(m, ball)) ++disagreements;
-  });
-  CHECK(not_live == 0);
+  PushContest contest{ball};
+  m.run(6, [&] { contest.push(m.players); });
+  CHECK(contest.not_live == 0);
   // Owners may disagree only while a change crosses the network (one-way 50 ms = 3 frames).
-  CHECK(disagreements < frames / 10);
+  CHECK(contest.disagreements < contest.looks / 10);
   CHECK(m.players[0].peer->stats().overrides + m.players[1].peer->stats().overrides > 0);
   m.disable_bots();
   m.run(6);
-  CHECK(owners_agree(m, ball));
+  CHECK(owners_agree(m.players, ball));
   const Divergence d = divergence(m.players, all_ids(spec));
   CHECK(d.objects_compared == 3);
   CHECK(d.bitwise);
@@ -97,41 +68,13 @@ TEST_CASE("an object rolling from one core region into another changes owner wit
   m.network().set_conditions(link(40, 0.05f, 5));
   REQUIRE(m.connect(5));
   const ObjectId object = kFirstObject;
-  // Peer 0 kicks the object towards peer 1, then backs away; peer 1 comes to meet it.
-  std::vector<PeerId> owners_seen;
-  float worst_jump = 0;
-  std::vector<Vec3> last(m.players.size());
-  for (std::size_t i = 0; i < m.players.size(); ++i) last[i] = m.players[i].peer->visual(object).position;
-  int frame = 0;
-  auto towards = [](Vec3 from, Vec3 to) { return normalized(Vec3{to.x - from.x, 0, to.z - from.z}); };
+  HandOffWatch watch(m.players, object);
+  Frame frame = 0;
   m.run(8, [&] {
-    Player& a = m.players[0];
-    Player& b = m.players[1];
-    const Vec3 at_a = a.peer->state(a.ball).position;
-    Input kick, meet;
-    if (++frame < 60) {
-      kick.axis = towards(at_a, a.peer->state(object).position);
-    } else {
-      kick.axis = at_a.x < 6 ? Vec3{1, 0, 0} : Vec3{};
-      meet.axis = towards(b.peer->state(b.ball).position, b.peer->state(object).position);
-    }
-    a.peer->set_input(kick);
-    b.peer->set_input(meet);
-    for (std::size_t i = 0; i < m.players.size(); ++i) {
-      const ObjectState s = m.players[i].peer->state(object);
-      const Vec3 v = m.players[i].peer->visual(object).position;
-      // Movement beyond what the object's own speed explains in one render frame is a pop.
-      const float jump = distance(v, last[i]) - length(s.linear_velocity) / 60.0f;
-      worst_jump = std::max(worst_jump, jump);
-      last[i] = v;
-    }
-    const PeerId o = m.players[0].peer->owner(object);
-    if (owners_seen.empty() || owners_seen.back() != o) owners_seen.push_back(o);
+    kick_across(m.players, object, ++frame);
+    watch.look(m.players, static_cast<double>(m.render_us) * 1e-6);
   });
-  CAPTURE(owners_seen.size());
-  CHECK(std::find(owners_seen.begin(), owners_seen.end(), PeerId{1}) != owners_seen.end());
-  CHECK(worst_jump < config.smoothing.find(0, ControlMode::uncontrolled).warp_distance_m);
-  CHECK(worst_jump < 0.25f);
+  watch.check(config);
 }
 
 TEST_CASE("after 2 s of 50% loss all peers are consistent again within 1 s") {
@@ -170,7 +113,7 @@ TEST_CASE("three peers at 100 ms RTT and 10% loss: 30 s of play, then the world 
   const Divergence d = divergence(m.players, all_ids(spec));
   CHECK(d.objects_compared == static_cast<int>(all_ids(spec).size()) * 2);
   CHECK(d.bitwise);  // raw floats on both sides: the same bits everywhere
-  for (ObjectId id : all_ids(spec)) CHECK(owners_agree(m, id));
+  for (ObjectId id : all_ids(spec)) CHECK(owners_agree(m.players, id));
 }
 
 TEST_CASE("a peer that leaves or crashes hands its objects to the default owner, none is lost") {
@@ -213,12 +156,7 @@ TEST_CASE("smoothing never changes the simulation state or what is sent") {
   const ArenaSpec spec{2, 6};
   auto run_match = [&](float warp_distance) {
     PeerConfig config = base_config();
-    SmoothingRule rule = config.smoothing.default_rule();
-    rule.warp_distance_m = warp_distance;
-    rule.blend_threshold_m = std::min(rule.blend_threshold_m, warp_distance * 0.5f);
-    rule.slow_blend_threshold_m = std::min(rule.slow_blend_threshold_m, warp_distance * 0.25f);
-    rule.min_closing_speed_low = rule.min_closing_speed_high = 0.05f;  // slow enough to see
-    config.smoothing = SmoothingRules(rule);
+    config.smoothing = smoothing_with_warp(config.smoothing, warp_distance);
     FakeMatch m(2, spec, config, 71);
     m.network().set_conditions(link(40, 0.1f, 10));
     REQUIRE(m.connect(5));
