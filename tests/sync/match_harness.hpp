@@ -326,14 +326,19 @@ inline bool owners_agree(const std::vector<Player>& players, ObjectId id) {
   return true;
 }
 
-/// How many frames the live peers' timelines are away from the host's (player 0's).
-inline int frames_from_host(const std::vector<Player>& players) {
-  int worst = 0;
-  const Frame host = players[0].peer->frame();
+/// How many frames apart the live peers furthest apart are (compare them after one round of
+/// updates at the same instant).
+inline int frames_apart(const std::vector<Player>& players) {
+  Frame lowest = 0, highest = 0;
+  bool any = false;
   for (const Player& p : players) {
-    if (p.alive) worst = std::max(worst, std::abs(p.peer->frame() - host));
+    if (!p.alive) continue;
+    const Frame f = p.peer->frame();
+    lowest = any ? std::min(lowest, f) : f;
+    highest = any ? std::max(highest, f) : f;
+    any = true;
   }
-  return worst;
+  return static_cast<int>(highest - lowest);
 }
 
 /// Rules whose warp distance is `warp_distance_m`, the other thresholds kept below it, and

@@ -25,19 +25,28 @@ TEST_CASE("peers join, share one timeline within a frame, and see each other") {
   m.network().set_conditions(link(30, 0.05f, 10));
   REQUIRE(m.connect(5));
   int worst = 0;
-  m.run(3, [&] { worst = std::max(worst, frames_from_host(m.players)); });
+  m.run(3, [&] { worst = std::max(worst, frames_apart(m.players)); });
   CHECK(worst <= 1);
   for (Player& p : m.players) CHECK(p.peer->peers() == std::vector<PeerId>{0, 1, 2});
 }
 
-TEST_CASE("time sync holds within one frame under 80 ms of jitter") {
+TEST_CASE("time sync holds within one frame under 80 ms of jitter, with every one of 40 seeds") {
+  // One seed says little: how far the estimate is off depends on the quickest legs the
+  // jitter happened to draw. With a short sample window, 16 of seeds 1..100 left two peers two
+  // frames apart for a while (seeds 5, 15 and 16 among them).
   ArenaSpec spec{3, 2};
-  FakeMatch m(3, spec, base_config(), 12);
-  m.network().set_conditions(link(100, 0.02f, 80));
-  REQUIRE(m.connect(8));
-  m.run(2);  // converge
-  int worst = 0;
-  m.run(20, [&] { worst = std::max(worst, frames_from_host(m.players)); });
+  int worst = 0, worst_seed = 0;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    FakeMatch m(3, spec, base_config(), seed);
+    m.network().set_conditions(link(100, 0.02f, 80));
+    REQUIRE(m.connect(8));
+    m.run(2);  // converge
+    m.run(20, [&] {
+      const int apart = frames_apart(m.players);
+      if (apart > worst) worst = apart, worst_seed = static_cast<int>(seed);
+    });
+  }
+  CAPTURE(worst_seed);
   CHECK(worst <= 1);
 }
 

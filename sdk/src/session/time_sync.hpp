@@ -28,7 +28,13 @@ namespace shoal::session {
 
 struct TimeSyncConfig {
   double tick_hz = 60.0;
-  std::size_t samples_per_peer = 16;  ///< recent samples kept per remote peer
+  /// Recent samples kept per remote peer. The estimate is off by half the difference between
+  /// the quickest outbound and the quickest return leg among them, so the window must be long
+  /// enough for both to come close to the link's floor: under 80 ms of jitter, 16 samples (1.6
+  /// s of pings) left peers more than a frame apart now and then; 64 (6.4 s at the default
+  /// ping interval) did not. Oscillator drift over such a window (about 0.1 ms per 1e-5 of
+  /// rate difference and second) stays far below a frame.
+  std::size_t samples_per_peer = 64;
 };
 
 class TimeSync {
