@@ -178,11 +178,22 @@ class FakeMatch {
     for (int i = 0; i < frames; ++i) {
       now_us_ += render_us;
       net_.set_time_us(now_us_);
-      for (Player& p : players) update_player(p, now_us_);
+      for (std::size_t p = 0; p < players.size(); ++p) {
+        if (!hitched(p)) update_player(players[p], now_us_);
+      }
       on_frame();
     }
   }
   void run(double seconds) { run(seconds, [] {}); }
+  /// From now on, each render frame every peer stalls with `probability` for 1..max_frames
+  /// render frames (no update at all, as when the game hitches or the OS descheduled it), drawn
+  /// from `seed`. probability 0 ends it.
+  void set_hitches(double probability, int max_frames, std::uint64_t seed) {
+    hitch_probability_ = probability;
+    hitch_max_frames_ = std::max(1, max_frames);
+    hitch_random_ = seed;
+    hitch_left_.assign(players.size(), 0);
+  }
   /// Runs render frame by render frame, for at most `seconds`, until player `p` reports an
   /// event of `kind`; returns the first such event (other events are consumed).
   std::optional<Event> run_until_event(std::size_t p, EventKind kind, double seconds) {
@@ -250,6 +261,24 @@ class FakeMatch {
   ArenaSpec spec_;
   std::vector<ObjectId> ids_;  // every body of the arena
   std::int64_t now_us_ = 1'000'000;
+  double hitch_probability_ = 0;
+  int hitch_max_frames_ = 1;
+  std::uint64_t hitch_random_ = 0;
+  std::vector<int> hitch_left_;  // render frames each peer still stalls
+
+  std::uint64_t next_random() {  // splitmix64: the same draws on every platform
+    std::uint64_t z = (hitch_random_ += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  bool hitched(std::size_t p) {
+    if (hitch_probability_ <= 0 || p >= hitch_left_.size()) return false;
+    if (hitch_left_[p] > 0) return --hitch_left_[p] >= 0;
+    if (static_cast<double>(next_random() >> 11) * 0x1.0p-53 >= hitch_probability_) return false;
+    hitch_left_[p] = static_cast<int>(next_random() % static_cast<std::uint64_t>(hitch_max_frames_));
+    return true;
+  }
 };
 
 /// The largest difference between live peers' states at one frame that all still hold.

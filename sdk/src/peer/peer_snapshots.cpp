@@ -32,9 +32,18 @@ Peer::Impl::SnapshotLink& Peer::Impl::snapshot_link(PeerId peer) {
 void Peer::Impl::send_snapshots(Frame frame) {
   if (members.remotes().empty()) return;
   const SnapshotConfig& sc = config.snapshots;
-  const std::span<const ObjectState> states = history.states(frame);
+  const std::span<ObjectState> states = history.states(frame);
   if (sc.quantize) {
-    for (BodyIndex b : owned_bodies) quantized[b] = quantize_filter.quantized(b, states[b]);
+    // Receivers must get the owner's exact state. A state the owner got from elsewhere (its
+    // previous owner, a snap) may not survive quantising: the owner takes the settled value
+    // itself first, in its newest frame, before anyone has seen that frame.
+    for (BodyIndex b : owned_bodies) {
+      if (quantize_filter.encode(b, states[b], quantized[b])) {
+        sim.write(b, states[b]);
+        resimulator.note_written(b, frame, frame);
+        touch(std::span(&b, 1));
+      }
+    }
   }
   snapshot_out.sender = members.self();
   snapshot_out.frame = frame;

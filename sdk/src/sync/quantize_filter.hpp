@@ -35,12 +35,24 @@ class QuantizeFilter final : public StateFilter {
     state = result.state;
     return true;
   }
-  /// The quantised form of what body holds, when its state is the one this filter set last
-  /// (exact even where quantising the state again would pick another encoding); else the
-  /// state quantised afresh.
-  wire::QuantizedState quantized(BodyIndex body, const ObjectState& state) const {
-    const Last& last = last_[body];
-    return bitwise_equal(last.state, state) ? last.quantized : quantizer_.quantize(state);
+  /// The code an owner sends for the state it holds, whose dequantisation is exactly that
+  /// state, so that receivers hold what the owner holds. A state this filter set last has it
+  /// remembered (exact even where quantising the state again would pick another encoding). Any
+  /// other state (one that came from the previous owner, or a snap) is settled first, like a
+  /// stepped state, because some dequantised orientations quantise to another code that
+  /// dequantises elsewhere: `state` is replaced then, and true returned.
+  bool encode(BodyIndex body, ObjectState& state, wire::QuantizedState& code) const {
+    Last& last = last_[body];
+    if (!bitwise_equal(last.state, state)) {
+      const wire::SettledState result = quantizer_.settle_state(state, &clamped_);
+      last.quantized = result.quantized;
+      last.state = result.state;
+      last.fixed = result.state.at_rest && result.stable;
+    }
+    code = last.quantized;
+    if (bitwise_equal(last.state, state)) return false;
+    state = last.state;
+    return true;
   }
   /// Fields clamped to the world bounds or speed limits so far.
   std::uint64_t clamped() const { return clamped_; }
