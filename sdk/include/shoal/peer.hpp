@@ -52,7 +52,7 @@ struct PeerConfig {
   int history_frames = 64;               ///< how far back a correction can re-simulate
   int max_clock_catchup_frames = 4;      ///< frames one update may advance when behind
   int max_resimulated_frames = 32;       ///< catch-up work per update, in frames
-  int snapshot_interval_frames = 1;      ///< send owned moving objects (and inputs) every N frames
+  int snapshot_interval_frames = 1;      ///< owners send (moving objects, inputs) every N frames
   /// Objects at rest are sent this rarely (when snapshots.prioritize is off).
   int rest_snapshot_interval_frames = 30;
   int input_redundancy = 4;              ///< past inputs carried by each snapshot

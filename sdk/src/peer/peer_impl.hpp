@@ -65,7 +65,7 @@ struct Peer::Impl {
   struct SnapshotLink;
   void send_snapshots(Frame frame);
   void send_due(SnapshotLink& link, ConnectionId connection, Frame frame, bool moving_due);
-  void send_prioritized(SnapshotLink& link, ConnectionId connection, Frame frame, bool moving_due);
+  void send_prioritized(SnapshotLink& link, ConnectionId connection, Frame frame, int frames);
   wire::ObjectRecord record_for(SnapshotLink& link, BodyIndex body, Frame frame);
   void add_user_bytes(wire::ObjectRecord& record, const SnapshotLink& link, Frame frame);
   bool receive_user_bytes(SnapshotLink& link, const wire::ObjectRecord& record, Frame frame);

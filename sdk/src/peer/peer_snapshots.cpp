@@ -60,24 +60,28 @@ void Peer::Impl::send_snapshots(Frame frame) {
 
   for (const session::Member& m : members.remotes()) {
     SnapshotLink& link = snapshot_link(m.id);
-    // Interest: only what the receiver's simulated region holds, as this peer sees it; a peer
-    // that controls nothing (yet) gets everything.
-    const authority::PeerRegions& interest = regions_of(m.id);
-    const bool everything = std::none_of(remote_controlled.begin(), remote_controlled.end(),
-                                         [&](auto& p) { return p.first == m.id; });
-    candidates.clear();
-    for (BodyIndex b : owned_bodies) {
-      // Outside the receiver's simulated region only resting objects go, and rarely: enough
-      // for every peer to agree on the whole world once it settles, at almost no cost.
-      // This peer's player goes everywhere: every peer keeps simulating it (it is never
-      // frozen) and places its region by it.
-      relevant[b] = everything || authority::is_member(interest.simulated, b) || controlled == b;
-      if (relevant[b] || states[b].at_rest) candidates.push_back(b);
-    }
-    if (sc.prioritize) {
-      send_prioritized(link, m.connection, frame, moving_due);
-    } else {
-      send_due(link, m.connection, frame, moving_due);
+    // By priority, a link sends one packet per interval; without, resting objects are due on
+    // frames of their own.
+    if (moving_due || !sc.prioritize) {
+      // Interest: only what the receiver's simulated region holds, as this peer sees it; a
+      // peer that controls nothing (yet) gets everything.
+      const authority::PeerRegions& interest = regions_of(m.id);
+      const bool everything = std::none_of(remote_controlled.begin(), remote_controlled.end(),
+                                           [&](auto& p) { return p.first == m.id; });
+      candidates.clear();
+      for (BodyIndex b : owned_bodies) {
+        // Outside the receiver's simulated region only resting objects go, and rarely: enough
+        // for every peer to agree on the whole world once it settles, at almost no cost.
+        // This peer's player goes everywhere: every peer keeps simulating it (it is never
+        // frozen) and places its region by it.
+        relevant[b] = everything || authority::is_member(interest.simulated, b) || controlled == b;
+        if (relevant[b] || states[b].at_rest) candidates.push_back(b);
+      }
+      if (sc.prioritize) {
+        send_prioritized(link, m.connection, frame, config.snapshot_interval_frames);
+      } else {
+        send_due(link, m.connection, frame, moving_due);
+      }
     }
     if (link.received.ack_due()) {  // nothing went back this frame to carry the ack
       ack_out.sender = members.self();
@@ -174,13 +178,14 @@ void Peer::Impl::send_due(SnapshotLink& link, ConnectionId connection, Frame fra
   if (sent) ++stats.snapshots_sent;
 }
 
-// With priorities: every candidate's accumulator grows by its priority; the highest go first,
-// as many as one packet and the byte budget hold.
-void Peer::Impl::send_prioritized(SnapshotLink& link, ConnectionId connection, Frame frame, bool moving_due) {
+// With priorities: every candidate's accumulator grows by its priority for each of the `frames`
+// since the link's last packet; the highest go first, as many as one packet and the byte
+// budget hold.
+void Peer::Impl::send_prioritized(SnapshotLink& link, ConnectionId connection, Frame frame, int frames) {
   const SnapshotConfig& sc = config.snapshots;
   const std::span<const ObjectState> states = history.states(frame);
-  const double per_frame = sc.bytes_per_second / static_cast<double>(config.tick_hz);
-  link.budget.refill(per_frame, std::max<double>(per_frame, sc.packet_budget_bytes + sync::kPacketOverheadBytes));
+  const double refill = sc.bytes_per_second / static_cast<double>(config.tick_hz) * frames;
+  link.budget.refill(refill, std::max<double>(refill, sc.packet_budget_bytes + sync::kPacketOverheadBytes));
 
   std::optional<Vec3> viewer;
   for (const auto& [peer, body] : remote_controlled) {
@@ -202,7 +207,7 @@ void Peer::Impl::send_prioritized(SnapshotLink& link, ConnectionId connection, F
     }
     if (viewer) facts.distance_m = distance(states[b].position, *viewer);
     const float slowdown = relevant[b] ? 1.0f : 1.0f / kIrrelevantRestSlowdown;
-    link.priority.add(b, sync::object_priority(sc, facts) * slowdown);
+    link.priority.add(b, sync::object_priority(sc, facts) * slowdown * static_cast<float>(frames));
     if (!settled || link.priority.value(b) >= settled_due) candidates[kept++] = b;
   }
   candidates.resize(kept);
@@ -262,7 +267,7 @@ void Peer::Impl::send_prioritized(SnapshotLink& link, ConnectionId connection, F
     }
   }
   // Inputs travel every interval even when the budget is spent: remote prediction needs them.
-  if (snapshot_out.objects.empty() && !(controlled && moving_due)) return;
+  if (snapshot_out.objects.empty() && !controlled) return;
   const std::size_t bytes = send_snapshot_packet(link, connection, frame);
   link.budget.spend(static_cast<double>(bytes + sync::kPacketOverheadBytes));
   for (const wire::ObjectRecord& r : snapshot_out.objects) link.priority.sent(r.index);
