@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "relay_harness.hpp"
+#include "sync/hostile_peers.hpp"
 #include "shoal/audit.hpp"
 #include "shoal/forwarding_transport.hpp"
 

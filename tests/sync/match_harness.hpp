@@ -13,12 +13,9 @@
 #include <vector>
 
 #include "core/random.hpp"
-#include "shoal/forwarding_transport.hpp"
 #include "shoal/memory_network.hpp"
 #include "shoal/peer.hpp"
 #include "shoal/reference_physics.hpp"
-#include "wire/control_messages.hpp"
-#include "wire/snapshot_codec.hpp"
 
 namespace shoal::test {
 
@@ -143,7 +140,7 @@ inline void disable_bots(std::vector<Player>& players) {
 }
 
 /// N peers on the in-process network; peer 0 hosts. Time advances in render frames of
-/// `render_us`, slightly offset per peer so that peers do not tick in lockstep.
+/// `render_us`; every live peer updates at each (unless it stalls: set_hitches).
 class FakeMatch {
  public:
   /// Peers past `joining_now` are created but join only when join_late() says so.
@@ -370,101 +367,6 @@ inline int frames_apart(const std::vector<Player>& players) {
   return static_cast<int>(highest - lowest);
 }
 
-/// Rules whose warp distance is `warp_distance_m`, the other thresholds kept below it, and
-/// offsets closing slowly enough that the rules make a visible difference.
-inline SmoothingRules smoothing_with_warp(const SmoothingRules& rules, float warp_distance_m) {
-  SmoothingRule rule = rules.default_rule();
-  rule.warp_distance_m = warp_distance_m;
-  rule.blend_threshold_m = std::min(rule.blend_threshold_m, warp_distance_m * 0.5f);
-  rule.slow_blend_threshold_m = std::min(rule.slow_blend_threshold_m, warp_distance_m * 0.25f);
-  rule.min_closing_speed_low = rule.min_closing_speed_high = 0.05f;
-  return SmoothingRules(rule);
-}
-
-/// The flat direction from one point to another, as a push input's axis.
-inline Vec3 towards(Vec3 from, Vec3 to) { return normalized(Vec3{to.x - from.x, 0, to.z - from.z}); }
-
-/// Two players push one ball from opposite sides: each steers its own ball at it (player 0 only
-/// while `player_0_pushes`), and every look counts what the peers say of its owner.
-struct PushContest {
-  ObjectId ball;
-  int looks = 0;
-  int disagreements = 0;  ///< looks at which live peers named different owners
-  int not_live = 0;       ///< peers' answers naming neither player
-  bool peer_1_owned = false;
-
-  void push(std::vector<Player>& players, bool player_0_pushes = true) {
-    for (Player& p : players) {
-      Input in;
-      if (player_0_pushes || &p != &players[0]) {
-        in.axis = towards(p.peer->state(p.ball).position, p.peer->state(ball).position);
-      }
-      p.peer->set_input(in);
-      const PeerId o = p.peer->owner(ball);
-      if (o != 0 && o != 1) ++not_live;
-    }
-    ++looks;
-    if (!owners_agree(players, ball)) ++disagreements;
-    peer_1_owned = peer_1_owned || players[0].peer->owner(ball) == 1;
-  }
-};
-
-/// Inputs of a hand-off: player 0 kicks `object` towards player 1 for its first 60 frames,
-/// then backs away to x >= 6; player 1 comes to meet it.
-inline void kick_across(std::vector<Player>& players, ObjectId object, Frame frames_played) {
-  Player& a = players[0];
-  Player& b = players[1];
-  const Vec3 at_a = a.peer->state(a.ball).position;
-  Input kick, meet;
-  if (frames_played < 60) {
-    kick.axis = towards(at_a, a.peer->state(object).position);
-  } else {
-    kick.axis = at_a.x < 6 ? Vec3{1, 0, 0} : Vec3{};
-    meet.axis = towards(b.peer->state(b.ball).position, b.peer->state(object).position);
-  }
-  a.peer->set_input(kick);
-  b.peer->set_input(meet);
-}
-
-/// Watches `object` change hands: the owners player 0 sees in turn, and the largest pop of its
-/// drawn position on any live peer (how far it moved between two looks beyond what its
-/// simulated speed, the faster of the two looks', explains).
-class HandOffWatch {
- public:
-  HandOffWatch(const std::vector<Player>& players, ObjectId object) : object_(object) {
-    for (const Player& p : players) last_.push_back({p.peer->visual(object).position, 0});
-  }
-  void look(const std::vector<Player>& players, double seconds_since_last_look) {
-    for (std::size_t i = 0; i < players.size(); ++i) {
-      if (!players[i].alive) continue;
-      const Vec3 v = players[i].peer->visual(object_).position;
-      const float speed = length(players[i].peer->state(object_).linear_velocity);
-      const float explained = std::max(speed, last_[i].speed) * static_cast<float>(seconds_since_last_look);
-      worst_pop_ = std::max(worst_pop_, distance(v, last_[i].position) - explained);
-      last_[i] = {v, speed};
-    }
-    const PeerId o = players[0].peer->owner(object_);
-    if (owners_seen_.empty() || owners_seen_.back() != o) owners_seen_.push_back(o);
-  }
-  /// The object reached player 1 without a pop the player could see.
-  void check(const PeerConfig& config) const {
-    CAPTURE(owners_seen_.size());
-    CHECK(std::find(owners_seen_.begin(), owners_seen_.end(), PeerId{1}) != owners_seen_.end());
-    CHECK(worst_pop_ < config.smoothing.find(0, ControlMode::uncontrolled).warp_distance_m);
-    CHECK(worst_pop_ < 0.25f);
-  }
-
- private:
-  struct Look {
-    Vec3 position;
-    float speed;
-  };
-  ObjectId object_;
-  std::vector<Look> last_;
-  std::vector<PeerId> owners_seen_;
-  float worst_pop_ = 0;
-};
-
 /// The sum of one statistic over every player.
 inline std::uint64_t total(const std::vector<Player>& players, std::uint64_t PeerStats::*field) {
   std::uint64_t sum = 0;
@@ -479,59 +381,6 @@ inline LinkConditions link(float one_way_ms, float loss, float jitter_ms = 0) {
   l.jitter_ms = jitter_ms;
   l.loss = loss;
   return l;
-}
-
-/// An owner that lies: the moving objects it sends are `lift_units` quantisation steps (1/4096 m
-/// each) higher than what it simulated, as an absolute value or on top of a difference.
-class LyingTransport final : public ForwardingTransport {
- public:
-  LyingTransport(std::unique_ptr<Transport> inner, std::int32_t lift_units)
-      : ForwardingTransport(std::move(inner)), lift_(lift_units) {}
-  bool send(ConnectionId c, Channel channel, std::span<const std::uint8_t> bytes) override {
-    if (channel == Channel::state && wire::decode(bytes, quantizer_.limits(), snapshot_)) {
-      for (wire::ObjectRecord& r : snapshot_.objects) {
-        if (r.at_rest) continue;
-        if (r.position.coding == wire::Coding::unchanged) r.position = {wire::Coding::delta, {}};
-        r.position.value[1] += lift_;
-      }
-      if (wire::encode(snapshot_, quantizer_.limits(), buffer_)) return inner().send(c, channel, buffer_);
-    }
-    return inner().send(c, channel, bytes);
-  }
-
- private:
-  std::int32_t lift_;
-  wire::Quantizer quantizer_{SnapshotConfig{}};
-  wire::Snapshot snapshot_;
-  std::vector<std::uint8_t> buffer_;
-};
-
-/// Sends whatever a test wants, on a connection of its own, to a peer.
-struct Intruder {
-  std::unique_ptr<Transport> transport;
-  ConnectionId connection = kNoConnection;
-
-  void send(Channel channel, std::span<const std::uint8_t> bytes) {
-    transport->send(connection, channel, bytes);
-  }
-  void drain() {
-    TransportEvent e;
-    for (int i = 0; i < 10'000 && transport->poll(e); ++i) {}
-  }
-};
-
-template <class Message>
-std::vector<std::uint8_t> encoded(const Message& m) {
-  std::vector<std::uint8_t> out;
-  if (!wire::encode(m, out)) out.clear();
-  return out;
-}
-
-/// A snapshot as peers with the default SnapshotConfig encode it.
-inline std::vector<std::uint8_t> encoded(const wire::Snapshot& m) {
-  std::vector<std::uint8_t> out;
-  if (!wire::encode(m, wire::Quantizer(SnapshotConfig{}).limits(), out)) out.clear();
-  return out;
 }
 
 inline std::vector<ObjectId> all_ids(const ArenaSpec& spec) {

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "match_harness.hpp"
+#include "match_scenarios.hpp"
 #include "transport_replay.hpp"
 #include "wire/packet_header.hpp"
 

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "match_harness.hpp"
+#include "match_scenarios.hpp"
 
 using namespace shoal;
 using namespace shoal::test;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "match_harness.hpp"
+#include "shoal/forwarding_transport.hpp"
 #include "sync/resimulator.hpp"
 #include "sync/state_compare.hpp"
 

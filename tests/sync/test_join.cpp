@@ -1,6 +1,7 @@
 // Joining a match in progress, and coming back after a drop.
 #include <doctest/doctest.h>
 
+#include "hostile_peers.hpp"
 #include "match_harness.hpp"
 
 using namespace shoal;

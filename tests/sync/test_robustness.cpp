@@ -5,6 +5,7 @@
 
 #include "shoal/forwarding_transport.hpp"
 #include "core/random.hpp"
+#include "hostile_peers.hpp"
 #include "match_harness.hpp"
 #include "wire/control_messages.hpp"
 #include "wire/snapshot_codec.hpp"

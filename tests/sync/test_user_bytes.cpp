@@ -3,6 +3,7 @@
 // identical on every peer once a lossy match settles.
 #include <doctest/doctest.h>
 
+#include "hostile_peers.hpp"
 #include "match_harness.hpp"
 #include "shoal/forwarding_simulation.hpp"
 

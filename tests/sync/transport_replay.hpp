@@ -9,6 +9,7 @@
 
 #include "shoal/forwarding_transport.hpp"
 #include "shoal/peer.hpp"
+#include "wire/control_messages.hpp"
 
 namespace shoal::test {
 
