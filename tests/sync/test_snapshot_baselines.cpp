@@ -221,3 +221,21 @@ TEST_CASE("a world at rest that the receiver acknowledged is only refreshed, not
   CHECK(throttled * 2 < eager);  // what is left is mostly the inputs every packet carries
   CHECK(throttled > 0);  // the refresh (and the inputs) still go
 }
+
+TEST_CASE("snapshot loss covers the last window of packets, however rarely it is read") {
+  sync::ReceivedSnapshots received(1);
+  std::uint16_t sequence = 0;
+  // 25% loss for 600 packets sent: every fourth never arrives.
+  for (int i = 0; i < 600; ++i, ++sequence) {
+    if (i % 4 != 3) received.on_packet(sequence);
+  }
+  CHECK(received.loss() == doctest::Approx(0.25).epsilon(0.02));
+  // Then 240 clean packets (two windows), read only at the end: the loss is now, not the mean
+  // since the last read.
+  for (int i = 0; i < 240; ++i, ++sequence) received.on_packet(sequence);
+  CHECK(received.loss() == 0.0f);
+  for (int i = 0; i < 122; ++i, ++sequence) {  // a window closes on a packet that arrives
+    if (i % 2 == 0) received.on_packet(sequence);
+  }
+  CHECK(received.loss() == doctest::Approx(0.5).epsilon(0.02));
+}

@@ -167,21 +167,13 @@ class ReceivedSnapshots {
       if (back <= 32) previous_ |= 1u << (back - 1);
     }
     ack_due_ = true;
+    close_loss_window();
   }
 
-  /// Fraction of the sender's packets that did not arrive, over the last window of about
-  /// kLossWindow packets: the link's real loss, whatever ENet's reliable-only estimate says.
-  float loss() {
-    constexpr std::uint64_t kLossWindow = 120;
-    const std::uint64_t expected = expected_ - window_expected_;
-    if (expected >= kLossWindow) {
-      const std::uint64_t received = std::min(received_ - window_received_, expected);
-      loss_ = 1.0f - static_cast<float>(received) / static_cast<float>(expected);
-      window_expected_ = expected_;
-      window_received_ = received_;
-    }
-    return loss_;
-  }
+  /// Fraction of the sender's packets that did not arrive, over the last completed window of
+  /// kLossWindow packets the sender sent (about 2 s at 60 Hz): the link's real loss, whatever
+  /// ENet's reliable-only estimate says, and the same however often it is read.
+  float loss() const { return loss_; }
 
   /// Whether packets arrived since the last ack was taken.
   bool ack_due() const { return ack_due_; }
@@ -242,6 +234,17 @@ class ReceivedSnapshots {
   }
 
  private:
+  static constexpr std::uint64_t kLossWindow = 120;
+  // A late packet of a closed window counts in the next one: over many windows it evens out.
+  void close_loss_window() {
+    const std::uint64_t expected = expected_ - window_expected_;
+    if (expected < kLossWindow) return;
+    const std::uint64_t received = std::min(received_ - window_received_, expected);
+    loss_ = 1.0f - static_cast<float>(received) / static_cast<float>(expected);
+    window_expected_ = expected_;
+    window_received_ = received_;
+  }
+
   // The slot of body holding frame, or kDepth. The frames are kept apart from the states so
   // this search reads one cache line, not one per slot.
   std::size_t slot_of(BodyIndex body, Frame frame) const {
