@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "match_harness.hpp"
@@ -66,23 +67,47 @@ inline void kick_across(std::vector<Player>& players, ObjectId object, Frame fra
   b.peer->set_input(meet);
 }
 
-/// Watches `object` change hands: the owners player 0 sees in turn, and the largest pop of its
-/// drawn position on any live peer (how far it moved between two looks beyond what its
-/// simulated speed, the faster of the two looks', explains).
-class HandOffWatch {
+/// The largest pop of drawn positions on any live peer: how far an object's visual moved between
+/// two looks beyond what its simulated speed (the faster of the two looks') explains.
+class PopWatch {
  public:
-  HandOffWatch(const std::vector<Player>& players, ObjectId object) : object_(object) {
-    for (const Player& p : players) last_.push_back({p.peer->visual(object).position, 0});
+  PopWatch(const std::vector<Player>& players, std::vector<ObjectId> objects) : objects_(std::move(objects)) {
+    for (const Player& p : players) {
+      for (ObjectId id : objects_) last_.push_back({p.peer->visual(id).position, 0});
+    }
   }
   void look(const std::vector<Player>& players, double seconds_since_last_look) {
     for (std::size_t i = 0; i < players.size(); ++i) {
       if (!players[i].alive) continue;
-      const Vec3 v = players[i].peer->visual(object_).position;
-      const float speed = length(players[i].peer->state(object_).linear_velocity);
-      const float explained = std::max(speed, last_[i].speed) * static_cast<float>(seconds_since_last_look);
-      worst_pop_ = std::max(worst_pop_, distance(v, last_[i].position) - explained);
-      last_[i] = {v, speed};
+      for (std::size_t k = 0; k < objects_.size(); ++k) {
+        Look& last = last_[i * objects_.size() + k];
+        const Vec3 v = players[i].peer->visual(objects_[k]).position;
+        const float speed = length(players[i].peer->state(objects_[k]).linear_velocity);
+        const float explained = std::max(speed, last.speed) * static_cast<float>(seconds_since_last_look);
+        worst_ = std::max(worst_, distance(v, last.position) - explained);
+        last = {v, speed};
+      }
     }
+  }
+  float worst() const { return worst_; }
+
+ private:
+  struct Look {
+    Vec3 position;
+    float speed;
+  };
+  std::vector<ObjectId> objects_;
+  std::vector<Look> last_;  // per player, per object
+  float worst_ = 0;
+};
+
+/// Watches `object` change hands: the owners player 0 sees in turn, and the largest pop of its
+/// drawn position on any live peer.
+class HandOffWatch {
+ public:
+  HandOffWatch(const std::vector<Player>& players, ObjectId object) : object_(object), pops_(players, {object}) {}
+  void look(const std::vector<Player>& players, double seconds_since_last_look) {
+    pops_.look(players, seconds_since_last_look);
     const PeerId o = players[0].peer->owner(object_);
     if (owners_seen_.empty() || owners_seen_.back() != o) owners_seen_.push_back(o);
   }
@@ -90,19 +115,14 @@ class HandOffWatch {
   void check(const PeerConfig& config) const {
     CAPTURE(owners_seen_.size());
     CHECK(std::find(owners_seen_.begin(), owners_seen_.end(), PeerId{1}) != owners_seen_.end());
-    CHECK(worst_pop_ < config.smoothing.find(0, ControlMode::uncontrolled).warp_distance_m);
-    CHECK(worst_pop_ < 0.25f);
+    CHECK(pops_.worst() < config.smoothing.find(0, ControlMode::uncontrolled).warp_distance_m);
+    CHECK(pops_.worst() < 0.25f);
   }
 
  private:
-  struct Look {
-    Vec3 position;
-    float speed;
-  };
   ObjectId object_;
-  std::vector<Look> last_;
+  PopWatch pops_;
   std::vector<PeerId> owners_seen_;
-  float worst_pop_ = 0;
 };
 
 }  // namespace shoal::test
