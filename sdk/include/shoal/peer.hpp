@@ -57,6 +57,8 @@ struct PeerConfig {
   int rest_snapshot_interval_frames = 30;
   int input_redundancy = 4;              ///< past inputs carried by each snapshot
   int checksum_interval_frames = 60;     ///< 0 disables desync detection
+  /// Time sync keeps each peer's last 64 pongs: at 100 ms that is 6.4 s, long enough for the
+  /// quickest legs to see through 80 ms of jitter; much faster pings shorten that window.
   int ping_interval_ms = 100;
   /// A peer that times out keeps its id and its objects this long, so that it can rejoin
   /// after a network hiccup; 0 hands its objects to the default owner at once.
