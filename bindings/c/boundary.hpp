@@ -1,0 +1,69 @@
+// The C boundary: no C++ exception may reach a C caller, so every exported function runs its
+// body inside guarded(), which turns whatever is thrown into a status code and keeps the message
+// for shoal_last_error() on the calling thread.
+#pragma once
+
+#include <new>
+#include <stdexcept>
+#include <string>
+
+#include "shoal/shoal.h"
+
+namespace shoal_c {
+
+/// A failure the bindings detect themselves (a NULL pointer, a handle in use), with its status.
+class Error : public std::runtime_error {
+ public:
+  Error(int status, const std::string& message) : std::runtime_error(message), status_(status) {}
+  int status() const { return status_; }
+
+ private:
+  int status_;
+};
+
+/// Stores "<function>: <message><suffix>" as this thread's last error and returns `status`.
+int record_error(const char* function, int status, const char* message,
+                 const char* suffix = "") noexcept;
+
+/// `pointer`, or an Error naming the parameter when it is NULL.
+template <class T>
+T& require(T* pointer, const char* name) {
+  if (pointer == nullptr) {
+    throw Error(SHOAL_ERROR_NULL_ARGUMENT,
+                std::string(name) + " is NULL: expected a valid pointer or handle");
+  }
+  return *pointer;
+}
+
+/// Runs `body` (which returns a status) and turns any exception into a status. What
+/// std::invalid_argument means depends on the call: a bad value in general, an unknown object
+/// where the only argument the C++ call checks is an object id.
+template <class Body>
+int guarded(const char* function, Body&& body,
+            int invalid_argument_status = SHOAL_ERROR_INVALID_ARGUMENT) noexcept {
+  try {
+    return body();
+  } catch (const Error& e) {
+    return record_error(function, e.status(), e.what());
+  } catch (const std::invalid_argument& e) {
+    const bool object = invalid_argument_status == SHOAL_ERROR_UNKNOWN_OBJECT;
+    return record_error(function, invalid_argument_status, e.what(),
+                        object ? ": expected the id of a body the world or simulation held when "
+                                 "the peer was created"
+                               : "");
+  } catch (const std::out_of_range& e) {
+    return record_error(function, SHOAL_ERROR_INVALID_ARGUMENT, e.what());
+  } catch (const std::logic_error& e) {  // the C++ API's "not now" (host twice, join twice)
+    return record_error(function, SHOAL_ERROR_INVALID_STATE, e.what());
+  } catch (const std::bad_alloc&) {
+    return record_error(function, SHOAL_ERROR_OUT_OF_MEMORY, "out of memory");
+  } catch (const std::runtime_error& e) {  // what the transports throw when the system refuses
+    return record_error(function, SHOAL_ERROR_NETWORK, e.what());
+  } catch (const std::exception& e) {
+    return record_error(function, SHOAL_ERROR_INTERNAL, e.what());
+  } catch (...) {
+    return record_error(function, SHOAL_ERROR_INTERNAL, "an exception that is not a std::exception");
+  }
+}
+
+}  // namespace shoal_c

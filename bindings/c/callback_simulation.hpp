@@ -1,0 +1,40 @@
+// A game's physics behind the C callbacks of shoal_simulation_callbacks, seen by Shoal as a
+// shoal::Simulation.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "shoal/shoal.h"
+#include "shoal/simulation.hpp"
+
+namespace shoal_c {
+
+class CallbackSimulation final : public shoal::Simulation {
+ public:
+  /// Throws Error naming the first required callback that is NULL.
+  explicit CallbackSimulation(const shoal_simulation_callbacks& callbacks);
+
+  /// While a peer runs on this simulation the body count is the one read when it was created:
+  /// a Peer sizes its tables once, so a count that changed under it would send it past their
+  /// ends. Released when that peer goes, so the game may change its world for the next one.
+  void fix_body_count();
+  void release_body_count() { fixed_body_count_.reset(); }
+
+  void step(shoal::Frame frame, std::span<const shoal::BodyInput> inputs) override;
+  std::size_t body_count() const override;
+  shoal::ObjectId body_id(shoal::BodyIndex body) const override;
+  float bounding_radius(shoal::BodyIndex body) const override;
+  shoal::ObjectState read(shoal::BodyIndex body) const override;
+  void write(shoal::BodyIndex body, const shoal::ObjectState& state) override;
+  void save(shoal::Frame frame) override;
+  void restore(shoal::Frame frame) override;
+
+ private:
+  shoal_simulation_callbacks callbacks_;
+  std::optional<std::size_t> fixed_body_count_;
+  std::vector<shoal_body_input> inputs_;  // reused every step: no allocation per frame
+};
+
+}  // namespace shoal_c

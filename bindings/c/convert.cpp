@@ -1,0 +1,220 @@
+// Conversions of the configs, events and statistics between shoal.h and the C++ API. Each
+// to_cpp starts from a default-constructed C++ value, so fields the C struct leaves out keep
+// their C++ defaults; range checks stay with the C++ constructors, which name the field.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "convert.hpp"
+
+namespace shoal_c {
+namespace {
+
+// shoal_event_kind's explicit values are EventKind's; a new or reordered kind must fail here.
+template <shoal::EventKind kind, int value>
+constexpr bool same_kind = static_cast<int>(kind) == value;
+static_assert(same_kind<shoal::EventKind::joined_match, SHOAL_EVENT_JOINED_MATCH>);
+static_assert(same_kind<shoal::EventKind::peer_joined, SHOAL_EVENT_PEER_JOINED>);
+static_assert(same_kind<shoal::EventKind::peer_left, SHOAL_EVENT_PEER_LEFT>);
+static_assert(same_kind<shoal::EventKind::peer_lost, SHOAL_EVENT_PEER_LOST>);
+static_assert(same_kind<shoal::EventKind::peer_rejoined, SHOAL_EVENT_PEER_REJOINED>);
+static_assert(same_kind<shoal::EventKind::ownership_changed, SHOAL_EVENT_OWNERSHIP_CHANGED>);
+static_assert(same_kind<shoal::EventKind::override_applied, SHOAL_EVENT_OVERRIDE_APPLIED>);
+static_assert(same_kind<shoal::EventKind::snapped, SHOAL_EVENT_SNAPPED>);
+static_assert(same_kind<shoal::EventKind::desync, SHOAL_EVENT_DESYNC>);
+
+static_assert(SHOAL_NO_PEER == shoal::kNoPeer && SHOAL_NO_FRAME == shoal::kNoFrame);
+static_assert(SHOAL_SESSION_CAPACITY == 256, "PeerConfig accepts session names up to 255 bytes");
+
+}  // namespace
+
+shoal::PeerConfig to_cpp(const shoal_peer_config& c) {
+  shoal::PeerConfig p;
+  p.session = from_c_array(c.session, "shoal_peer_config.session");
+  p.tick_hz = c.tick_hz;
+  p.history_frames = c.history_frames;
+  p.max_resimulated_frames = c.max_resimulated_frames;
+  p.snapshot_interval_frames = c.snapshot_interval_frames;
+  p.checksum_interval_frames = c.checksum_interval_frames;
+  p.ping_interval_ms = c.ping_interval_ms;
+  p.rejoin_grace_ms = c.rejoin_grace_ms;
+  switch (c.catchup) {
+    case SHOAL_CATCHUP_REGION: p.catchup = shoal::CatchupScope::region; break;
+    case SHOAL_CATCHUP_OBJECT: p.catchup = shoal::CatchupScope::object; break;
+    default:
+      throw Error(SHOAL_ERROR_INVALID_ARGUMENT,
+                  "shoal_peer_config.catchup is " + std::to_string(c.catchup) +
+                      ": expected SHOAL_CATCHUP_REGION (0) or SHOAL_CATCHUP_OBJECT (1)");
+  }
+  p.compare.exact = c.exact_compare != 0;
+  p.snapshots.quantize = c.quantize != 0;
+  p.snapshots.bytes_per_second = c.bytes_per_second;
+  p.freeze_outside_simulated_region = c.freeze_outside_simulated_region != 0;
+  p.sync_test_frames = c.sync_test_frames;
+  return p;
+}
+
+shoal_peer_config to_c(const shoal::PeerConfig& p) {
+  shoal_peer_config c{};
+  to_c_array(p.session, c.session, "shoal::PeerConfig::session");
+  c.tick_hz = p.tick_hz;
+  c.history_frames = p.history_frames;
+  c.max_resimulated_frames = p.max_resimulated_frames;
+  c.snapshot_interval_frames = p.snapshot_interval_frames;
+  c.checksum_interval_frames = p.checksum_interval_frames;
+  c.ping_interval_ms = p.ping_interval_ms;
+  c.rejoin_grace_ms = p.rejoin_grace_ms;
+  c.catchup = p.catchup == shoal::CatchupScope::object ? SHOAL_CATCHUP_OBJECT : SHOAL_CATCHUP_REGION;
+  c.exact_compare = p.compare.exact ? 1 : 0;
+  c.quantize = p.snapshots.quantize ? 1 : 0;
+  c.bytes_per_second = p.snapshots.bytes_per_second;
+  c.freeze_outside_simulated_region = p.freeze_outside_simulated_region ? 1 : 0;
+  c.sync_test_frames = p.sync_test_frames;
+  return c;
+}
+
+shoal::ReferencePhysicsConfig to_cpp(const shoal_world_config& c) {
+  shoal::ReferencePhysicsConfig r;
+  r.dt = c.dt;
+  r.gravity = to_cpp(c.gravity);
+  r.arena_half_x = c.arena_half_x;
+  r.arena_half_z = c.arena_half_z;
+  r.restitution = c.restitution;
+  r.friction = c.friction;
+  r.linear_damping = c.linear_damping;
+  r.angular_damping = c.angular_damping;
+  r.solver_iterations = c.solver_iterations;
+  r.allow_sleep = c.allow_sleep != 0;
+  r.sleep_linear_speed = c.sleep_linear_speed;
+  r.sleep_angular_speed = c.sleep_angular_speed;
+  r.sleep_frames = c.sleep_frames;
+  r.push_acceleration = c.push_acceleration;
+  r.max_push_speed = c.max_push_speed;
+  r.history_frames = c.history_frames;
+  r.grid_cell_size = c.grid_cell_size;
+  return r;
+}
+
+shoal_world_config to_c(const shoal::ReferencePhysicsConfig& r) {
+  shoal_world_config c{};
+  c.dt = r.dt;
+  c.gravity = to_c(r.gravity);
+  c.arena_half_x = r.arena_half_x;
+  c.arena_half_z = r.arena_half_z;
+  c.restitution = r.restitution;
+  c.friction = r.friction;
+  c.linear_damping = r.linear_damping;
+  c.angular_damping = r.angular_damping;
+  c.solver_iterations = r.solver_iterations;
+  c.allow_sleep = r.allow_sleep ? 1 : 0;
+  c.sleep_linear_speed = r.sleep_linear_speed;
+  c.sleep_angular_speed = r.sleep_angular_speed;
+  c.sleep_frames = r.sleep_frames;
+  c.push_acceleration = r.push_acceleration;
+  c.max_push_speed = r.max_push_speed;
+  c.history_frames = r.history_frames;
+  c.grid_cell_size = r.grid_cell_size;
+  return c;
+}
+
+shoal::LinkConditions to_cpp(const shoal_link_conditions& c) {
+  shoal::LinkConditions l;
+  l.latency_ms = c.latency_ms;
+  l.jitter_ms = c.jitter_ms;
+  l.loss = c.loss;
+  l.duplicate = c.duplicate;
+  l.reorder = c.reorder;
+  l.queue_limit_bytes = c.queue_limit_bytes;
+  l.bandwidth_bytes_per_s = c.bandwidth_bytes_per_s;
+  return l;
+}
+
+shoal_link_conditions to_c(const shoal::LinkConditions& l) {
+  shoal_link_conditions c{};
+  c.latency_ms = l.latency_ms;
+  c.jitter_ms = l.jitter_ms;
+  c.loss = l.loss;
+  c.duplicate = l.duplicate;
+  c.reorder = l.reorder;
+  c.queue_limit_bytes = l.queue_limit_bytes;
+  c.bandwidth_bytes_per_s = l.bandwidth_bytes_per_s;
+  return c;
+}
+
+shoal::ConditionerConfig to_cpp(const shoal_conditioner& c) {
+  return {to_cpp(c.outbound), to_cpp(c.inbound), c.seed};
+}
+
+shoal_conditioner to_c(const shoal::ConditionerConfig& c) {
+  return {to_c(c.outbound), to_c(c.inbound), c.seed};
+}
+
+shoal::TransportConfig to_cpp(const shoal_enet_config& c) {
+  shoal::TransportConfig t;
+  t.bind_host = from_c_array(c.bind_host, "shoal_enet_config.bind_host");
+  t.port = c.port;
+  t.max_connections = c.max_connections;
+  t.timeout_ms = c.timeout_ms;
+  t.conditioner = to_cpp(c.conditioner);
+  return t;
+}
+
+shoal_enet_config to_c(const shoal::TransportConfig& t) {
+  shoal_enet_config c{};
+  to_c_array(t.bind_host, c.bind_host, "shoal::TransportConfig::bind_host");
+  c.port = t.port;
+  // The C++ default (64) always fits; a larger value is clamped rather than wrapped.
+  c.max_connections = static_cast<std::uint32_t>(std::min<std::size_t>(t.max_connections, UINT32_MAX));
+  c.timeout_ms = t.timeout_ms;
+  c.conditioner = to_c(t.conditioner);
+  return c;
+}
+
+shoal_event to_c(const shoal::Event& e) {
+  shoal_event c{};
+  c.kind = static_cast<std::int32_t>(e.kind);  // shoal_event_kind mirrors EventKind's order
+  c.peer = e.peer;
+  c.object = e.object;
+  c.frame = e.frame;
+  c.depth = e.depth;
+  const std::size_t copied = std::min<std::size_t>(e.objects.size(), SHOAL_EVENT_MAX_OBJECTS);
+  std::copy_n(e.objects.begin(), copied, c.objects);
+  c.object_count = static_cast<std::uint32_t>(copied);
+  c.objects_truncated = e.objects.size() > copied ? 1 : 0;
+  return c;
+}
+
+shoal_stats to_c(const shoal::PeerStats& s) {
+  shoal_stats c{};
+  c.frame = s.frame;
+  c.remote_count = static_cast<std::uint32_t>(s.remotes.size());
+  c.overrides = s.overrides;
+  c.catchup_frames = s.catchup_frames;
+  c.snaps = s.snaps;
+  c.ownership_changes = s.ownership_changes;
+  c.snapshots_sent = s.snapshots_sent;
+  c.snapshots_received = s.snapshots_received;
+  c.snapshot_bytes_sent = s.snapshot_bytes_sent;
+  c.baseline_misses = s.baseline_misses;
+  c.quantization_clamps = s.quantization_clamps;
+  c.desyncs = s.desyncs;
+  c.owned_objects = s.owned_objects;
+  c.frozen_objects = s.frozen_objects;
+  c.dropped_packets = s.dropped.total();
+  return c;
+}
+
+shoal_remote_stats to_c(const shoal::RemotePeerStats& r) {
+  shoal_remote_stats c{};
+  c.peer = r.peer;
+  c.rtt_ms = r.link.rtt_ms;
+  c.rtt_variance_ms = r.link.rtt_variance_ms;
+  c.packet_loss = r.link.packet_loss;
+  c.packets_out_per_s = r.link.packets_out_per_s;
+  c.packets_in_per_s = r.link.packets_in_per_s;
+  c.bytes_out_per_s = r.link.bytes_out_per_s;
+  c.bytes_in_per_s = r.link.bytes_in_per_s;
+  return c;
+}
+
+}  // namespace shoal_c

@@ -1,0 +1,61 @@
+// What the opaque handles of shoal.h are: small structs around the C++ objects, plus the
+// bookkeeping that turns the C++ API's lifetime rules into errors instead of dangling pointers.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "callback_simulation.hpp"
+#include "shoal/memory_network.hpp"
+#include "shoal/peer.hpp"
+#include "shoal/reference_physics.hpp"
+#include "shoal/shoal.h"
+#include "shoal/transport.hpp"
+
+// A world or simulation drives at most one peer (two peers stepping one world would each see
+// the other's frames), and it must outlive that peer: `driving_peer` enforces both.
+struct shoal_world {
+  explicit shoal_world(const shoal::ReferencePhysicsConfig& config) : physics(config) {}
+  shoal::ReferencePhysics physics;
+  bool driving_peer = false;
+};
+
+struct shoal_simulation {
+  explicit shoal_simulation(const shoal_simulation_callbacks& callbacks) : simulation(callbacks) {}
+  shoal_c::CallbackSimulation simulation;
+  bool driving_peer = false;
+};
+
+struct shoal_transport {
+  std::unique_ptr<shoal::Transport> transport;
+};
+
+struct shoal_memory_network {
+  explicit shoal_memory_network(std::uint64_t seed) : network(seed) {}
+  shoal::MemoryNetwork network;
+};
+
+struct shoal_peer {
+  shoal_peer(std::unique_ptr<shoal::Peer> p, bool& driving, shoal_c::CallbackSimulation* c)
+      : peer(std::move(p)), driving_flag(&driving), callbacks(c) {
+    driving = true;
+  }
+  ~shoal_peer() {
+    peer.reset();  // the peer first: it may still touch its simulation while going
+    *driving_flag = false;
+    if (callbacks != nullptr) callbacks->release_body_count();
+  }
+  shoal_peer(const shoal_peer&) = delete;
+  shoal_peer& operator=(const shoal_peer&) = delete;
+
+  std::unique_ptr<shoal::Peer> peer;
+  bool* driving_flag;                         // the world's or simulation's driving_peer
+  shoal_c::CallbackSimulation* callbacks;     // the game's simulation, NULL on a world
+};
+
+namespace shoal_c {
+
+/// Throws Error(SHOAL_ERROR_INVALID_STATE, message) when a world or simulation drives a peer.
+void refuse_if_driving(bool driving_peer, const char* message);
+
+}  // namespace shoal_c

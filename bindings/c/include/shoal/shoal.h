@@ -1,0 +1,414 @@
+/* shoal.h - the C API of Shoal, for engines that bind through C (C# P/Invoke, Godot, Python
+ * ctypes, plain C). Pure C99; every type is an opaque handle or a plain struct of fixed-width
+ * fields, so it maps one to one onto any foreign-function interface.
+ *
+ *   shoal_world_config wc;  shoal_world_config_default(&wc);
+ *   shoal_world* world;     shoal_world_create(&wc, &world);
+ *   shoal_world_add_sphere(world, 1, 0.5f, 2.0f, &start);   (the same bodies on every peer)
+ *   shoal_enet_config ec;   shoal_enet_config_default(&ec);  ec.port = 40000;
+ *   shoal_transport* t;     shoal_transport_create_enet(&ec, &t);
+ *   shoal_peer_config pc;   shoal_peer_config_default(&pc);
+ *   shoal_peer* peer;       shoal_peer_create_with_world(&pc, world, t, &peer);
+ *   shoal_peer_host(peer);  (or shoal_peer_join(peer, "192.168.1.20", 40000))
+ *   shoal_peer_set_controlled(peer, 1);
+ *   every render frame: shoal_peer_set_input, shoal_peer_update, shoal_peer_poll_event until 0,
+ *   shoal_peer_visual for each object; at the end shoal_peer_destroy, then shoal_world_destroy.
+ *
+ * Errors: every function that can fail returns an int status, SHOAL_OK (0) or a negative
+ * shoal_error; shoal_last_error() then says what was wrong and what was expected. A NULL handle
+ * or out-pointer is an error, never a crash; no C++ exception crosses this API.
+ * Threads: one handle is used by one thread at a time; different handles may live on
+ * different threads. Error messages are kept per thread.
+ * Lifetimes: a peer takes its transport; its world or simulation must outlive it (destroying
+ * one that still drives a peer is refused with SHOAL_ERROR_INVALID_STATE). */
+#ifndef SHOAL_SHOAL_H
+#define SHOAL_SHOAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** Incremented whenever a declaration of this header changes incompatibly. */
+#define SHOAL_C_API_VERSION 1
+
+#if defined(_WIN32) && defined(SHOAL_C_SHARED)
+#  if defined(SHOAL_C_BUILDING)
+#    define SHOAL_C_API __declspec(dllexport)
+#  else
+#    define SHOAL_C_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__)
+#  define SHOAL_C_API __attribute__((visibility("default")))
+#else
+#  define SHOAL_C_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- constants and errors */
+
+#define SHOAL_NO_PEER 0xFFFFu          /**< peer id meaning "nobody" (no owner, not in a match) */
+#define SHOAL_NO_FRAME (-1)            /**< frame number meaning "none yet" */
+#define SHOAL_SESSION_CAPACITY 256     /**< bytes of shoal_peer_config.session, NUL included */
+#define SHOAL_HOST_CAPACITY 256        /**< bytes of a host name field, NUL included */
+#define SHOAL_EVENT_MAX_OBJECTS 32     /**< objects a desync event lists at most */
+
+/** Status codes: SHOAL_OK or one of the negative errors below. */
+typedef enum shoal_error {
+  SHOAL_OK = 0,                        /**< success */
+  SHOAL_ERROR_NULL_ARGUMENT = -1,      /**< a required handle or pointer was NULL */
+  SHOAL_ERROR_INVALID_ARGUMENT = -2,   /**< a value is out of range (config field, size, port) */
+  SHOAL_ERROR_UNKNOWN_OBJECT = -3,     /**< the object id is none of the simulation's bodies */
+  SHOAL_ERROR_INVALID_STATE = -4,      /**< not now: hosting twice, a world already in use */
+  SHOAL_ERROR_NETWORK = -5,            /**< the network or system refused (port in use, no socket) */
+  SHOAL_ERROR_FRAME_NOT_HELD = -6,     /**< the frame is no longer (or not yet) in the history */
+  SHOAL_ERROR_OUT_OF_MEMORY = -7,      /**< an allocation failed */
+  SHOAL_ERROR_INTERNAL = -8            /**< anything else; the message says what */
+} shoal_error;
+
+/** The library version, e.g. "0.1.0"; a static string. */
+SHOAL_C_API const char* shoal_version(void);
+/** What the last failed call on this thread did wrong and what it expected; "" if none.
+ *  Successful calls leave it unchanged; valid until the next failure on this thread. */
+SHOAL_C_API const char* shoal_last_error(void);
+/** The name of a status code ("SHOAL_ERROR_NULL_ARGUMENT"); a static string. */
+SHOAL_C_API const char* shoal_error_name(int status);
+
+/* ---------------------------------------------------------------- values */
+
+/** A vector in metres (or m/s, rad/s); y is up. */
+typedef struct shoal_vec3 {
+  float x, y, z;                       /**< components */
+} shoal_vec3;
+
+/** A unit quaternion w + xi + yj + zk; {1, 0, 0, 0} is no rotation. */
+typedef struct shoal_quat {
+  float w, x, y, z;                    /**< components, w first */
+} shoal_quat;
+
+/** The simulated state of one object at one frame. */
+typedef struct shoal_object_state {
+  shoal_vec3 position;                 /**< m */
+  shoal_quat orientation;              /**< unit quaternion */
+  shoal_vec3 linear_velocity;          /**< m/s */
+  shoal_vec3 angular_velocity;         /**< rad/s, world frame */
+  int32_t at_rest;                     /**< 1 = asleep (velocities zero), 0 = moving */
+} shoal_object_state;
+
+/** What to draw for an object: its smoothed, render-interpolated pose. */
+typedef struct shoal_visual_state {
+  shoal_vec3 position;                 /**< m */
+  shoal_quat orientation;              /**< unit quaternion */
+} shoal_visual_state;
+
+/** One frame of the local player's input; its meaning is the game's. */
+typedef struct shoal_input {
+  shoal_vec3 axis;                     /**< the reference physics pushes along x and z, in [-1, 1] */
+  uint32_t buttons;                    /**< game-defined bits, ignored by the reference physics */
+} shoal_input;
+
+/** Fills *state with the C++ default: at the origin, no rotation, still, awake. */
+SHOAL_C_API int shoal_object_state_default(shoal_object_state* state);
+
+/* ---------------------------------------------------------------- peer configuration */
+
+/** How much a correction re-simulates (mirrors shoal::CatchupScope). */
+typedef enum shoal_catchup_scope {
+  SHOAL_CATCHUP_REGION = 0,            /**< the whole simulated region */
+  SHOAL_CATCHUP_OBJECT = 1             /**< the corrected objects and what they touch */
+} shoal_catchup_scope;
+
+/** The commonly tuned fields of shoal::PeerConfig; the others keep their C++ defaults. */
+typedef struct shoal_peer_config {
+  char session[SHOAL_SESSION_CAPACITY]; /**< match name, NUL-terminated, at most 255 bytes */
+  float tick_hz;                       /**< simulation frames per second, 1..1000 */
+  int32_t history_frames;              /**< how far back a correction re-simulates, max_resimulated_frames + 8 .. 4096 */
+  int32_t max_resimulated_frames;      /**< catch-up work per update in frames, >= 1 */
+  int32_t snapshot_interval_frames;    /**< owners send moving objects every N frames, >= 1 */
+  int32_t checksum_interval_frames;    /**< desync checksum every N frames, 0 = off */
+  int32_t ping_interval_ms;            /**< time-sync ping period, >= 10 */
+  int32_t rejoin_grace_ms;             /**< how long a timed-out peer keeps its objects, 0 = not at all */
+  int32_t catchup;                     /**< a shoal_catchup_scope */
+  int32_t exact_compare;               /**< 1 = owner frames compared bit for bit, 0 = within the C++ default tolerances */
+  int32_t quantize;                    /**< 1 = quantise states on every peer (must match on all peers), 0 = raw floats */
+  int32_t bytes_per_second;            /**< snapshot budget per remote peer, >= 1000 */
+  int32_t freeze_outside_simulated_region; /**< 1 = simulate only near the controlled object, 0 = everything */
+  int32_t sync_test_frames;            /**< debug: roll back this many frames every frame and compare, 0 = off */
+} shoal_peer_config;
+
+/** Fills *config with the defaults of a default-constructed shoal::PeerConfig. */
+SHOAL_C_API int shoal_peer_config_default(shoal_peer_config* config);
+
+/* ---------------------------------------------------------------- reference physics world */
+
+/** Shoal's built-in physics: spheres and boxes in a walled arena (shoal::ReferencePhysics). */
+typedef struct shoal_world shoal_world;
+
+/** Mirrors shoal::ReferencePhysicsConfig; the world's constructor checks every field. */
+typedef struct shoal_world_config {
+  float dt;                            /**< seconds per step, (0, 1]; match 1 / tick_hz */
+  shoal_vec3 gravity;                  /**< m/s^2 */
+  float arena_half_x;                  /**< walls at x = +-arena_half_x (m), > 0 */
+  float arena_half_z;                  /**< walls at z = +-arena_half_z (m), > 0; ground at y = 0 */
+  float restitution;                   /**< bounciness of every contact, 0..1 */
+  float friction;                      /**< Coulomb coefficient, >= 0 */
+  float linear_damping;                /**< 1/s, >= 0 */
+  float angular_damping;               /**< 1/s, >= 0 */
+  int32_t solver_iterations;           /**< contact solver passes per step, 1..256 */
+  int32_t allow_sleep;                 /**< 1 = still bodies fall asleep, 0 = never */
+  float sleep_linear_speed;            /**< m/s below which a body counts as still, >= 0 */
+  float sleep_angular_speed;           /**< rad/s below which a body counts as still, >= 0 */
+  int32_t sleep_frames;                /**< frames a still group waits before sleeping, >= 1 */
+  float push_acceleration;             /**< m/s^2 of a full input push, >= 0 */
+  float max_push_speed;                /**< m/s past which pushing stops accelerating, >= 0 */
+  int32_t history_frames;              /**< frames of engine state kept for catch-up, >= 1 */
+  float grid_cell_size;                /**< broad-phase cell edge (m), > 0 */
+} shoal_world_config;
+
+/** Fills *config with the defaults of a default-constructed shoal::ReferencePhysicsConfig. */
+SHOAL_C_API int shoal_world_config_default(shoal_world_config* config);
+/** Creates an empty world in *out_world (NULL on failure). */
+SHOAL_C_API int shoal_world_create(const shoal_world_config* config, shoal_world** out_world);
+/** Destroys a world; NULL is a no-op. Refused while a peer uses it: destroy the peer first. */
+SHOAL_C_API int shoal_world_destroy(shoal_world* world);
+/** Adds a sphere (mass 0 = static); build the same bodies in the same order on every peer. */
+SHOAL_C_API int shoal_world_add_sphere(shoal_world* world, uint32_t object, float radius,
+                                       float mass, const shoal_object_state* initial);
+/** Adds a box of the given half extents (m); refused once a peer uses the world. */
+SHOAL_C_API int shoal_world_add_box(shoal_world* world, uint32_t object, float half_x,
+                                    float half_y, float half_z, float mass,
+                                    const shoal_object_state* initial);
+
+/* ---------------------------------------------------------------- a game's own simulation */
+
+/** A game's physics behind C callbacks (a shoal::Simulation). */
+typedef struct shoal_simulation shoal_simulation;
+
+/** The input of one controlled body for the frame being stepped. */
+typedef struct shoal_body_input {
+  uint32_t body;                       /**< body index, 0..body_count-1 */
+  shoal_input input;                   /**< that body's input */
+} shoal_body_input;
+
+/** The contract of shoal/simulation.hpp in C. Bodies are indices 0..body_count-1, in the same
+ *  order on every peer. Callbacks must not call into the peer that drives them. */
+typedef struct shoal_simulation_callbacks {
+  void* user;                          /**< passed back to every callback */
+  /** Advances one fixed step to `frame`, deterministically; `inputs` lists controlled bodies. */
+  void (*step)(void* user, int32_t frame, const shoal_body_input* inputs, uint32_t input_count);
+  /** The number of bodies; fixed once a peer uses the simulation. */
+  uint32_t (*body_count)(void* user);
+  /** The object id of a body; unique, the same on every peer. */
+  uint32_t (*body_id)(void* user, uint32_t body);
+  /** Radius around the body's position containing all of it (m). */
+  float (*bounding_radius)(void* user, uint32_t body);
+  /** Writes the body's current state into *out_state. */
+  void (*read)(void* user, uint32_t body, shoal_object_state* out_state);
+  /** Sets the body's state (at_rest = 1 puts it to sleep); a read right after returns it. */
+  void (*write)(void* user, uint32_t body, const shoal_object_state* state);
+  /** Optional (NULL = nothing to keep): keeps engine-private state after stepping `frame`. */
+  void (*save)(void* user, int32_t frame);
+  /** Optional (NULL = nothing to restore): brings back what save(frame) kept. */
+  void (*restore)(void* user, int32_t frame);
+} shoal_simulation_callbacks;
+
+/** Wraps the callbacks (copied; `user` must outlive the simulation) in *out_simulation. */
+SHOAL_C_API int shoal_simulation_create(const shoal_simulation_callbacks* callbacks,
+                                        shoal_simulation** out_simulation);
+/** Destroys a simulation; NULL is a no-op. Refused while a peer uses it. */
+SHOAL_C_API int shoal_simulation_destroy(shoal_simulation* simulation);
+
+/* ---------------------------------------------------------------- transports */
+
+/** A network endpoint, given to exactly one peer (which then owns it). */
+typedef struct shoal_transport shoal_transport;
+
+/** Impairments of one direction of a link (the seeded link conditioner). */
+typedef struct shoal_link_conditions {
+  float latency_ms;                    /**< one-way delay */
+  float jitter_ms;                     /**< uniform +- around the latency */
+  float loss;                          /**< fraction of datagrams dropped, 0..1 */
+  float duplicate;                     /**< fraction delivered twice, 0..1 */
+  float reorder;                       /**< fraction held back behind later ones, 0..1 */
+  uint32_t queue_limit_bytes;          /**< queue cap when bandwidth-limited */
+  uint64_t bandwidth_bytes_per_s;      /**< 0 = unlimited */
+} shoal_link_conditions;
+
+/** Both directions of an endpoint's simulated network. */
+typedef struct shoal_conditioner {
+  shoal_link_conditions outbound;      /**< what this endpoint sends */
+  shoal_link_conditions inbound;       /**< what this endpoint receives */
+  uint64_t seed;                       /**< the same seed replays the same impairments */
+} shoal_conditioner;
+
+/** Fills *conditions with the C++ defaults: a perfect link. */
+SHOAL_C_API int shoal_link_conditions_default(shoal_link_conditions* conditions);
+
+/** Where a UDP endpoint is (or a fake one: host "mem" on the in-process network). */
+typedef struct shoal_address {
+  char host[SHOAL_HOST_CAPACITY];      /**< numeric address or host name, NUL-terminated */
+  uint16_t port;                       /**< port */
+} shoal_address;
+
+/** An ENet (UDP) endpoint's settings; mirrors shoal::TransportConfig. */
+typedef struct shoal_enet_config {
+  char bind_host[SHOAL_HOST_CAPACITY]; /**< local address, NUL-terminated ("0.0.0.0" = every interface) */
+  uint16_t port;                       /**< UDP port, 0 = any free one (see shoal_peer_address) */
+  uint32_t max_connections;            /**< peers this endpoint accepts */
+  uint32_t timeout_ms;                 /**< silence after which a connection times out, > 0 */
+  shoal_conditioner conditioner;       /**< simulated bad network; the defaults impair nothing */
+} shoal_enet_config;
+
+/** Fills *config with the defaults of a default-constructed shoal::TransportConfig. */
+SHOAL_C_API int shoal_enet_config_default(shoal_enet_config* config);
+/** Binds a UDP endpoint in *out_transport; SHOAL_ERROR_NETWORK when the port cannot be bound. */
+SHOAL_C_API int shoal_transport_create_enet(const shoal_enet_config* config,
+                                            shoal_transport** out_transport);
+/** Destroys a transport never given to a peer; NULL is a no-op. */
+SHOAL_C_API int shoal_transport_destroy(shoal_transport* transport);
+
+/** An in-process network whose time and losses the caller controls, for deterministic runs. */
+typedef struct shoal_memory_network shoal_memory_network;
+
+/** Creates a network in *out_network whose impairments replay from `seed`. */
+SHOAL_C_API int shoal_memory_network_create(uint64_t seed, shoal_memory_network** out_network);
+/** Destroys the handle; NULL is a no-op. Endpoints keep working, but time no longer advances. */
+SHOAL_C_API int shoal_memory_network_destroy(shoal_memory_network* network);
+/** Sets the network's clock (us); call it before updating the peers at that time. */
+SHOAL_C_API int shoal_memory_network_set_time_us(shoal_memory_network* network, int64_t now_us);
+/** Impairs every link, both directions. */
+SHOAL_C_API int shoal_memory_network_set_conditions(shoal_memory_network* network,
+                                                    const shoal_link_conditions* conditions);
+/** A new endpoint at host "mem", `port` (0 = next free one); a taken port is refused. */
+SHOAL_C_API int shoal_memory_network_create_endpoint(shoal_memory_network* network, uint16_t port,
+                                                     uint32_t timeout_ms,
+                                                     shoal_transport** out_transport);
+
+/* ---------------------------------------------------------------- peer */
+
+/** One game instance in a match (shoal::Peer). */
+typedef struct shoal_peer shoal_peer;
+
+/** What a peer reports (mirrors shoal::EventKind). */
+typedef enum shoal_event_kind {
+  SHOAL_EVENT_JOINED_MATCH = 0,        /**< this peer has an id and a synchronised clock (peer = own id) */
+  SHOAL_EVENT_PEER_JOINED = 1,         /**< peer connected to this one */
+  SHOAL_EVENT_PEER_LEFT = 2,           /**< peer left or stayed away too long; its objects passed on */
+  SHOAL_EVENT_PEER_LOST = 3,           /**< peer timed out; its objects wait for the rejoin grace period */
+  SHOAL_EVENT_PEER_REJOINED = 4,       /**< a lost peer came back in time */
+  SHOAL_EVENT_OWNERSHIP_CHANGED = 5,   /**< object's owner became peer */
+  SHOAL_EVENT_OVERRIDE_APPLIED = 6,    /**< an owner corrected object at frame, depth frames back */
+  SHOAL_EVENT_SNAPPED = 7,             /**< object was too far behind to re-simulate: snapped */
+  SHOAL_EVENT_DESYNC = 8               /**< frame disagrees with peer's checksum for objects */
+} shoal_event_kind;
+
+/** One event; fields that do not apply to its kind are SHOAL_NO_PEER, 0 or SHOAL_NO_FRAME. */
+typedef struct shoal_event {
+  int32_t kind;                        /**< a shoal_event_kind */
+  uint16_t peer;                       /**< the peer concerned */
+  uint32_t object;                     /**< the object concerned */
+  int32_t frame;                       /**< the frame concerned */
+  int32_t depth;                       /**< override: how many frames back it reached; sync-test desync: the rollback */
+  uint32_t object_count;               /**< desync: entries of objects[] in use */
+  int32_t objects_truncated;           /**< desync: 1 if it named more than SHOAL_EVENT_MAX_OBJECTS */
+  uint32_t objects[SHOAL_EVENT_MAX_OBJECTS]; /**< desync: the disagreeing objects, the first ones */
+} shoal_event;
+
+/** The main counters of shoal::PeerStats. */
+typedef struct shoal_stats {
+  int32_t frame;                       /**< newest simulated frame */
+  uint32_t remote_count;               /**< remote peers, see shoal_peer_remote_stats */
+  uint64_t overrides;                  /**< owner frames that replaced a differing own frame */
+  uint64_t catchup_frames;             /**< frames re-simulated by catch-up */
+  uint64_t snaps;                      /**< corrections too old to re-simulate */
+  uint64_t ownership_changes;          /**< owner changes seen */
+  uint64_t snapshots_sent;             /**< snapshot datagrams sent */
+  uint64_t snapshots_received;         /**< snapshot datagrams received */
+  uint64_t snapshot_bytes_sent;        /**< snapshot and ack bytes sent, Shoal header included */
+  uint64_t baseline_misses;            /**< deltas whose baseline was missing (recovered) */
+  uint64_t quantization_clamps;        /**< state fields clamped to the snapshot bounds */
+  uint64_t desyncs;                    /**< desync checksums that disagreed */
+  uint64_t owned_objects;              /**< objects this peer owns now */
+  uint64_t frozen_objects;             /**< objects left out of the last step */
+  uint64_t dropped_packets;            /**< bad or unwanted packets dropped, all reasons */
+} shoal_stats;
+
+/** One remote peer's link, smoothed over about a second. */
+typedef struct shoal_remote_stats {
+  uint16_t peer;                       /**< its id */
+  float rtt_ms;                        /**< round-trip time */
+  float rtt_variance_ms;               /**< round-trip jitter */
+  float packet_loss;                   /**< measured loss of what it sends, 0..1 */
+  float packets_out_per_s;             /**< datagrams sent to it per second */
+  float packets_in_per_s;              /**< datagrams from it per second */
+  float bytes_out_per_s;               /**< bytes sent to it per second, headers included */
+  float bytes_in_per_s;                /**< bytes from it per second, headers included */
+} shoal_remote_stats;
+
+/** Creates a peer on the reference physics. Always takes `transport`, even on failure (it is
+ *  then destroyed): never use it after the call. The world must outlive the peer. */
+SHOAL_C_API int shoal_peer_create_with_world(const shoal_peer_config* config, shoal_world* world,
+                                             shoal_transport* transport, shoal_peer** out_peer);
+/** Same on a game's simulation, which must outlive the peer; one peer per simulation. */
+SHOAL_C_API int shoal_peer_create_with_simulation(const shoal_peer_config* config,
+                                                  shoal_simulation* simulation,
+                                                  shoal_transport* transport,
+                                                  shoal_peer** out_peer);
+/** Destroys a peer and its transport (without a goodbye: see leave); NULL is a no-op. */
+SHOAL_C_API int shoal_peer_destroy(shoal_peer* peer);
+
+/** Starts a match as its host (peer 0); the match starts at the next update. */
+SHOAL_C_API int shoal_peer_host(shoal_peer* peer);
+/** Joins the match hosted at host:port; SHOAL_EVENT_JOINED_MATCH follows. */
+SHOAL_C_API int shoal_peer_join(shoal_peer* peer, const char* host, uint16_t port);
+/** Leaves gracefully so the others take over at once; blocks up to 250 ms. */
+SHOAL_C_API int shoal_peer_leave(shoal_peer* peer);
+/** Sets the object the local player drives. */
+SHOAL_C_API int shoal_peer_set_controlled(shoal_peer* peer, uint32_t object);
+/** Input for the frames simulated from now on, until changed. */
+SHOAL_C_API int shoal_peer_set_input(shoal_peer* peer, const shoal_input* input);
+/** Receives, catches up, steps the frames due by the steady clock, sends; once per render frame. */
+SHOAL_C_API int shoal_peer_update(shoal_peer* peer);
+/** Same at an explicit time (us on any monotonic clock), e.g. the memory network's time. */
+SHOAL_C_API int shoal_peer_update_at(shoal_peer* peer, int64_t now_us);
+/** Blocks until traffic arrives or timeout_ms (>= 0) pass, for loops without vsync (bots, servers). */
+SHOAL_C_API int shoal_peer_wait(shoal_peer* peer, int32_t timeout_ms);
+/** Takes the next event into *out_event: returns 1 if there was one, 0 if none, < 0 on error. */
+SHOAL_C_API int shoal_peer_poll_event(shoal_peer* peer, shoal_event* out_event);
+/** Changes the simulated network of the peer's transport at run time. */
+SHOAL_C_API int shoal_peer_set_conditions(shoal_peer* peer, const shoal_conditioner* conditions);
+
+/** *out_in_match = 1 once hosting or joined with a synchronised clock, else 0. */
+SHOAL_C_API int shoal_peer_in_match(const shoal_peer* peer, int32_t* out_in_match);
+/** *out_id = this peer's id, SHOAL_NO_PEER until it hosts or joins. */
+SHOAL_C_API int shoal_peer_id(const shoal_peer* peer, uint16_t* out_id);
+/** *out_frame = the newest simulated frame, SHOAL_NO_FRAME before the first. */
+SHOAL_C_API int shoal_peer_frame(const shoal_peer* peer, int32_t* out_frame);
+/** Live peers, self included, ascending: writes up to `capacity` ids, *out_count = how many exist. */
+SHOAL_C_API int shoal_peer_peers(const shoal_peer* peer, uint16_t* out_ids, uint32_t capacity,
+                                 uint32_t* out_count);
+/** The object's simulation state at the newest frame (what is simulated and sent). */
+SHOAL_C_API int shoal_peer_state(const shoal_peer* peer, uint32_t object,
+                                 shoal_object_state* out_state);
+/** The object's state at a frame still in the history (to compare peers at one frame). */
+SHOAL_C_API int shoal_peer_state_at(const shoal_peer* peer, uint32_t object, int32_t frame,
+                                    shoal_object_state* out_state);
+/** What to draw for the object: smoothed and render-interpolated. */
+SHOAL_C_API int shoal_peer_visual(const shoal_peer* peer, uint32_t object,
+                                  shoal_visual_state* out_visual);
+/** *out_owner = the object's owner, SHOAL_NO_PEER before the match. */
+SHOAL_C_API int shoal_peer_owner(const shoal_peer* peer, uint32_t object, uint16_t* out_owner);
+/** Where other peers reach this one (the actual port when bound to port 0). */
+SHOAL_C_API int shoal_peer_address(const shoal_peer* peer, shoal_address* out_address);
+/** The peer's counters. */
+SHOAL_C_API int shoal_peer_stats(const shoal_peer* peer, shoal_stats* out_stats);
+/** Remote peer number `index` (0..remote_count-1 of shoal_stats) and its link. */
+SHOAL_C_API int shoal_peer_remote_stats(const shoal_peer* peer, uint32_t index,
+                                        shoal_remote_stats* out_stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SHOAL_SHOAL_H */

@@ -1,0 +1,140 @@
+// What a game reads back from a shoal_peer: match status, object states and owners, the
+// address others reach it at, statistics.
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "boundary.hpp"
+#include "convert.hpp"
+#include "handles.hpp"
+
+using shoal_c::guarded;
+using shoal_c::require;
+
+extern "C" {
+
+int shoal_peer_in_match(const shoal_peer* peer, int32_t* out_in_match) {
+  return guarded(__func__, [&] {
+    int32_t& out = require(out_in_match, "out_in_match");
+    out = require(peer, "peer").peer->in_match() ? 1 : 0;
+    return SHOAL_OK;
+  });
+}
+
+int shoal_peer_id(const shoal_peer* peer, uint16_t* out_id) {
+  return guarded(__func__, [&] {
+    uint16_t& out = require(out_id, "out_id");
+    out = require(peer, "peer").peer->id();
+    return SHOAL_OK;
+  });
+}
+
+int shoal_peer_frame(const shoal_peer* peer, int32_t* out_frame) {
+  return guarded(__func__, [&] {
+    int32_t& out = require(out_frame, "out_frame");
+    out = require(peer, "peer").peer->frame();
+    return SHOAL_OK;
+  });
+}
+
+int shoal_peer_peers(const shoal_peer* peer, uint16_t* out_ids, uint32_t capacity, uint32_t* out_count) {
+  return guarded(__func__, [&] {
+    uint32_t& count = require(out_count, "out_count");
+    const shoal_peer& p = require(peer, "peer");
+    if (capacity > 0) require(out_ids, "out_ids (with a capacity above 0)");
+    const std::vector<shoal::PeerId> ids = p.peer->peers();
+    std::copy_n(ids.begin(), std::min<std::size_t>(ids.size(), capacity), out_ids);
+    count = static_cast<uint32_t>(ids.size());
+    return SHOAL_OK;
+  });
+}
+
+int shoal_peer_state(const shoal_peer* peer, uint32_t object, shoal_object_state* out_state) {
+  return guarded(
+      __func__,
+      [&] {
+        shoal_object_state& out = require(out_state, "out_state");
+        out = shoal_c::to_c(require(peer, "peer").peer->state(object));
+        return SHOAL_OK;
+      },
+      SHOAL_ERROR_UNKNOWN_OBJECT);
+}
+
+int shoal_peer_state_at(const shoal_peer* peer, uint32_t object, int32_t frame,
+                        shoal_object_state* out_state) {
+  return guarded(
+      __func__,
+      [&] {
+        shoal_object_state& out = require(out_state, "out_state");
+        const std::optional<shoal::ObjectState> state = require(peer, "peer").peer->state_at(object, frame);
+        if (!state) {
+          throw shoal_c::Error(SHOAL_ERROR_FRAME_NOT_HELD,
+                               "frame " + std::to_string(frame) +
+                                   " is not in the history: expected one of the last history_frames "
+                                   "frames up to shoal_peer_frame");
+        }
+        out = shoal_c::to_c(*state);
+        return SHOAL_OK;
+      },
+      SHOAL_ERROR_UNKNOWN_OBJECT);
+}
+
+int shoal_peer_visual(const shoal_peer* peer, uint32_t object, shoal_visual_state* out_visual) {
+  return guarded(
+      __func__,
+      [&] {
+        shoal_visual_state& out = require(out_visual, "out_visual");
+        out = shoal_c::to_c(require(peer, "peer").peer->visual(object));
+        return SHOAL_OK;
+      },
+      SHOAL_ERROR_UNKNOWN_OBJECT);
+}
+
+int shoal_peer_owner(const shoal_peer* peer, uint32_t object, uint16_t* out_owner) {
+  return guarded(
+      __func__,
+      [&] {
+        uint16_t& out = require(out_owner, "out_owner");
+        out = require(peer, "peer").peer->owner(object);
+        return SHOAL_OK;
+      },
+      SHOAL_ERROR_UNKNOWN_OBJECT);
+}
+
+int shoal_peer_address(const shoal_peer* peer, shoal_address* out_address) {
+  return guarded(__func__, [&] {
+    shoal_address& out = require(out_address, "out_address");
+    const shoal::Address address = require(peer, "peer").peer->address();
+    shoal_address c{};
+    shoal_c::to_c_array(address.host, c.host, "the peer's host");
+    c.port = address.port;
+    out = c;
+    return SHOAL_OK;
+  });
+}
+
+int shoal_peer_stats(const shoal_peer* peer, shoal_stats* out_stats) {
+  return guarded(__func__, [&] {
+    shoal_stats& out = require(out_stats, "out_stats");
+    out = shoal_c::to_c(require(peer, "peer").peer->stats());
+    return SHOAL_OK;
+  });
+}
+
+int shoal_peer_remote_stats(const shoal_peer* peer, uint32_t index, shoal_remote_stats* out_stats) {
+  return guarded(__func__, [&] {
+    shoal_remote_stats& out = require(out_stats, "out_stats");
+    const shoal::PeerStats stats = require(peer, "peer").peer->stats();
+    if (index >= stats.remotes.size()) {
+      throw shoal_c::Error(SHOAL_ERROR_INVALID_ARGUMENT,
+                           "remote index " + std::to_string(index) +
+                               " is out of range: expected less than shoal_stats.remote_count, which is " +
+                               std::to_string(stats.remotes.size()));
+    }
+    out = shoal_c::to_c(stats.remotes[index]);
+    return SHOAL_OK;
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,90 @@
+/* The library-wide parts of the C API: the version, the defaults (which come from the C++
+ * library, so only their consistency is checked here, not their numbers) and a lone peer that
+ * hosts and steps its own frames. */
+#include "check.h"
+
+int main(void) {
+  shoal_peer_config config;
+  shoal_world_config world_config;
+  shoal_enet_config enet;
+  shoal_link_conditions link;
+  shoal_object_state state;
+  shoal_memory_network* network = NULL;
+  shoal_transport* transport = NULL;
+  shoal_world* world = NULL;
+  shoal_peer* peer = NULL;
+  shoal_event event;
+  int32_t frame = 0, in_match = 0;
+  uint16_t id = 0;
+  int64_t now_us = 1000000;
+  int i, joined = 0;
+
+  CHECK(SHOAL_C_API_VERSION >= 1);
+  CHECK(strcmp(shoal_version(), SHOAL_EXPECTED_VERSION) == 0);
+
+  REQUIRE_OK(shoal_peer_config_default(&config));
+  CHECK(strcmp(config.session, "shoal") == 0);
+  CHECK(config.tick_hz >= 1 && config.tick_hz <= 1000);
+  CHECK(config.history_frames >= config.max_resimulated_frames + 8);
+  CHECK(config.catchup == SHOAL_CATCHUP_REGION || config.catchup == SHOAL_CATCHUP_OBJECT);
+  CHECK(config.exact_compare == 1 && config.quantize == 1);
+  CHECK(config.bytes_per_second >= 1000);
+
+  REQUIRE_OK(shoal_world_config_default(&world_config));
+  CHECK(world_config.dt > 0 && world_config.dt <= 1);
+  CHECK(world_config.gravity.y < 0 && world_config.gravity.x == 0);
+  CHECK(world_config.solver_iterations >= 1 && world_config.allow_sleep == 1);
+
+  REQUIRE_OK(shoal_enet_config_default(&enet));
+  CHECK(enet.port == 0 && enet.max_connections > 0 && enet.timeout_ms > 0);
+  REQUIRE_OK(shoal_link_conditions_default(&link));
+  CHECK(link.loss == 0 && link.latency_ms == 0 && link.queue_limit_bytes > 0);
+
+  REQUIRE_OK(shoal_object_state_default(&state));
+  CHECK(state.orientation.w == 1 && state.orientation.x == 0 && state.at_rest == 0);
+
+  /* A lone host on the defaults: it is in the match at once and simulates frame after frame. */
+  REQUIRE_OK(shoal_world_create(&world_config, &world));
+  state.position.y = 10;  /* a ball that falls for longer than the test runs */
+  REQUIRE_OK(shoal_world_add_sphere(world, 42, 0.5f, 1.0f, &state));
+  REQUIRE_OK(shoal_memory_network_create(1, &network));
+  REQUIRE_OK(shoal_memory_network_create_endpoint(network, 0, 1000, &transport));
+  REQUIRE_OK(shoal_peer_create_with_world(&config, world, transport, &peer));
+  REQUIRE_OK(shoal_peer_frame(peer, &frame));
+  CHECK(frame == SHOAL_NO_FRAME);
+  REQUIRE_OK(shoal_peer_id(peer, &id));
+  CHECK(id == SHOAL_NO_PEER);
+  REQUIRE_OK(shoal_peer_set_controlled(peer, 42));
+  REQUIRE_OK(shoal_peer_host(peer));
+  for (i = 0; i < 60; ++i) {
+    now_us += 16667;
+    REQUIRE_OK(shoal_memory_network_set_time_us(network, now_us));
+    REQUIRE_OK(shoal_peer_update_at(peer, now_us));
+    while (shoal_peer_poll_event(peer, &event) == 1) {
+      if (event.kind == SHOAL_EVENT_JOINED_MATCH) {
+        ++joined;
+        CHECK(event.peer == 0);
+        CHECK(event.object_count == 0 && event.objects_truncated == 0);
+      }
+    }
+  }
+  CHECK(joined == 1);
+  REQUIRE_OK(shoal_peer_in_match(peer, &in_match));
+  CHECK(in_match == 1);
+  REQUIRE_OK(shoal_peer_id(peer, &id));
+  CHECK(id == 0);
+  REQUIRE_OK(shoal_peer_frame(peer, &frame));
+  CHECK(frame >= 50 && frame <= 70);  /* about one frame per 1/60 s */
+  REQUIRE_OK(shoal_peer_state(peer, 42, &state));
+  CHECK(state.position.y < 10 && state.linear_velocity.y < 0);  /* gravity acted */
+  {
+    uint16_t owner = SHOAL_NO_PEER;
+    REQUIRE_OK(shoal_peer_owner(peer, 42, &owner));
+    CHECK(owner == 0);
+  }
+
+  REQUIRE_OK(shoal_peer_destroy(peer));
+  REQUIRE_OK(shoal_world_destroy(world));
+  REQUIRE_OK(shoal_memory_network_destroy(network));
+  return check_exit_status();
+}

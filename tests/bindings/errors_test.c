@@ -1,0 +1,281 @@
+/* Misuse of the C API is an error code and a message that names the problem, never a crash:
+ * NULL handles and out-pointers, unknown object ids, invalid configs, calls out of order and
+ * lifetimes broken on purpose. */
+#include "check.h"
+
+static shoal_world* sphere_world(void) {
+  shoal_world_config config;
+  shoal_object_state state;
+  shoal_world* world = NULL;
+  shoal_world_config_default(&config);
+  shoal_object_state_default(&state);
+  state.position.y = 0.5f;
+  if (shoal_world_create(&config, &world) != SHOAL_OK) return NULL;
+  if (shoal_world_add_sphere(world, 1, 0.5f, 1.0f, &state) != SHOAL_OK) return NULL;
+  return world;
+}
+
+static void null_arguments(shoal_peer* peer) {
+  shoal_object_state state;
+  shoal_visual_state visual;
+  shoal_event event;
+  shoal_stats stats;
+  shoal_address address;
+  int32_t value;
+  uint16_t id;
+  uint32_t count;
+  const shoal_input input = {{0, 0, 0}, 0};
+
+  CHECK_FAILS(shoal_peer_update(NULL), SHOAL_ERROR_NULL_ARGUMENT, "peer is NULL");
+  CHECK_FAILS(shoal_peer_update_at(NULL, 0), SHOAL_ERROR_NULL_ARGUMENT, "shoal_peer_update_at");
+  CHECK_FAILS(shoal_peer_host(NULL), SHOAL_ERROR_NULL_ARGUMENT, "peer");
+  CHECK_FAILS(shoal_peer_join(NULL, "127.0.0.1", 1), SHOAL_ERROR_NULL_ARGUMENT, "peer");
+  CHECK_FAILS(shoal_peer_join(peer, NULL, 1), SHOAL_ERROR_NULL_ARGUMENT, "host is NULL");
+  CHECK_FAILS(shoal_peer_leave(NULL), SHOAL_ERROR_NULL_ARGUMENT, "peer");
+  CHECK_FAILS(shoal_peer_set_controlled(NULL, 1), SHOAL_ERROR_NULL_ARGUMENT, "peer");
+  CHECK_FAILS(shoal_peer_set_input(NULL, &input), SHOAL_ERROR_NULL_ARGUMENT, "peer");
+  CHECK_FAILS(shoal_peer_set_input(peer, NULL), SHOAL_ERROR_NULL_ARGUMENT, "input is NULL");
+  CHECK_FAILS(shoal_peer_poll_event(NULL, &event), SHOAL_ERROR_NULL_ARGUMENT, "peer");
+  CHECK_FAILS(shoal_peer_poll_event(peer, NULL), SHOAL_ERROR_NULL_ARGUMENT, "out_event");
+  CHECK_FAILS(shoal_peer_state(NULL, 1, &state), SHOAL_ERROR_NULL_ARGUMENT, "peer");
+  CHECK_FAILS(shoal_peer_state(peer, 1, NULL), SHOAL_ERROR_NULL_ARGUMENT, "out_state");
+  CHECK_FAILS(shoal_peer_visual(peer, 1, NULL), SHOAL_ERROR_NULL_ARGUMENT, "out_visual");
+  CHECK_FAILS(shoal_peer_visual(NULL, 1, &visual), SHOAL_ERROR_NULL_ARGUMENT, "peer");
+  CHECK_FAILS(shoal_peer_owner(peer, 1, NULL), SHOAL_ERROR_NULL_ARGUMENT, "out_owner");
+  CHECK_FAILS(shoal_peer_in_match(NULL, &value), SHOAL_ERROR_NULL_ARGUMENT, "peer");
+  CHECK_FAILS(shoal_peer_frame(peer, NULL), SHOAL_ERROR_NULL_ARGUMENT, "out_frame");
+  CHECK_FAILS(shoal_peer_id(NULL, &id), SHOAL_ERROR_NULL_ARGUMENT, "peer");
+  CHECK_FAILS(shoal_peer_peers(peer, NULL, 4, &count), SHOAL_ERROR_NULL_ARGUMENT, "out_ids");
+  CHECK_FAILS(shoal_peer_stats(NULL, &stats), SHOAL_ERROR_NULL_ARGUMENT, "peer");
+  CHECK_FAILS(shoal_peer_address(peer, NULL), SHOAL_ERROR_NULL_ARGUMENT, "out_address");
+  CHECK_FAILS(shoal_peer_address(NULL, &address), SHOAL_ERROR_NULL_ARGUMENT, "peer");
+  CHECK_FAILS(shoal_peer_set_conditions(peer, NULL), SHOAL_ERROR_NULL_ARGUMENT, "conditions");
+  CHECK_FAILS(shoal_peer_wait(peer, -1), SHOAL_ERROR_INVALID_ARGUMENT, "timeout_ms");
+  CHECK_FAILS(shoal_peer_config_default(NULL), SHOAL_ERROR_NULL_ARGUMENT, "config");
+  CHECK_FAILS(shoal_world_config_default(NULL), SHOAL_ERROR_NULL_ARGUMENT, "config");
+  CHECK_FAILS(shoal_world_add_sphere(NULL, 9, 1, 1, &state), SHOAL_ERROR_NULL_ARGUMENT, "world");
+  CHECK_FAILS(shoal_memory_network_set_time_us(NULL, 5), SHOAL_ERROR_NULL_ARGUMENT, "network");
+  CHECK_FAILS(shoal_memory_network_create(1, NULL), SHOAL_ERROR_NULL_ARGUMENT, "out_network");
+  CHECK_FAILS(shoal_transport_create_enet(NULL, NULL), SHOAL_ERROR_NULL_ARGUMENT, "out_transport");
+  /* destroying nothing is allowed, as with free(NULL) */
+  CHECK(shoal_peer_destroy(NULL) == SHOAL_OK);
+  CHECK(shoal_world_destroy(NULL) == SHOAL_OK);
+  CHECK(shoal_simulation_destroy(NULL) == SHOAL_OK);
+  CHECK(shoal_transport_destroy(NULL) == SHOAL_OK);
+  CHECK(shoal_memory_network_destroy(NULL) == SHOAL_OK);
+}
+
+static void unknown_objects(shoal_peer* peer) {
+  shoal_object_state state;
+  shoal_visual_state visual;
+  uint16_t owner = 0;
+  CHECK_FAILS(shoal_peer_state(peer, 999, &state), SHOAL_ERROR_UNKNOWN_OBJECT, "object 999");
+  CHECK_FAILS(shoal_peer_state_at(peer, 999, 0, &state), SHOAL_ERROR_UNKNOWN_OBJECT, "999");
+  CHECK_FAILS(shoal_peer_visual(peer, 999, &visual), SHOAL_ERROR_UNKNOWN_OBJECT, "999");
+  CHECK_FAILS(shoal_peer_owner(peer, 999, &owner), SHOAL_ERROR_UNKNOWN_OBJECT, "999");
+  CHECK_FAILS(shoal_peer_set_controlled(peer, 999), SHOAL_ERROR_UNKNOWN_OBJECT, "999");
+  CHECK_FAILS(shoal_peer_state_at(peer, 1, 123456, &state), SHOAL_ERROR_FRAME_NOT_HELD, "123456");
+  CHECK(shoal_peer_state(peer, 1, &state) == SHOAL_OK);  /* a known object still works */
+}
+
+static int invalid_configs(void) {
+  shoal_peer_config config;
+  shoal_world_config world_config;
+  shoal_memory_network* network = NULL;
+  shoal_transport* transport = NULL;
+  shoal_transport* taken = NULL;
+  shoal_world* world = sphere_world();
+  shoal_world* bad_world = (shoal_world*)&config;  /* must be reset to NULL by a failed create */
+  shoal_peer* peer = (shoal_peer*)&config;  /* must be reset to NULL by a failed create */
+  shoal_object_state state;
+  shoal_simulation* simulation = (shoal_simulation*)&config;
+  shoal_simulation_callbacks callbacks;
+
+  REQUIRE(world != NULL);
+  REQUIRE(shoal_memory_network_create(3, &network) == SHOAL_OK);
+
+  shoal_peer_config_default(&config);
+  config.tick_hz = 0;
+  shoal_memory_network_create_endpoint(network, 0, 1000, &transport);
+  CHECK_FAILS(shoal_peer_create_with_world(&config, world, transport, &peer),
+              SHOAL_ERROR_INVALID_ARGUMENT, "tick_hz");
+  CHECK(peer == NULL);
+
+  shoal_peer_config_default(&config);
+  config.history_frames = config.max_resimulated_frames;  /* needs 8 more */
+  shoal_memory_network_create_endpoint(network, 0, 1000, &transport);
+  CHECK_FAILS(shoal_peer_create_with_world(&config, world, transport, &peer),
+              SHOAL_ERROR_INVALID_ARGUMENT, "history_frames");
+
+  shoal_peer_config_default(&config);
+  config.catchup = 7;
+  shoal_memory_network_create_endpoint(network, 0, 1000, &transport);
+  CHECK_FAILS(shoal_peer_create_with_world(&config, world, transport, &peer),
+              SHOAL_ERROR_INVALID_ARGUMENT, "catchup");
+
+  shoal_peer_config_default(&config);
+  memset(config.session, 'x', sizeof config.session);  /* no terminating NUL */
+  shoal_memory_network_create_endpoint(network, 0, 1000, &transport);
+  CHECK_FAILS(shoal_peer_create_with_world(&config, world, transport, &peer),
+              SHOAL_ERROR_INVALID_ARGUMENT, "session");
+
+  shoal_peer_config_default(&config);
+  CHECK_FAILS(shoal_peer_create_with_world(&config, world, NULL, &peer), SHOAL_ERROR_NULL_ARGUMENT,
+              "transport");
+  shoal_memory_network_create_endpoint(network, 0, 1000, &transport);
+  CHECK_FAILS(shoal_peer_create_with_world(&config, NULL, transport, &peer),
+              SHOAL_ERROR_NULL_ARGUMENT, "world");
+
+  /* A taken port on the in-process network. */
+  CHECK(shoal_memory_network_create_endpoint(network, 40, 1000, &taken) == SHOAL_OK);
+  CHECK_FAILS(shoal_memory_network_create_endpoint(network, 40, 1000, &transport),
+              SHOAL_ERROR_INVALID_ARGUMENT, "40");
+  CHECK(transport == NULL);
+  shoal_transport_destroy(taken);
+
+  /* A bad world. */
+  shoal_world_config_default(&world_config);
+  world_config.dt = 0;
+  CHECK_FAILS(shoal_world_create(&world_config, &bad_world), SHOAL_ERROR_INVALID_ARGUMENT, "dt");
+  CHECK(bad_world == NULL);
+  shoal_object_state_default(&state);
+  CHECK_FAILS(shoal_world_add_sphere(world, 5, -1, 1, &state), SHOAL_ERROR_INVALID_ARGUMENT, "radius");
+  CHECK_FAILS(shoal_world_add_box(world, 6, 0.5f, 0, 0.5f, 1, &state), SHOAL_ERROR_INVALID_ARGUMENT,
+              "half extents");
+
+  /* Callbacks: only save and restore may be missing. */
+  memset(&callbacks, 0, sizeof callbacks);
+  CHECK_FAILS(shoal_simulation_create(&callbacks, &simulation), SHOAL_ERROR_INVALID_ARGUMENT, "step");
+  CHECK(simulation == NULL);
+  CHECK_FAILS(shoal_simulation_create(NULL, &simulation), SHOAL_ERROR_NULL_ARGUMENT, "callbacks");
+
+  /* A bad ENet config. */
+  {
+    shoal_enet_config enet;
+    shoal_enet_config_default(&enet);
+    enet.timeout_ms = 0;
+    CHECK_FAILS(shoal_transport_create_enet(&enet, &transport), SHOAL_ERROR_INVALID_ARGUMENT,
+                "timeout_ms");
+  }
+
+  shoal_world_destroy(world);
+  shoal_memory_network_destroy(network);
+  return 0;
+}
+
+/* Lifetimes and order: each refused with SHOAL_ERROR_INVALID_STATE, and nothing breaks. */
+static int out_of_order(void) {
+  shoal_memory_network* network = NULL;
+  shoal_transport* transport = NULL;
+  shoal_world* world = sphere_world();
+  shoal_peer* peer = NULL;
+  shoal_peer* second = NULL;
+  shoal_peer_config config;
+  shoal_object_state state;
+
+  REQUIRE(world != NULL);
+  REQUIRE(shoal_memory_network_create(3, &network) == SHOAL_OK);
+  shoal_peer_config_default(&config);
+  shoal_object_state_default(&state);
+  shoal_memory_network_create_endpoint(network, 0, 1000, &transport);
+  REQUIRE(shoal_peer_create_with_world(&config, world, transport, &peer) == SHOAL_OK);
+
+  CHECK_FAILS(shoal_world_add_sphere(world, 7, 0.5f, 1, &state), SHOAL_ERROR_INVALID_STATE,
+              "before creating the peer");
+  CHECK_FAILS(shoal_world_destroy(world), SHOAL_ERROR_INVALID_STATE, "destroy the peer first");
+  shoal_memory_network_create_endpoint(network, 0, 1000, &transport);
+  CHECK_FAILS(shoal_peer_create_with_world(&config, world, transport, &second),
+              SHOAL_ERROR_INVALID_STATE, "one peer per world");
+  CHECK(second == NULL);
+
+  CHECK(shoal_peer_host(peer) == SHOAL_OK);
+  CHECK_FAILS(shoal_peer_host(peer), SHOAL_ERROR_INVALID_STATE, "already started");
+  CHECK_FAILS(shoal_peer_join(peer, "mem", 1), SHOAL_ERROR_INVALID_STATE, "already started");
+  CHECK_FAILS(shoal_peer_remote_stats(peer, 0, NULL), SHOAL_ERROR_NULL_ARGUMENT, "out_stats");
+  {
+    shoal_remote_stats remote;
+    CHECK_FAILS(shoal_peer_remote_stats(peer, 0, &remote), SHOAL_ERROR_INVALID_ARGUMENT,
+                "remote_count, which is 0");
+  }
+
+  unknown_objects(peer);
+  null_arguments(peer);
+
+  CHECK(shoal_peer_destroy(peer) == SHOAL_OK);
+  CHECK(shoal_world_add_sphere(world, 7, 0.5f, 1, &state) == SHOAL_OK);  /* free again */
+  CHECK(shoal_world_destroy(world) == SHOAL_OK);
+  shoal_memory_network_destroy(network);
+  return 0;
+}
+
+/* A game's world that grows between attempts: bodies 10, 11, ... at rest at the origin. */
+static void grow_step(void* user, int32_t frame, const shoal_body_input* inputs, uint32_t count) {
+  (void)user, (void)frame, (void)inputs, (void)count;
+}
+static uint32_t grow_count(void* user) { return *(const uint32_t*)user; }
+static uint32_t grow_id(void* user, uint32_t body) { (void)user; return 10 + body; }
+static float grow_radius(void* user, uint32_t body) { (void)user, (void)body; return 0.5f; }
+static void grow_read(void* user, uint32_t body, shoal_object_state* out) {
+  (void)user, (void)body;
+  shoal_object_state_default(out);
+  out->at_rest = 1;
+}
+static void grow_write(void* user, uint32_t body, const shoal_object_state* state) {
+  (void)user, (void)body, (void)state;
+}
+
+/* A failed creation leaves a game's simulation free, with its body count read afresh next time;
+ * a simulation driving a peer cannot be destroyed. */
+static int simulation_lifetime(void) {
+  uint32_t bodies = 1;
+  shoal_simulation_callbacks callbacks;
+  shoal_simulation* simulation = NULL;
+  shoal_memory_network* network = NULL;
+  shoal_transport* transport = NULL;
+  shoal_peer* peer = NULL;
+  shoal_peer* second = NULL;
+  shoal_peer_config config;
+  shoal_object_state state;
+
+  memset(&callbacks, 0, sizeof callbacks);
+  callbacks.user = &bodies;
+  callbacks.step = grow_step;
+  callbacks.body_count = grow_count;
+  callbacks.body_id = grow_id;
+  callbacks.bounding_radius = grow_radius;
+  callbacks.read = grow_read;
+  callbacks.write = grow_write;
+  REQUIRE(shoal_simulation_create(&callbacks, &simulation) == SHOAL_OK);
+  REQUIRE(shoal_memory_network_create(5, &network) == SHOAL_OK);
+
+  shoal_peer_config_default(&config);
+  config.tick_hz = 5000;
+  shoal_memory_network_create_endpoint(network, 0, 1000, &transport);
+  CHECK_FAILS(shoal_peer_create_with_simulation(&config, simulation, transport, &peer),
+              SHOAL_ERROR_INVALID_ARGUMENT, "tick_hz is 5000");
+  bodies = 2;  /* the game adds a body and tries again */
+  shoal_peer_config_default(&config);
+  shoal_memory_network_create_endpoint(network, 0, 1000, &transport);
+  REQUIRE(shoal_peer_create_with_simulation(&config, simulation, transport, &peer) == SHOAL_OK);
+  CHECK(shoal_peer_state(peer, 11, &state) == SHOAL_OK);
+  CHECK_FAILS(shoal_peer_state(peer, 12, &state), SHOAL_ERROR_UNKNOWN_OBJECT, "12");
+  CHECK_FAILS(shoal_simulation_destroy(simulation), SHOAL_ERROR_INVALID_STATE, "destroy the peer first");
+  shoal_memory_network_create_endpoint(network, 0, 1000, &transport);
+  CHECK_FAILS(shoal_peer_create_with_simulation(&config, simulation, transport, &second),
+              SHOAL_ERROR_INVALID_STATE, "one peer per simulation");
+  CHECK(second == NULL);
+  CHECK(shoal_peer_destroy(peer) == SHOAL_OK);
+  CHECK(shoal_simulation_destroy(simulation) == SHOAL_OK);
+  shoal_memory_network_destroy(network);
+  return 0;
+}
+
+int main(void) {
+  CHECK(strcmp(shoal_last_error(), "") == 0);  /* nothing failed yet on this thread */
+  invalid_configs();  /* each counts its own failures */
+  out_of_order();
+  simulation_lifetime();
+  CHECK(strcmp(shoal_error_name(SHOAL_ERROR_UNKNOWN_OBJECT), "SHOAL_ERROR_UNKNOWN_OBJECT") == 0);
+  CHECK(strcmp(shoal_error_name(-1000), "an unknown error code") == 0);
+  return check_exit_status();
+}
