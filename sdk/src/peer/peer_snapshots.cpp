@@ -33,7 +33,11 @@ void Peer::Impl::send_snapshots(Frame frame) {
   if (members.remotes().empty()) return;
   const SnapshotConfig& sc = config.snapshots;
   const std::span<ObjectState> states = history.states(frame);
-  if (sc.quantize) {
+  const bool moving_due = frame % config.snapshot_interval_frames == 0;
+  // By priority, a link sends one packet per interval; without, resting objects are due on
+  // frames of their own.
+  const bool sending = moving_due || !sc.prioritize;
+  if (sc.quantize && sending) {
     // Receivers must get the owner's exact state. A state the owner got from elsewhere (its
     // previous owner, a snap) may not survive quantising: the owner takes the settled value
     // itself first, in its newest frame, before anyone has seen that frame.
@@ -56,13 +60,10 @@ void Peer::Impl::send_snapshots(Frame frame) {
       snapshot_out.inputs.push_back({frame - k, inputs.input(*controlled, frame - k)});
     }
   }
-  const bool moving_due = frame % config.snapshot_interval_frames == 0;
 
   for (const session::Member& m : members.remotes()) {
     SnapshotLink& link = snapshot_link(m.id);
-    // By priority, a link sends one packet per interval; without, resting objects are due on
-    // frames of their own.
-    if (moving_due || !sc.prioritize) {
+    if (sending) {
       // Interest: only what the receiver's simulated region holds, as this peer sees it; a
       // peer that controls nothing (yet) gets everything.
       const authority::PeerRegions& interest = regions_of(m.id);

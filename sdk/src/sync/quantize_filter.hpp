@@ -25,15 +25,8 @@ class QuantizeFilter final : public StateFilter {
     // depends on that).
     Last& last = last_[body];
     if (last.fixed && bitwise_equal(state, last.state)) return false;
-    const wire::SettledState result = quantizer_.settle_state(state, &clamped_);
-    last.quantized = result.quantized;
-    last.state = result.state;
-    // Only a resting body comes back with the same state next step, so only its value is worth
-    // remembering as a fixed point; a moving body would never hit the cache anyway.
-    last.fixed = result.state.at_rest && result.stable;
-    if (bitwise_equal(result.state, state)) return false;
-    state = result.state;
-    return true;
+    settle_into(last, state);
+    return take(last, state);
   }
   /// The code an owner sends for the state it holds, whose dequantisation is exactly that
   /// state, so that receivers hold what the owner holds. A state this filter set last has it
@@ -43,21 +36,30 @@ class QuantizeFilter final : public StateFilter {
   /// dequantises elsewhere: `state` is replaced then, and true returned.
   bool encode(BodyIndex body, ObjectState& state, wire::QuantizedState& code) const {
     Last& last = last_[body];
-    if (!bitwise_equal(last.state, state)) {
-      const wire::SettledState result = quantizer_.settle_state(state, &clamped_);
-      last.quantized = result.quantized;
-      last.state = result.state;
-      last.fixed = result.state.at_rest && result.stable;
-    }
+    if (!bitwise_equal(last.state, state)) settle_into(last, state);
     code = last.quantized;
-    if (bitwise_equal(last.state, state)) return false;
-    state = last.state;
-    return true;
+    return take(last, state);
   }
   /// Fields clamped to the world bounds or speed limits so far.
   std::uint64_t clamped() const { return clamped_; }
 
  private:
+  struct Last;
+  void settle_into(Last& last, const ObjectState& state) const {
+    const wire::SettledState result = quantizer_.settle_state(state, &clamped_);
+    last.quantized = result.quantized;
+    last.state = result.state;
+    // Only a resting body comes back with the same state next step, so only its value is worth
+    // remembering as a fixed point; a moving body would never hit the cache anyway.
+    last.fixed = result.state.at_rest && result.stable;
+  }
+  /// Gives `state` the value last set; whether that changed it.
+  static bool take(const Last& last, ObjectState& state) {
+    if (bitwise_equal(last.state, state)) return false;
+    state = last.state;
+    return true;
+  }
+
   const wire::Quantizer& quantizer_;
   // Per body, the last value set, together: two cache lines per filtered body.
   struct alignas(64) Last {
