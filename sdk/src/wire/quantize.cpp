@@ -34,12 +34,15 @@ double truncated(double x) {
 double rounded(double x) {
   const double whole = truncated(x);
   const double rest = x - whole;  // exact
-  return whole + (rest >= 0.5 ? 1.0 : 0.0) - (rest <= -0.5 ? 1.0 : 0.0);
+  // Written as arithmetic on the comparisons: the compiler would branch on each, and which way
+  // they go is as random as the values are.
+  return whole + static_cast<double>(rest >= 0.5) - static_cast<double>(rest <= -0.5);
 }
 
 // floor(units + kOnUnit) for units >= 0, else ceil(units - kOnUnit): both are the truncation
 // of the nudged value, whose sign is the sign of units.
-double toward_zero(double units) { return truncated(units >= 0 ? units + kOnUnit : units - kOnUnit); }
+// (copysign, not a branch on the sign, which is as random as the velocities are.)
+double toward_zero(double units) { return truncated(units + std::copysign(kOnUnit, units)); }
 
 void require(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument("shoal::SnapshotConfig: " + what);
@@ -57,14 +60,8 @@ std::uint32_t clamp_count(double value, std::uint32_t max, std::uint64_t* clampe
   return static_cast<std::uint32_t>(value);
 }
 
-float component(const Quat& q, std::uint32_t i) {
-  switch (i) {
-    case 0: return q.w;
-    case 1: return q.x;
-    case 2: return q.y;
-    default: return q.z;
-  }
-}
+// For each dropped component (w, x, y, z), the three that are sent, in order.
+constexpr std::uint32_t kOthers[4][3] = {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}};
 
 }  // namespace
 
@@ -141,20 +138,26 @@ QuantizedState Quantizer::quantize(const ObjectState& s, std::uint64_t* clamped)
 
 void Quantizer::quantize_orientation(const Quat& orientation, QuantizedState& q) const {
   // Smallest three: drop the largest-magnitude component (the first of equals), sign-flip
-  // the quaternion so the dropped one is non-negative.
+  // the quaternion so the dropped one is non-negative. Every stepped state of every body comes
+  // through here, so it is written without branches on the values (which component is the
+  // largest, and its sign, differ from body to body); the arithmetic is SPEC.md's, exactly.
   const Quat o = normalized(orientation);
+  const float c[4] = {o.w, o.x, o.y, o.z};
   std::uint32_t largest = 0;
+  float most = std::fabs(c[0]);
   for (std::uint32_t i = 1; i < 4; ++i) {
-    if (std::fabs(component(o, i)) > std::fabs(component(o, largest))) largest = i;
+    const float magnitude = std::fabs(c[i]);
+    largest = magnitude > most ? i : largest;
+    most = std::max(most, magnitude);
   }
-  const float sign = component(o, largest) < 0 ? -1.0f : 1.0f;
+  const float sign = static_cast<float>(1 - 2 * static_cast<int>(c[largest] < 0));
   q.largest = largest;
-  std::size_t k = 0;
-  for (std::uint32_t i = 0; i < 4; ++i) {
-    if (i == largest) continue;
-    const double c = sign * component(o, i) / kSqrtHalf;  // -1..1
-    // Rounding can push |c| a hair past 1/sqrt2: that is not a clamp worth counting.
-    q.smallest[k++] = clamp_count(rounded(c * orientation_half_) + orientation_zero_, limits_.smallest, nullptr);
+  const std::uint32_t* others = kOthers[largest];
+  for (std::size_t k = 0; k < 3; ++k) {
+    // Rounding can push a value a hair past 1/sqrt2: that is not a clamp worth counting.
+    const double units = rounded(sign * c[others[k]] / kSqrtHalf * orientation_half_) + orientation_zero_;
+    // (std::max(0.0, x) is 0 for a NaN, left by an infinite component.)
+    q.smallest[k] = static_cast<std::uint32_t>(std::min(std::max(0.0, units), static_cast<double>(limits_.smallest)));
   }
 }
 
@@ -181,16 +184,15 @@ ObjectState Quantizer::dequantize(const QuantizedState& q) const {
 
 Quat Quantizer::dequantize_orientation(const QuantizedState& q) const {
   float c[4];
+  const std::uint32_t* others = kOthers[q.largest & 3];  // in_range() guarantees < 4
   float sum = 0;
-  std::size_t k = 0;
-  for (std::uint32_t i = 0; i < 4; ++i) {
-    if (i == q.largest) continue;
-    const float value = static_cast<float>(
-        (static_cast<double>(q.smallest[k++]) - orientation_zero_) / orientation_half_ * kSqrtHalf);
-    c[i] = value;
+  for (std::size_t k = 0; k < 3; ++k) {
+    const auto value = static_cast<float>(
+        (static_cast<double>(q.smallest[k]) - orientation_zero_) / orientation_half_ * kSqrtHalf);
+    c[others[k]] = value;
     sum += value * value;
   }
-  c[q.largest] = std::sqrt(std::max(0.0f, 1.0f - sum));
+  c[q.largest & 3] = std::sqrt(std::max(0.0f, 1.0f - sum));
   return normalized(Quat{c[0], c[1], c[2], c[3]});
 }
 
