@@ -239,3 +239,32 @@ TEST_CASE("snapshot loss covers the last window of packets, however rarely it is
   }
   CHECK(received.loss() == doctest::Approx(0.5).epsilon(0.02));
 }
+
+TEST_CASE("the receiver keeps an object's newest frames whatever order they arrive in") {
+  sync::ReceivedSnapshots received(2);
+  const std::size_t depth = sync::ReceivedSnapshots::kDepth;
+  auto state = [](Frame f) {
+    wire::QuantizedState q;
+    q.position = {static_cast<std::uint32_t>(f), 1, 2};
+    return q;
+  };
+  // Frames 100, 102, ... arrive in reverse order, then more recent ones in order.
+  for (Frame f = 100 + 2 * static_cast<Frame>(depth - 1); f >= 100; f -= 2) received.store(0, f, state(f));
+  for (Frame f = 200; f < 200 + 4; ++f) received.store(0, f, state(f));
+  // The four newest took the four oldest slots: 100..106 are gone, 108 and later are held.
+  for (Frame f = 100; f < 108; f += 2) CHECK(received.find(0, f) == nullptr);
+  for (Frame f = 108; f < 100 + 2 * static_cast<Frame>(depth); f += 2) {
+    CAPTURE(f);
+    REQUIRE(received.find(0, f) != nullptr);
+    CHECK(*received.find(0, f) == state(f));
+  }
+  // A late frame older than all held is not kept: it would push out frame 108.
+  received.store(0, 101, state(101));
+  CHECK(received.find(0, 101) == nullptr);
+  CHECK(received.find(0, 108) != nullptr);
+  // A duplicate overwrites its own slot; another object's slots are untouched.
+  received.store(0, 203, state(1));
+  CHECK(*received.find(0, 203) == state(1));
+  CHECK(received.find(0, 202) != nullptr);
+  CHECK(received.find(1, 203) == nullptr);
+}

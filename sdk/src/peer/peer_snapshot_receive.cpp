@@ -114,9 +114,7 @@ void Peer::Impl::prefetch_for(const wire::Snapshot& snapshot, const SnapshotLink
     if (record.index < own.size()) __builtin_prefetch(&own[record.index]);
   }
   for (const wire::ObjectRecord& record : snapshot.objects) {
-    if (record.baseline_age > 0) {
-      link.received.prefetch_baseline(record.index, snapshot.frame - static_cast<Frame>(record.baseline_age));
-    }
+    link.received.prefetch_states(record.index, snapshot.frame - static_cast<Frame>(record.baseline_age));
   }
 }
 

@@ -140,12 +140,12 @@ class SentSnapshots {
 
 class ReceivedSnapshots {
  public:
-  /// Keeps the last kDepth states received of each object.
+  /// Keeps the states of the newest kDepth frames received of each object.
   static constexpr std::size_t kDepth = 16;
 
   explicit ReceivedSnapshots(std::size_t bodies, std::size_t user_bytes_stride = 0)
-      : user_bytes_stride_(user_bytes_stride), frames_(bodies * kDepth, kNoFrame), states_(bodies * kDepth),
-        user_bytes_(bodies * kDepth * user_bytes_stride), next_slot_(bodies, 0) {}
+      : user_bytes_stride_(user_bytes_stride), frames_(bodies), states_(bodies * kDepth),
+        user_bytes_(bodies * kDepth * user_bytes_stride) {}
 
   /// Notes the arrival of a packet, for the acks.
   void on_packet(std::uint16_t sequence) {
@@ -191,11 +191,14 @@ class ReceivedSnapshots {
     const std::size_t base = body * kDepth;
     std::size_t i = slot_of(body, frame);
     if (i == kDepth) {  // not a duplicate or a resend of the same frame: a new slot
-      i = next_slot_[body];
-      next_slot_[body] = static_cast<std::uint8_t>((next_slot_[body] + 1) % kDepth);
+      i = oldest_slot(body);
+      // Older than every frame held (a late packet): no sender takes it as a baseline any more
+      // (baselines only advance), and it would push out a state that may be one.
+      const Frame oldest = frames_[body].frames[i];
+      if (oldest != kNoFrame && frame < oldest) return;
       std::erase(resets_, body);
     }
-    frames_[base + i] = frame;
+    frames_[body].frames[i] = frame;
     states_[base + i] = state;
     std::copy(user_bytes.begin(), user_bytes.end(),
               user_bytes_.begin() + static_cast<std::ptrdiff_t>((base + i) * user_bytes_stride_));
@@ -212,17 +215,17 @@ class ReceivedSnapshots {
     return {user_bytes_.data() + (body * kDepth + i) * user_bytes_stride_, user_bytes_stride_};
   }
 
-  /// Starts loading what find() and store() of body will touch: its frames, and the slot a new
-  /// frame would take. Only a hint: nothing is read or changed.
+  /// Starts loading what find() and store() of body will touch first: its frames. Only a
+  /// hint: nothing is read or changed.
   void prefetch(BodyIndex body) const {
-    if (body >= next_slot_.size()) return;
-    __builtin_prefetch(&frames_[body * kDepth]);
-    __builtin_prefetch(&states_[body * kDepth + next_slot_[body]]);
+    if (body < frames_.size()) __builtin_prefetch(&frames_[body]);
   }
-  /// The same for the state find() returns: once the frames are loaded, the search is cheap.
-  void prefetch_baseline(BodyIndex body, Frame frame) const {
-    if (body >= next_slot_.size()) return;
+  /// Once the frames are loaded, the rest: the state find(body, frame) returns and the slot
+  /// store() would take.
+  void prefetch_states(BodyIndex body, Frame frame) const {
+    if (body >= frames_.size()) return;
     if (const std::size_t i = slot_of(body, frame); i != kDepth) __builtin_prefetch(&states_[body * kDepth + i]);
+    __builtin_prefetch(&states_[body * kDepth + oldest_slot(body)], 1);
   }
 
   /// Asks the sender (in the following acks) to forget its baseline of body.
@@ -248,18 +251,28 @@ class ReceivedSnapshots {
   // The slot of body holding frame, or kDepth. The frames are kept apart from the states so
   // this search reads one cache line, not one per slot.
   std::size_t slot_of(BodyIndex body, Frame frame) const {
-    const Frame* frames = frames_.data() + body * kDepth;
+    const std::array<Frame, kDepth>& frames = frames_[body].frames;
     for (std::size_t i = 0; i < kDepth; ++i) {
       if (frames[i] == frame) return i;
     }
     return kDepth;
   }
+  // The slot a new frame takes: the oldest frame's (an empty slot holds kNoFrame, older than
+  // any), so the newest kDepth frames received are kept whatever order they came in.
+  std::size_t oldest_slot(BodyIndex body) const {
+    const std::array<Frame, kDepth>& frames = frames_[body].frames;
+    return static_cast<std::size_t>(std::ranges::min_element(frames) - frames.begin());
+  }
 
   std::size_t user_bytes_stride_;
-  std::vector<Frame> frames_;                 // bodies x kDepth
+  // The frames of a body's slots: one cache line.
+  struct alignas(64) Slots {
+    std::array<Frame, kDepth> frames;
+    Slots() { frames.fill(kNoFrame); }
+  };
+  std::vector<Slots> frames_;                 // bodies
   std::vector<wire::QuantizedState> states_;  // bodies x kDepth
   std::vector<std::uint8_t> user_bytes_;  // bodies x kDepth x stride
-  std::vector<std::uint8_t> next_slot_;
   std::uint64_t received_ = 0, expected_ = 0;             // packets, since the first
   std::uint64_t window_received_ = 0, window_expected_ = 0;
   float loss_ = 0;
