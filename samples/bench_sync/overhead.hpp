@@ -1,0 +1,40 @@
+// Part 1 of shoal-bench-sync: the SDK's cost per simulated frame next to one physics step.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace shoal::bench {
+
+/// Render frames per timed block: each block gives one ratio, and the median is reported.
+inline constexpr int kOverheadBlockFrames = 20;
+
+/// One way of running the timed peer, measured in blocks of render frames.
+struct OverheadFigures {
+  int blocks = 0;
+  double step_us = 0;  ///< median over blocks of the mean straight physics step
+  double sdk_us = 0;   ///< median over blocks of the SDK's cost per simulated frame
+  double ratio = 0;    ///< median over blocks of sdk / step
+  double ratio_low = 0, ratio_high = 0;  ///< the blocks' quartiles
+};
+
+struct OverheadResult {
+  int objects = 0, peers = 0, frames = 0;
+  /// All peers in this process, updated one after the other on one thread: the timed peer
+  /// starts each update with the caches full of the other peers' worlds.
+  OverheadFigures shared;
+  /// The same peer run again alone in the process, fed what its transport delivered in the
+  /// shared run (same inputs, same times, same work: checked), as with one peer per machine.
+  OverheadFigures alone;
+  double overrides_per_s = 0, catchup_frames_per_s = 0, ownership_changes_per_s = 0;
+  double snaps_per_s = 0;
+  std::size_t owned_objects = 0;
+};
+
+/// Plays a bot match of `peers` peers over `objects` objects on the in-process network
+/// (latency, jitter and loss, so that overrides, catch-ups and ownership changes happen) and
+/// times peer 1 for `frames` render frames, shared and alone. Throws std::runtime_error when
+/// the peers do not connect or the replay diverges.
+OverheadResult measure_overhead(int objects, int peers, int frames, std::uint64_t seed);
+
+}  // namespace shoal::bench
