@@ -306,3 +306,58 @@ TEST_CASE("quantize: a settled state quantises to the same values again, at ever
     CHECK(stable > kStates * 99 / 100);
   }
 }
+
+TEST_CASE("quantize: settling skips its check only for codes that surely quantise back, at every bit depth") {
+  // settle_state() trusts an error bound instead of quantising again; a code it trusts wrongly
+  // would be called stable when it is not, and peers could settle one state differently. So the
+  // bound is put to the codes most likely to break it: near ties of the two largest components,
+  // the extremes of every component, and arbitrary (hostile) codes, at every bit depth.
+  core::Random random(31);
+  for (int bits = 8; bits <= 20; ++bits) {
+    CAPTURE(bits);
+    SnapshotConfig config;
+    config.orientation_bits = bits;
+    const Quantizer q(config);
+    const std::uint32_t top = q.limits().smallest;
+    int trusted = 0, checked = 0, wrong = 0;
+    auto probe = [&](const QuantizedState& code) {
+      ++checked;
+      if (!q.surely_quantizes_back(code)) return;
+      ++trusted;
+      if (!q.quantizes_back(code)) ++wrong;
+    };
+    for (int i = 0; i < 60000; ++i) {
+      // Two components of nearly equal magnitude (one of them will be dropped), random signs
+      // and places.
+      float parts[4];
+      const float a = static_cast<float>(random.uniform(0.3, 0.7));
+      parts[0] = a;
+      const double closeness = i % 3 == 0 ? 1e-6 : i % 3 == 1 ? 1e-5 : 1e-3;  // around the 2^-16 margin
+      parts[1] = a * static_cast<float>(1 + random.uniform(-closeness, closeness));
+      parts[2] = static_cast<float>(random.uniform(-a, a));
+      parts[3] = static_cast<float>(random.uniform(-a, a));
+      for (float& p : parts) p = random.chance(0.5) ? -p : p;
+      for (int k = 3; k > 0; --k) std::swap(parts[k], parts[random.next_u64() % static_cast<std::uint64_t>(k + 1)]);
+      ObjectState s;
+      s.orientation = normalized(Quat{parts[0], parts[1], parts[2], parts[3]});
+      probe(q.quantize(s));
+      // Arbitrary codes: any largest, kept values anywhere (often summing past 1), and at the ends.
+      QuantizedState code;
+      code.largest = static_cast<std::uint32_t>(random.next_u64() % 4);
+      for (std::uint32_t& v : code.smallest) {
+        const std::uint64_t pick = random.next_u64() % 8;
+        v = pick == 0 ? 0 : pick == 1 ? top : static_cast<std::uint32_t>(random.next_u64() % (top + 1));
+      }
+      probe(code);
+      // An ordinary orientation.
+      s.orientation = random_orientation(random);
+      probe(q.quantize(s));
+    }
+    CHECK(wrong == 0);
+    if (bits <= 16) {
+      CHECK(trusted > checked / 2);  // the shortcut really is taken
+    } else {
+      CHECK(trusted == 0);  // past the bound's reach: always checked
+    }
+  }
+}

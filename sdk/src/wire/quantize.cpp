@@ -85,6 +85,7 @@ Quantizer::Quantizer(const SnapshotConfig& c) : config_(c) {
           "orientation_bits is " + std::to_string(c.orientation_bits) + ", expected 8..20");
   orientation_zero_ = (1u << (c.orientation_bits - 1)) - 1;
   orientation_half_ = static_cast<float>(orientation_zero_);
+  fast_check_ = c.orientation_bits <= 16;
   limits_.smallest = 2 * orientation_zero_;
   require(std::isfinite(c.velocity_units_per_mps) && c.velocity_units_per_mps > 0,
           "velocity_units_per_mps must be a positive number");
@@ -161,13 +162,13 @@ void Quantizer::quantize_orientation(const Quat& orientation, QuantizedState& q)
   }
 }
 
-ObjectState Quantizer::dequantize(const QuantizedState& q) const {
+ObjectState Quantizer::dequantize(const QuantizedState& q, bool* quantizes_back) const {
   ObjectState s;
   const double inv = metres_per_unit_;
   s.position = {static_cast<float>(config_.world_min.x + q.position[0] * inv),
                 static_cast<float>(config_.world_min.y + q.position[1] * inv),
                 static_cast<float>(config_.world_min.z + q.position[2] * inv)};
-  s.orientation = dequantize_orientation(q);
+  s.orientation = dequantize_orientation(q, quantizes_back);
 
   const double vinv = speed_per_unit_;
   auto linear = [&](std::uint32_t v) {
@@ -182,18 +183,44 @@ ObjectState Quantizer::dequantize(const QuantizedState& q) const {
   return s;
 }
 
-Quat Quantizer::dequantize_orientation(const QuantizedState& q) const {
+Quat Quantizer::dequantize_orientation(const QuantizedState& q, bool* quantizes_back) const {
   float c[4];
   const std::uint32_t* others = kOthers[q.largest & 3];  // in_range() guarantees < 4
   float sum = 0;
+  float most = 0;  // the largest kept component's magnitude
   for (std::size_t k = 0; k < 3; ++k) {
     const auto value = static_cast<float>(
         (static_cast<double>(q.smallest[k]) - orientation_zero_) / orientation_half_ * kSqrtHalf);
     c[others[k]] = value;
     sum += value * value;
+    most = std::max(most, std::fabs(value));
   }
-  c[q.largest & 3] = std::sqrt(std::max(0.0f, 1.0f - sum));
+  const float dropped = std::sqrt(std::max(0.0f, 1.0f - sum));
+  c[q.largest & 3] = dropped;
+  if (quantizes_back != nullptr) {
+    // Whether quantising the result gives q again, without doing it. Both normalisations
+    // (here and in quantize_orientation) scale every component alike, up to a relative error
+    // below 2^-19 when the kept three sum to less than 1 (the dropped one is then nearly
+    // 1 - sum exactly). So (a) with the dropped component clearly the largest (a margin of
+    // 2^-16, far above the 2^-21 that per-component rounding can take from it) it stays the
+    // largest and non-negative, and (b) each kept one comes back within |q - zero| * 2^-19
+    // units of where it was, under 0.1 of a unit up to 2^16 units per side: it rounds to itself.
+    // Near a tie (or at 17 and more bits) the caller quantises again to find out.
+    *quantizes_back = fast_check_ && sum < 1.0f && dropped > most * (1.0f + 1.0f / 65536);
+  }
   return normalized(Quat{c[0], c[1], c[2], c[3]});
+}
+
+bool Quantizer::quantizes_back(const QuantizedState& q) const {
+  QuantizedState again = q;
+  quantize_orientation(dequantize_orientation(q), again);
+  return again.largest == q.largest && again.smallest == q.smallest;
+}
+
+bool Quantizer::surely_quantizes_back(const QuantizedState& q) const {
+  bool surely = false;
+  dequantize_orientation(q, &surely);
+  return surely;
 }
 
 SettledState Quantizer::settle_state(const ObjectState& state, std::uint64_t* clamped) const {
@@ -205,7 +232,12 @@ SettledState Quantizer::settle_state(const ObjectState& state, std::uint64_t* cl
   // Only the orientation needs checking: dequantised positions and velocities quantise to
   // themselves (velocities are exact in a float; a position's float is within a quarter unit of
   // the value, which the constructor's 2^22-unit bound guarantees), and the test suite checks it.
-  r.state = dequantize(r.quantized);
+  bool at_once = false;
+  r.state = dequantize(r.quantized, &at_once);
+  if (at_once) {  // the usual case: no tie anywhere near, nothing to check
+    r.stable = true;
+    return r;
+  }
   for (int pass = 0; pass < kMaxPasses; ++pass) {
     QuantizedState again = r.quantized;
     quantize_orientation(r.state.orientation, again);

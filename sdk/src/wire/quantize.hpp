@@ -64,7 +64,9 @@ class Quantizer {
   /// Rounds to the nearest representable state; values outside the bounds are clamped and
   /// added to *clamped (one per clamped field) when given.
   QuantizedState quantize(const ObjectState& state, std::uint64_t* clamped = nullptr) const;
-  ObjectState dequantize(const QuantizedState& q) const;
+  /// When given, *quantizes_back is set when quantising the result surely gives q again (false
+  /// says only that it was not sure: see surely_quantizes_back()).
+  ObjectState dequantize(const QuantizedState& q, bool* quantizes_back = nullptr) const;
 
   /// quantize(state), settled so that quantising its dequantised value usually gives it
   /// again. A few orientations near a tie between two largest components never settle (the
@@ -80,6 +82,12 @@ class Quantizer {
     return settle_state(state, clamped).state;
   }
 
+  /// Whether quantising q's dequantised orientation gives q's orientation again, found by
+  /// doing it; and the bound settle_state() relies on instead, true for nearly every code
+  /// (not near a tie of two components, 16 bits or fewer): it must imply the first.
+  bool quantizes_back(const QuantizedState& q) const;
+  bool surely_quantizes_back(const QuantizedState& q) const;
+
   /// True when every field is within its limit (a decoder's check on received values).
   bool in_range(const QuantizedState& q) const;
 
@@ -88,12 +96,13 @@ class Quantizer {
 
  private:
   void quantize_orientation(const Quat& orientation, QuantizedState& q) const;
-  Quat dequantize_orientation(const QuantizedState& q) const;
+  Quat dequantize_orientation(const QuantizedState& q, bool* quantizes_back = nullptr) const;
 
   SnapshotConfig config_;
   QuantizedLimits limits_;
   float orientation_half_ = 0;  // quantised value of 1/sqrt2
   std::uint32_t orientation_zero_ = 0;
+  bool fast_check_ = false;  // few enough bits for surely_quantizes_back()'s error bound
   double metres_per_unit_ = 0, speed_per_unit_ = 0;  // divided once, not per dequantised state
 };
 
