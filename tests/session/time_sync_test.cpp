@@ -129,3 +129,23 @@ TEST_CASE("time sync rejects impossible samples and bad configuration") {
   c.tick_hz = -1;
   CHECK_THROWS_WITH_AS(TimeSync{c}, doctest::Contains("tick_hz"), std::invalid_argument);
 }
+
+TEST_CASE("time sync keeps only its window of samples: a clock that jumps is followed once most samples are new") {
+  TimeSyncConfig config;
+  config.samples_per_peer = 8;
+  TimeSync sync(config);
+  std::int64_t now = 1'000'000;
+  const Responder before{100}, after{400};
+  for (int i = 0; i < 8; ++i) now = exchange(sync, 1, before, now, 20'000, 20'000) + 100'000;
+  REQUIRE(sync.target_match_frame(now).has_value());
+  CHECK(*sync.target_match_frame(now) == doctest::Approx(before.match_time_at(static_cast<double>(now))).epsilon(1e-9));
+  // Five new samples replace five of the eight old ones: the new timeline has the majority.
+  // (Had the replaced samples' intervals stayed, the old timeline would still win, 8 to 5.)
+  for (int i = 0; i < 5; ++i) now = exchange(sync, 1, after, now, 20'000, 20'000) + 100'000;
+  CHECK(*sync.target_match_frame(now) == doctest::Approx(after.match_time_at(static_cast<double>(now))).epsilon(1e-9));
+  // And back, on a slower return leg (the estimate is off by half the legs' difference): eight
+  // samples later nothing of the jump is left, nor of the first samples' faster return.
+  for (int i = 0; i < 8; ++i) now = exchange(sync, 1, before, now, 20'000, 25'000) + 100'000;
+  CHECK(*sync.target_match_frame(now) ==
+        doctest::Approx(before.match_time_at(static_cast<double>(now)) - 0.5 * 5'000 / kTickUs).epsilon(1e-9));
+}

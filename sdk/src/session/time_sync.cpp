@@ -28,7 +28,6 @@ TimeSync::TimeSync(const TimeSyncConfig& config) : config_(config), tick_us_(0) 
                                 std::to_string(config.samples_per_peer));
   }
   tick_us_ = 1e6 / config.tick_hz;
-  scratch_endpoints_.reserve(2 * config.samples_per_peer);
   scratch_values_.reserve(config.samples_per_peer);
 }
 
@@ -43,12 +42,23 @@ bool TimeSync::add_sample(PeerId from, std::int64_t ping_sent_us, double remote_
   Sample sample{rtt, timeline_at_receive - static_cast<double>(received_us) / tick_us_};
 
   PeerSamples& peer = samples_of(from);
+  const std::size_t slot = peer.next;
   if (peer.ring.size() < config_.samples_per_peer) {
     peer.ring.push_back(sample);
   } else {
-    peer.ring[peer.next] = sample;
+    peer.ring[slot] = sample;
+    std::erase_if(peer.endpoints, [slot](const Endpoint& e) { return e.slot == slot; });
   }
   peer.next = (peer.next + 1) % config_.samples_per_peer;
+  // Openings sort before closings at the same point, so touching intervals count as agreeing.
+  auto before = [](const Endpoint& a, const Endpoint& b) {
+    return a.at != b.at ? a.at < b.at : a.coverage_change > b.coverage_change;
+  };
+  const double half_width = 0.5 * sample.rtt_us / tick_us_;
+  for (const Endpoint e : {Endpoint{sample.timeline_at_local_zero - half_width, +1, slot},
+                           Endpoint{sample.timeline_at_local_zero + half_width, -1, slot}}) {
+    peer.endpoints.insert(std::upper_bound(peer.endpoints.begin(), peer.endpoints.end(), e, before), e);
+  }
   update_peer_estimate(peer);
   update_combined_estimate();
   return true;
@@ -89,33 +99,24 @@ TimeSync::PeerSamples& TimeSync::samples_of(PeerId peer) {
   PeerSamples fresh;
   fresh.peer = peer;
   fresh.ring.reserve(config_.samples_per_peer);
+  fresh.endpoints.reserve(2 * config_.samples_per_peer);
   peers_.push_back(std::move(fresh));
   return peers_.back();
 }
 
 void TimeSync::update_peer_estimate(PeerSamples& peer) {
   // Sweep the interval endpoints in order and keep the range covered by the most samples.
-  scratch_endpoints_.clear();
-  for (const Sample& s : peer.ring) {
-    const double half_width = 0.5 * s.rtt_us / tick_us_;
-    scratch_endpoints_.push_back({s.timeline_at_local_zero - half_width, +1});
-    scratch_endpoints_.push_back({s.timeline_at_local_zero + half_width, -1});
-  }
-  // Openings sort before closings at the same point, so touching intervals count as agreeing.
-  std::sort(scratch_endpoints_.begin(), scratch_endpoints_.end(),
-            [](const Endpoint& a, const Endpoint& b) {
-              return a.at != b.at ? a.at < b.at : a.coverage_change > b.coverage_change;
-            });
+  const std::vector<Endpoint>& endpoints = peer.endpoints;
   int coverage = 0;
   int best_coverage = 0;
   double best_low = 0;
   double best_high = 0;
-  for (std::size_t i = 0; i < scratch_endpoints_.size(); ++i) {
-    coverage += scratch_endpoints_[i].coverage_change;
+  for (std::size_t i = 0; i < endpoints.size(); ++i) {
+    coverage += endpoints[i].coverage_change;
     if (coverage > best_coverage) {
       best_coverage = coverage;
-      best_low = scratch_endpoints_[i].at;
-      best_high = scratch_endpoints_[i + 1].at;  // an opening is always followed by a closing
+      best_low = endpoints[i].at;
+      best_high = endpoints[i + 1].at;  // an opening is always followed by a closing
     }
   }
   peer.estimate = 0.5 * (best_low + best_high);

@@ -70,10 +70,18 @@ class TimeSync {
     /// samples taken at different times are comparable.
     double timeline_at_local_zero = 0;
   };
+  struct Endpoint {
+    double at = 0;
+    int coverage_change = 0;  ///< +1 where a sample's interval opens, -1 where it closes
+    std::size_t slot = 0;     ///< the ring slot of its sample
+  };
   struct PeerSamples {
     PeerId peer = kNoPeer;
     std::vector<Sample> ring;  ///< capacity samples_per_peer, oldest overwritten first
     std::size_t next = 0;
+    /// The ring's interval endpoints in sweep order, kept sorted as samples come and go (a
+    /// sample replaces one: two removals and two insertions, not a sort of them all).
+    std::vector<Endpoint> endpoints;
     double estimate = 0;  ///< filtered timeline_at_local_zero
   };
 
@@ -84,11 +92,6 @@ class TimeSync {
   TimeSyncConfig config_;
   double tick_us_;
   std::vector<PeerSamples> peers_;
-  struct Endpoint {
-    double at = 0;
-    int coverage_change = 0;  ///< +1 where a sample's interval opens, -1 where it closes
-  };
-  std::vector<Endpoint> scratch_endpoints_;  ///< reused, so samples do not allocate
   std::vector<double> scratch_values_;
   PeerId reference_ = kNoPeer;
   std::optional<double> combined_;     ///< the reference's estimate, else the median over peers
