@@ -25,6 +25,52 @@ constexpr std::uint8_t kContactQuery = 2;
 // (0.1% of the reach) dwarfs the few ulps of rounding in that test's sqrt and subtraction.
 constexpr float kDeepInside = 0.999f;
 
+// One query's bounding tests, both rules, for every body.
+struct BoundingQuery {
+  Vec3 center;
+  float sphere_query = 0, core_query = 0, simulated = 0;  // reaches before each body's radius
+  Vec3 swept_center;
+  float swept_query = 0;
+};
+struct BodyArrays {
+  const float *xs, *ys, *zs, *radii, *swept_xs, *swept_ys, *swept_zs, *swept_radii;
+};
+
+// The pass every query makes over the whole world, so it is written for the vectoriser: plain
+// pointers that it can prove apart (the region flags and the body arrays), no branch.
+void bounding_pass(const BoundingQuery& q, const BodyArrays& bodies, std::size_t count,
+                   std::uint8_t* __restrict simulated, std::uint8_t* __restrict passed) {
+  const float* __restrict xs = bodies.xs;
+  const float* __restrict ys = bodies.ys;
+  const float* __restrict zs = bodies.zs;
+  const float* __restrict radii = bodies.radii;
+  const float* __restrict swept_xs = bodies.swept_xs;
+  const float* __restrict swept_ys = bodies.swept_ys;
+  const float* __restrict swept_zs = bodies.swept_zs;
+  const float* __restrict swept_radii = bodies.swept_radii;
+  for (std::size_t i = 0; i < count; ++i) {
+    const float dx = q.center.x - xs[i], dy = q.center.y - ys[i], dz = q.center.z - zs[i];
+    const float distance_squared = dx * dx + dy * dy + dz * dz;
+    const float sphere_reach = q.sphere_query + radii[i];
+    const float core_reach = q.core_query + radii[i];
+    const float deep_reach = (q.simulated + radii[i]) * kDeepInside;
+    const float sx = q.swept_center.x - swept_xs[i], sy = q.swept_center.y - swept_ys[i],
+                sz = q.swept_center.z - swept_zs[i];
+    const float swept_reach = q.swept_query + swept_radii[i];
+    const bool in_sphere = distance_squared <= sphere_reach * sphere_reach;
+    const bool near_core = distance_squared <= core_reach * core_reach;
+    const bool deep = distance_squared <= deep_reach * deep_reach;
+    const bool in_swept = sx * sx + sy * sy + sz * sz <= swept_reach * swept_reach;
+    // Deep inside the simulated sphere and clear of the core's: a member of the simulated
+    // region whatever the exact test's rounding, so it needs no exact test (most of a world
+    // lies there: the simulated region is tens of metres wide).
+    const bool simulated_only = deep && !near_core;
+    simulated[i] = static_cast<std::uint8_t>(simulated[i] | static_cast<std::uint8_t>(simulated_only));
+    passed[i] = static_cast<std::uint8_t>(static_cast<std::uint8_t>(in_sphere && !simulated_only) * kSphereQuery |
+                                          static_cast<std::uint8_t>(in_swept) * kContactQuery);
+  }
+}
+
 }  // namespace
 
 RegionBuilder::RegionBuilder(const AuthorityConfig& config) : config_(config) { validate(config); }
@@ -105,31 +151,16 @@ void RegionBuilder::compute(std::span<const BodyIndex> controlled, PeerRegions& 
     // The bounding tests of both rules for every body in one branch-free pass (the simulated
     // sphere contains the core sphere, so its bound covers both sphere rules).
     const Vec3 center = position(body);
-    const float sphere_query = simulated + hysteresis;
-    const float swept_x = swept_xs_[body], swept_y = swept_ys_[body], swept_z = swept_zs_[body];
-    const float swept_query = swept_radii_[body] + hysteresis;
-    const float core_query = core + hysteresis;
-    for (std::size_t i = 0; i < count; ++i) {
-      const float dx = center.x - xs_[i], dy = center.y - ys_[i], dz = center.z - zs_[i];
-      const float distance_squared = dx * dx + dy * dy + dz * dz;
-      const float sphere_reach = sphere_query + radii_[i];
-      const float core_reach = core_query + radii_[i];
-      const float deep_reach = (simulated + radii_[i]) * kDeepInside;
-      const float sx = swept_x - swept_xs_[i], sy = swept_y - swept_ys_[i],
-                  sz = swept_z - swept_zs_[i];
-      const float swept_reach = swept_query + swept_radii_[i];
-      const bool in_sphere = distance_squared <= sphere_reach * sphere_reach;
-      const bool near_core = distance_squared <= core_reach * core_reach;
-      const bool deep = distance_squared <= deep_reach * deep_reach;
-      const bool in_swept = sx * sx + sy * sy + sz * sz <= swept_reach * swept_reach;
-      // Deep inside the simulated sphere and clear of the core's: a member of the simulated
-      // region whatever the exact test's rounding, so it needs no exact test (most of a world
-      // lies there: the simulated region is tens of metres wide).
-      const bool simulated_only = deep && !near_core;
-      regions.simulated[i] = static_cast<std::uint8_t>(regions.simulated[i] | simulated_only);
-      passed_[i] = static_cast<std::uint8_t>((in_sphere && !simulated_only ? kSphereQuery : 0) |
-                                             (in_swept ? kContactQuery : 0));
-    }
+    BoundingQuery query;
+    query.center = center;
+    query.sphere_query = simulated + hysteresis;
+    query.core_query = core + hysteresis;
+    query.simulated = simulated;
+    query.swept_center = {swept_xs_[body], swept_ys_[body], swept_zs_[body]};
+    query.swept_query = swept_radii_[body] + hysteresis;
+    const BodyArrays arrays{xs_.data(), ys_.data(), zs_.data(), radii_.data(),
+                            swept_xs_.data(), swept_ys_.data(), swept_zs_.data(), swept_radii_.data()};
+    bounding_pass(query, arrays, count, regions.simulated.data(), passed_.data());
     passed_[body] &= static_cast<std::uint8_t>(~kContactQuery);  // no contact with itself
     // The exact tests for the bodies that passed, skipping runs of failures a word at a time.
     std::size_t i = 0;
