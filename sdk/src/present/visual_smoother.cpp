@@ -8,6 +8,16 @@
 namespace shoal::present {
 namespace {
 
+// Render interpolation between two consecutive frames, for every turning body every render
+// frame. Turns under 0.2 rad a frame (12 rad/s at 60 Hz) are interpolated by normalised lerp,
+// within 3.3e-5 rad of slerp and without its acos and three sines; faster spins take slerp.
+Quat between_frames(Quat a, Quat b, float t) {
+  if (dot(a, b) < 0) b = {-b.w, -b.x, -b.y, -b.z};
+  if (dot(a, b) <= 0.995f) return slerp(a, b, t);
+  return normalized(Quat{a.w + (b.w - a.w) * t, a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t,
+                         a.z + (b.z - a.z) * t});
+}
+
 /// The rules express blending as a fraction removed per 1/30 s, as document 000's tables do.
 constexpr float kRuleRateHz = 30.0f;
 
@@ -114,7 +124,7 @@ void VisualSmoother::visit(BodyIndex body, const ObjectState& prev, const Object
   entry.visual.position = lerp(prev.position, cur.position, alpha) + offset.position;
   // Resting bodies (most of a large world) have nothing to interpolate or offset.
   const bool turning = !(prev.orientation == cur.orientation);
-  const Quat turned = turning ? slerp(prev.orientation, cur.orientation, alpha) : cur.orientation;
+  const Quat turned = turning ? between_frames(prev.orientation, cur.orientation, alpha) : cur.orientation;
   entry.visual.orientation =
       offset.rotation == Quat{} ? turned : normalized(offset.rotation * turned);
   const bool still = !turning && prev.position == cur.position && offset.position == Vec3{} &&
