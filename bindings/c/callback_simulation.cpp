@@ -14,7 +14,8 @@ void require_callback(bool given, const char* name) {
   if (!given) {
     throw Error(SHOAL_ERROR_INVALID_ARGUMENT,
                 std::string("shoal_simulation_callbacks.") + name +
-                    " is NULL: expected a function (only save and restore are optional)");
+                    " is NULL: expected a function (step, body_count, body_id, bounding_radius, "
+                    "read and write are required)");
   }
 }
 
@@ -28,6 +29,14 @@ CallbackSimulation::CallbackSimulation(const shoal_simulation_callbacks& callbac
   require_callback(callbacks.bounding_radius != nullptr, "bounding_radius");
   require_callback(callbacks.read != nullptr, "read");
   require_callback(callbacks.write != nullptr, "write");
+  const int user_bytes_callbacks = (callbacks.user_bytes_size != nullptr) +
+                                   (callbacks.read_user_bytes != nullptr) +
+                                   (callbacks.write_user_bytes != nullptr);
+  if (user_bytes_callbacks != 0 && user_bytes_callbacks != 3) {
+    throw Error(SHOAL_ERROR_INVALID_ARGUMENT,
+                "shoal_simulation_callbacks: user_bytes_size, read_user_bytes and "
+                "write_user_bytes go together: give all three or none");
+  }
 }
 
 void CallbackSimulation::fix_body_count() { fixed_body_count_ = callbacks_.body_count(callbacks_.user); }
@@ -68,6 +77,46 @@ void CallbackSimulation::save(shoal::Frame frame) {
 
 void CallbackSimulation::restore(shoal::Frame frame) {
   if (callbacks_.restore != nullptr) callbacks_.restore(callbacks_.user, frame);
+}
+
+std::uint16_t CallbackSimulation::body_type(shoal::BodyIndex body) const {
+  return callbacks_.body_type != nullptr ? callbacks_.body_type(callbacks_.user, body) : 0;
+}
+
+std::size_t CallbackSimulation::user_bytes_size(std::uint16_t type) const {
+  return callbacks_.user_bytes_size != nullptr ? callbacks_.user_bytes_size(callbacks_.user, type) : 0;
+}
+
+void CallbackSimulation::read_user_bytes(shoal::BodyIndex body, std::span<std::uint8_t> out) const {
+  if (callbacks_.read_user_bytes == nullptr) return;
+  callbacks_.read_user_bytes(callbacks_.user, body, out.data(), static_cast<std::uint32_t>(out.size()));
+}
+
+void CallbackSimulation::write_user_bytes(shoal::BodyIndex body, std::span<const std::uint8_t> bytes) {
+  if (callbacks_.write_user_bytes == nullptr) return;
+  callbacks_.write_user_bytes(callbacks_.user, body, bytes.data(), static_cast<std::uint32_t>(bytes.size()));
+}
+
+std::optional<std::span<const shoal::BodyIndex>> CallbackSimulation::changed_bodies() const {
+  if (callbacks_.changed_bodies == nullptr) return std::nullopt;
+  const std::uint32_t* bodies = nullptr;
+  std::uint32_t count = 0;
+  if (callbacks_.changed_bodies(callbacks_.user, &bodies, &count) == 0) return std::nullopt;
+  if (count == 0) return std::span<const shoal::BodyIndex>{};
+  // A list that names a body past the end (or is missing) would send the peer past its
+  // tables' ends. It is not trusted then: every body is read, as with no list, which is always
+  // right, only slower. (Throwing from here would leave the peer mid-step.)
+  const std::size_t bodies_held = body_count();
+  if (bodies == nullptr) return std::nullopt;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    if (bodies[i] >= bodies_held) return std::nullopt;
+  }
+  static_assert(sizeof(shoal::BodyIndex) == sizeof(std::uint32_t));
+  return std::span<const shoal::BodyIndex>(bodies, count);
+}
+
+void CallbackSimulation::set_frozen(shoal::BodyIndex body, bool frozen) {
+  if (callbacks_.set_frozen != nullptr) callbacks_.set_frozen(callbacks_.user, body, frozen ? 1 : 0);
 }
 
 }  // namespace shoal_c

@@ -30,6 +30,12 @@ class CallbackSimulation final : public shoal::Simulation {
   void write(shoal::BodyIndex body, const shoal::ObjectState& state) override;
   void save(shoal::Frame frame) override;
   void restore(shoal::Frame frame) override;
+  std::uint16_t body_type(shoal::BodyIndex body) const override;
+  std::size_t user_bytes_size(std::uint16_t type) const override;
+  void read_user_bytes(shoal::BodyIndex body, std::span<std::uint8_t> out) const override;
+  void write_user_bytes(shoal::BodyIndex body, std::span<const std::uint8_t> bytes) override;
+  std::optional<std::span<const shoal::BodyIndex>> changed_bodies() const override;
+  void set_frozen(shoal::BodyIndex body, bool frozen) override;
 
  private:
   shoal_simulation_callbacks callbacks_;

@@ -28,7 +28,7 @@
 #include <stdint.h>
 
 /** Incremented whenever a declaration of this header changes incompatibly. */
-#define SHOAL_C_API_VERSION 1
+#define SHOAL_C_API_VERSION 2
 
 #if defined(_WIN32) && defined(SHOAL_C_SHARED)
 #  if defined(SHOAL_C_BUILDING)
@@ -211,6 +211,26 @@ typedef struct shoal_simulation_callbacks {
   void (*save)(void* user, int32_t frame);
   /** Optional (NULL = nothing to restore): brings back what save(frame) kept. */
   void (*restore)(void* user, int32_t frame);
+
+  /* Optional, for speed and game state (since version 2; zero them, e.g. with memset, when
+   * unused). Their C++ counterparts in shoal/simulation.hpp say what they promise. */
+
+  /** After step(), the bodies that step may have changed (any order): sets *out_bodies (valid
+   *  until the next step) and *out_count and returns 1; or returns 0 when it cannot tell. Every
+   *  body not listed must read back what it held before the step. NULL (or a list naming a
+   *  body out of range) = every body is read after the step, which is always correct, only
+   *  slower in large, mostly sleeping worlds. */
+  int (*changed_bodies)(void* user, const uint32_t** out_bodies, uint32_t* out_count);
+  /** Leaves a body out of the following steps (frozen = 1) or takes it back (0); a frozen body
+   *  keeps its state and is an immovable obstacle. NULL = every body is always simulated. */
+  void (*set_frozen)(void* user, uint32_t body, int frozen);
+  /** A small game-defined body type (smoothing rules, user bytes). NULL = 0 for every body. */
+  uint16_t (*body_type)(void* user, uint32_t body);
+  /** Game state kept identical on every peer: user_bytes_size bytes (0..32) per body of a type,
+   *  recorded, sent, compared and restored like the state. Give all three or none. */
+  uint32_t (*user_bytes_size)(void* user, uint16_t body_type);
+  void (*read_user_bytes)(void* user, uint32_t body, uint8_t* out, uint32_t size);
+  void (*write_user_bytes)(void* user, uint32_t body, const uint8_t* bytes, uint32_t size);
 } shoal_simulation_callbacks;
 
 /** Wraps the callbacks (copied; `user` must outlive the simulation) in *out_simulation. */
