@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# check_package.sh BUILD_DIR WORK_DIR CONSUMER_DIR CXX VERSION [CXX_FLAG...]
+# check_package.sh BUILD_DIR WORK_DIR CONSUMER_DIR CXX VERSION C_API [CXX_FLAG...]
 # Installs BUILD_DIR into WORK_DIR/prefix, then builds and runs the consumer with CMake's
-# find_package(shoal) and with pkg-config. Fails on the first step that fails.
+# find_package(shoal) (and its C program when C_API is ON: Shoal was built with its C API) and
+# with pkg-config. Fails on the first step that fails.
 set -euo pipefail
-build_dir=$1 work=$2 consumer=$3 cxx=$4 version=$5
-shift 5
+build_dir=$1 work=$2 consumer=$3 cxx=$4 version=$5 c_api=$6
+shift 6
 cxx_flags="$*"  # the sanitizer flags Shoal was built with, if any
 prefix=$work/prefix
 
@@ -21,9 +22,14 @@ done
 step "find_package(shoal) consumer"
 cmake -S "$consumer" -B "$work/consumer-cmake" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_CXX_FLAGS="$cxx_flags" \
+  -DCMAKE_C_FLAGS="$cxx_flags" -DEXPECT_C_API="$c_api" \
   -DEXPECTED_SHOAL_VERSION="$version" >"$work/configure.log" || { cat "$work/configure.log"; exit 1; }
 cmake --build "$work/consumer-cmake"
 "$work/consumer-cmake/shoal-consumer"
+if [ "$c_api" = ON ]; then
+  [ -f "$prefix/include/shoal/shoal.h" ] || { echo "install did not produce include/shoal/shoal.h"; exit 1; }
+  "$work/consumer-cmake/shoal-c-consumer"
+fi
 
 step "pkg-config consumer"
 pc_path=$(dirname "$(find "$prefix" -name shoal.pc -print -quit)")
