@@ -25,6 +25,18 @@ namespace shoal::wire {
 /// The low `count` bits set, for count 0..32.
 constexpr std::uint64_t low_mask(int count) { return (std::uint64_t{1} << count) - 1; }
 
+/// A value's bytes in little-endian order, as the wire packs them (and back: it is its own
+/// inverse). Nothing to do on little-endian machines.
+constexpr std::uint64_t little_endian(std::uint64_t v) {
+  if constexpr (std::endian::native == std::endian::little) {
+    return v;
+  } else {
+    std::uint64_t swapped = 0;
+    for (int i = 0; i < 8; ++i) swapped |= ((v >> (8 * i)) & 0xff) << (8 * (7 - i));
+    return swapped;
+  }
+}
+
 class BitWriter {
  public:
   static constexpr bool writing = true;
@@ -46,7 +58,13 @@ class BitWriter {
       v >>= took;
       count -= took;
     }
-    for (; count > 0; count -= 8, v >>= 8) out_.push_back(static_cast<std::uint8_t>(v));
+    // All eight bytes of v go in, then the vector is cut back to the ones that hold bits: no
+    // loop whose length changes from call to call.
+    const std::size_t at = out_.size();
+    out_.resize(at + sizeof v);
+    v = little_endian(v);
+    std::memcpy(out_.data() + at, &v, sizeof v);
+    out_.resize(at + static_cast<std::size_t>((count + 7) / 8));
     return true;
   }
   bool fail(DropReason) { return false; }  // writers are given valid values
@@ -64,14 +82,19 @@ class BitReader {
 
   explicit BitReader(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
 
-  /// Reads `count` bits (0..32): the at most five bytes they span, in one go.
+  /// Reads `count` bits (0..32): one 8-byte load holds the at most five bytes they span,
+  /// except in a message's last 7 bytes, which are read one by one.
   bool bits(std::uint32_t& value, int count) {
     if (static_cast<std::size_t>(count) > bytes_.size() * 8 - bit_) return fail(DropReason::truncated);
     const std::size_t first = bit_ / 8;
     const int shift = static_cast<int>(bit_ % 8);
-    const int spanned = (shift + count + 7) / 8;
     std::uint64_t window = 0;
-    for (int i = 0; i < spanned; ++i) window |= std::uint64_t{bytes_[first + static_cast<std::size_t>(i)]} << (8 * i);
+    if (bytes_.size() - first >= sizeof window) {
+      std::memcpy(&window, bytes_.data() + first, sizeof window);
+      window = little_endian(window);
+    } else {
+      for (std::size_t i = first; i < bytes_.size(); ++i) window |= std::uint64_t{bytes_[i]} << (8 * (i - first));
+    }
     value = static_cast<std::uint32_t>((window >> shift) & low_mask(count));
     bit_ += static_cast<std::size_t>(count);
     return true;
