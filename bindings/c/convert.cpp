@@ -51,6 +51,14 @@ shoal::PeerConfig to_cpp(const shoal_peer_config& c) {
   p.snapshots.bytes_per_second = c.bytes_per_second;
   p.freeze_outside_simulated_region = c.freeze_outside_simulated_region != 0;
   p.sync_test_frames = c.sync_test_frames;
+  p.snapshots.world_min = to_cpp(c.world_min);
+  p.snapshots.world_max = to_cpp(c.world_max);
+  p.snapshots.position_units_per_m = c.position_units_per_m;
+  p.snapshots.max_linear_speed_mps = c.max_linear_speed_mps;
+  p.snapshots.max_angular_speed_radps = c.max_angular_speed_radps;
+  p.authority.r_min = c.core_min_radius_m;
+  p.authority.T = c.core_velocity_horizon_s;
+  p.authority.simulated_radius = c.simulated_radius_m;
   return p;
 }
 
@@ -70,6 +78,14 @@ shoal_peer_config to_c(const shoal::PeerConfig& p) {
   c.bytes_per_second = p.snapshots.bytes_per_second;
   c.freeze_outside_simulated_region = p.freeze_outside_simulated_region ? 1 : 0;
   c.sync_test_frames = p.sync_test_frames;
+  c.world_min = to_c(p.snapshots.world_min);
+  c.world_max = to_c(p.snapshots.world_max);
+  c.position_units_per_m = p.snapshots.position_units_per_m;
+  c.max_linear_speed_mps = p.snapshots.max_linear_speed_mps;
+  c.max_angular_speed_radps = p.snapshots.max_angular_speed_radps;
+  c.core_min_radius_m = p.authority.r_min;
+  c.core_velocity_horizon_s = p.authority.T;
+  c.simulated_radius_m = p.authority.simulated_radius;
   return c;
 }
 

@@ -29,6 +29,10 @@ int main(void) {
   CHECK(config.catchup == SHOAL_CATCHUP_REGION || config.catchup == SHOAL_CATCHUP_OBJECT);
   CHECK(config.exact_compare == 1 && config.quantize == 1);
   CHECK(config.bytes_per_second >= 1000);
+  CHECK(config.world_min.x < config.world_max.x && config.world_min.y < config.world_max.y &&
+        config.world_min.z < config.world_max.z);
+  CHECK(config.position_units_per_m > 0 && config.max_linear_speed_mps > 0 && config.max_angular_speed_radps > 0);
+  CHECK(config.core_min_radius_m > 0 && config.core_velocity_horizon_s > 0 && config.simulated_radius_m > 0);
 
   REQUIRE_OK(shoal_world_config_default(&world_config));
   CHECK(world_config.dt > 0 && world_config.dt <= 1);
@@ -81,6 +85,34 @@ int main(void) {
     uint16_t owner = SHOAL_NO_PEER;
     REQUIRE_OK(shoal_peer_owner(peer, 42, &owner));
     CHECK(owner == 0);
+  }
+
+  {
+    /* The defaults' box holds the ball: nothing clamped. A box whose top is below the ball,
+     * given through the config, clamps its height on every step. */
+    shoal_stats stats;
+    shoal_peer* low = NULL;
+    shoal_transport* second = NULL;
+    shoal_world* other = NULL;
+    shoal_peer_config boxed = config;
+    REQUIRE_OK(shoal_peer_stats(peer, &stats));
+    CHECK(stats.quantization_clamps == 0);
+    boxed.world_max.y = 5;
+    REQUIRE_OK(shoal_world_create(&world_config, &other));
+    REQUIRE_OK(shoal_object_state_default(&state));
+    state.position.y = 10;
+    REQUIRE_OK(shoal_world_add_sphere(other, 42, 0.5f, 1.0f, &state));
+    REQUIRE_OK(shoal_memory_network_create_endpoint(network, 0, 1001, &second));
+    REQUIRE_OK(shoal_peer_create_with_world(&boxed, other, second, &low));
+    REQUIRE_OK(shoal_peer_set_controlled(low, 42));
+    REQUIRE_OK(shoal_peer_host(low));
+    for (i = 0; i < 10; ++i) REQUIRE_OK(shoal_peer_update_at(low, now_us += 16667));
+    REQUIRE_OK(shoal_peer_stats(low, &stats));
+    CHECK(stats.quantization_clamps > 0);
+    REQUIRE_OK(shoal_peer_state(low, 42, &state));
+    CHECK(state.position.y <= 5.001f);
+    REQUIRE_OK(shoal_peer_destroy(low));
+    REQUIRE_OK(shoal_world_destroy(other));
   }
 
   REQUIRE_OK(shoal_peer_destroy(peer));

@@ -114,6 +114,18 @@ static int invalid_configs(void) {
               SHOAL_ERROR_INVALID_ARGUMENT, "catchup");
 
   shoal_peer_config_default(&config);
+  config.world_min.x = config.world_max.x;  /* an empty box */
+  shoal_memory_network_create_endpoint(network, 0, 1000, &transport);
+  CHECK_FAILS(shoal_peer_create_with_world(&config, world, transport, &peer),
+              SHOAL_ERROR_INVALID_ARGUMENT, "world_max.x must be greater than world_min.x");
+
+  shoal_peer_config_default(&config);
+  config.simulated_radius_m = -1;
+  shoal_memory_network_create_endpoint(network, 0, 1000, &transport);
+  CHECK_FAILS(shoal_peer_create_with_world(&config, world, transport, &peer),
+              SHOAL_ERROR_INVALID_ARGUMENT, "simulated_radius");
+
+  shoal_peer_config_default(&config);
   memset(config.session, 'x', sizeof config.session);  /* no terminating NUL */
   shoal_memory_network_create_endpoint(network, 0, 1000, &transport);
   CHECK_FAILS(shoal_peer_create_with_world(&config, world, transport, &peer),

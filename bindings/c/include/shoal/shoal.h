@@ -135,6 +135,15 @@ typedef struct shoal_peer_config {
   int32_t bytes_per_second;            /**< snapshot budget per remote peer, >= 1000 */
   int32_t freeze_outside_simulated_region; /**< 1 = simulate only near the controlled object, 0 = everything */
   int32_t sync_test_frames;            /**< debug: roll back this many frames every frame and compare, 0 = off */
+  /* Since version 2: where the world is, and how far a player's reach and view go. */
+  shoal_vec3 world_min;                /**< quantisation box: positions outside it are clamped (and counted) */
+  shoal_vec3 world_max;                /**< ... so it must hold the whole world, with margin */
+  float position_units_per_m;          /**< position resolution; world size x this at most 2^22 */
+  float max_linear_speed_mps;          /**< faster is clamped (and counted) */
+  float max_angular_speed_radps;       /**< faster is clamped (and counted) */
+  float core_min_radius_m;             /**< a player owns what is this near its object, at least */
+  float core_velocity_horizon_s;       /**< ... or as far as it goes in this time */
+  float simulated_radius_m;            /**< simulated (and sent) beyond the core region, m */
 } shoal_peer_config;
 
 /** Fills *config with the defaults of a default-constructed shoal::PeerConfig. */
