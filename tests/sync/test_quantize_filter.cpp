@@ -9,13 +9,19 @@ using namespace shoal;
 
 namespace {
 
-ObjectState random_resting_state(core::Random& r) {
+ObjectState random_state(core::Random& r, bool at_rest) {
   ObjectState s;
   s.position = {static_cast<float>(r.uniform(-40, 40)), static_cast<float>(r.uniform(0, 10)),
                 static_cast<float>(r.uniform(-40, 40))};
   s.orientation = normalized(Quat{static_cast<float>(r.uniform(-1, 1)), static_cast<float>(r.uniform(-1, 1)),
                                   static_cast<float>(r.uniform(-1, 1)), static_cast<float>(r.uniform(-1, 1))});
-  s.at_rest = true;
+  if (!at_rest) {
+    s.linear_velocity = {static_cast<float>(r.uniform(-8, 8)), static_cast<float>(r.uniform(-8, 8)),
+                         static_cast<float>(r.uniform(-8, 8))};
+    s.angular_velocity = {static_cast<float>(r.uniform(-8, 8)), static_cast<float>(r.uniform(-8, 8)),
+                          static_cast<float>(r.uniform(-8, 8))};
+  }
+  s.at_rest = at_rest;
   return s;
 }
 
@@ -29,8 +35,9 @@ TEST_CASE("quantize filter: a new owner's code dequantises to the state it holds
   int requantised_elsewhere = 0, settled_again = 0;
   for (int i = 0; i < 100'000; ++i) {
     // The previous owner's filter settled the state and sent its code: receivers hold this.
+    // Resting bodies (taken over at rest, the usual hand-over) and moving ones.
     const sync::QuantizeFilter previous(quantizer, 1);
-    ObjectState held = random_resting_state(random);
+    ObjectState held = random_state(random, i % 2 == 0);
     previous.apply(0, held);
     wire::QuantizedState sent;
     own_value_changed += previous.encode(0, held, sent) ? 1 : 0;  // its own value: sent as it is
