@@ -2,52 +2,10 @@
  * host's actual port from its address. They reach the match, see each other, agree on who
  * owns the balls, and the host notices when the other leaves. Wall time is real here, so
  * every loop is bounded both in iterations and by a deadline (10 s in all). */
-#define _POSIX_C_SOURCE 199309L /* clock_gettime */
-#include <time.h>
-
-#include "check.h"
+#include "loopback_match.h"
 
 #define DEADLINE_S 10.0
 #define MAX_ROUNDS 20000
-
-static double seconds_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static shoal_world* two_balls(void) {
-  shoal_world_config config;
-  shoal_object_state state;
-  shoal_world* world = NULL;
-  shoal_world_config_default(&config);
-  shoal_object_state_default(&state);
-  if (shoal_world_create(&config, &world) != SHOAL_OK) return NULL;
-  state.position.y = 0.5f;
-  state.position.x = -2;
-  shoal_world_add_sphere(world, 1, 0.5f, 2.0f, &state);
-  state.position.x = 2;
-  shoal_world_add_sphere(world, 2, 0.5f, 2.0f, &state);
-  return world;
-}
-
-/* Both in the match, each listing both peers (ids 0 and 1), and naming the same owner for
- * each ball, the peer that drives it. */
-static int connected_and_agreed(shoal_peer* const peers[2]) {
-  int p;
-  for (p = 0; p < 2; ++p) {
-    int32_t in_match = 0;
-    uint16_t ids[4] = {0, 0, 0, 0};
-    uint32_t count = 0;
-    uint16_t owner_1 = SHOAL_NO_PEER, owner_2 = SHOAL_NO_PEER;
-    if (shoal_peer_in_match(peers[p], &in_match) != SHOAL_OK || !in_match) return 0;
-    if (shoal_peer_peers(peers[p], ids, 4, &count) != SHOAL_OK || count != 2) return 0;
-    if (ids[0] != 0 || ids[1] != 1) return 0;
-    if (shoal_peer_owner(peers[p], 1, &owner_1) != SHOAL_OK || owner_1 != 0) return 0;
-    if (shoal_peer_owner(peers[p], 2, &owner_2) != SHOAL_OK || owner_2 != 1) return 0;
-  }
-  return 1;
-}
 
 int main(void) {
   const double deadline = seconds_now() + DEADLINE_S;

@@ -297,6 +297,53 @@ SHOAL_C_API int shoal_transport_create_enet(const shoal_enet_config* config,
 /** Destroys a transport never given to a peer; NULL is a no-op. */
 SHOAL_C_API int shoal_transport_destroy(shoal_transport* transport);
 
+/* Across the Internet through a relay (shoal-relay, shoal/relay.hpp). A peer reached through
+ * the relay has the virtual address host "relay", port = its slot in the session; the match
+ * host asks for SHOAL_RELAY_HOST_SLOT, so joiners call
+ * shoal_peer_join(peer, SHOAL_RELAY_VIRTUAL_HOST, SHOAL_RELAY_HOST_SLOT). */
+#define SHOAL_RELAY_HOST_SLOT 1
+#define SHOAL_RELAY_VIRTUAL_HOST "relay"
+#define SHOAL_RELAY_ID_CAPACITY 65     /**< bytes of a session, code or token field, NUL included */
+
+/** Mirrors shoal::RelayClientConfig. */
+typedef struct shoal_relay_config {
+  shoal_address relay;                 /**< the relay server */
+  char session[SHOAL_RELAY_ID_CAPACITY]; /**< session id (created by its first member), or empty and... */
+  char code[SHOAL_RELAY_ID_CAPACITY];  /**< ...the short code of a running session */
+  char token[SHOAL_RELAY_ID_CAPACITY]; /**< must equal the token the session was created with */
+  uint16_t slot;                       /**< 0 = any free slot; SHOAL_RELAY_HOST_SLOT for the match host */
+  shoal_enet_config local;             /**< the local socket */
+  uint32_t resume_timeout_ms;          /**< a relay restart shorter than this is survived */
+  uint32_t relay_timeout_ms;           /**< silence after which the relay counts as lost and is rejoined */
+} shoal_relay_config;
+
+/** Fills *config with the C++ defaults (no relay, session or token: set them). */
+SHOAL_C_API int shoal_relay_config_default(shoal_relay_config* config);
+/** A transport whose connections all go through the relay; it joins the session in the
+ *  background (a peer's updates drive it). SHOAL_ERROR_INVALID_ARGUMENT for a bad config (no
+ *  session or code, an oversized id, an unresolvable relay), SHOAL_ERROR_NETWORK when the
+ *  local port cannot be bound. */
+SHOAL_C_API int shoal_transport_create_relay(const shoal_relay_config* config,
+                                             shoal_transport** out_transport);
+
+/** Mirrors shoal::HybridConfig: direct where possible, the relay where not. */
+typedef struct shoal_hybrid_config {
+  shoal_relay_config relay;            /**< the fallback; its local socket is unused (shares direct's) */
+  shoal_enet_config direct;            /**< the one socket */
+  uint32_t direct_timeout_ms;          /**< no direct connection within this: use the relay */
+  uint32_t direct_retry_ms;            /**< while on the relay, try direct again this often */
+} shoal_hybrid_config;
+
+/** Fills *config with the C++ defaults. */
+SHOAL_C_API int shoal_hybrid_config_default(shoal_hybrid_config* config);
+/** A transport that reaches each peer directly when it can and through the relay when not;
+ *  errors as shoal_transport_create_relay. */
+SHOAL_C_API int shoal_transport_create_hybrid(const shoal_hybrid_config* config,
+                                              shoal_transport** out_transport);
+/** The address to join a hybrid peer at: its direct address and its relay slot (0: none). */
+SHOAL_C_API int shoal_hybrid_address(const shoal_address* direct, uint16_t relay_slot,
+                                     shoal_address* out_address);
+
 /** An in-process network whose time and losses the caller controls, for deterministic runs. */
 typedef struct shoal_memory_network shoal_memory_network;
 

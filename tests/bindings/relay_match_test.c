@@ -1,0 +1,103 @@
+/* Two peers through a shoal-relay on loopback (run_with_relay.sh starts it and gives its port
+ * in SHOAL_TEST_RELAY_PORT): the host takes the host slot, the joiner joins the virtual
+ * address "relay":1, and they reach the match, agree on who owns the balls and play for two
+ * seconds. Also the configs' errors and the hybrid address. Wall time is real here: every
+ * loop is bounded in rounds and by a deadline. */
+#include "loopback_match.h"
+
+#include <stdlib.h>
+
+#define DEADLINE_S 20.0
+#define PLAY_S 2.0
+#define MAX_ROUNDS 40000
+
+static int update_both(shoal_peer* const peers[2]) {
+  shoal_event event;
+  int p;
+  for (p = 0; p < 2; ++p) {
+    if (shoal_peer_update(peers[p]) != SHOAL_OK) return 0;
+    while (shoal_peer_poll_event(peers[p], &event) == 1) {}
+  }
+  return shoal_peer_wait(peers[0], 1) == SHOAL_OK;  /* pacing only */
+}
+
+int main(void) {
+  const char* port_text = getenv("SHOAL_TEST_RELAY_PORT");
+  const double deadline = seconds_now() + DEADLINE_S;
+  shoal_world* worlds[2] = {NULL, NULL};
+  shoal_peer* peers[2] = {NULL, NULL};
+  shoal_relay_config relay;
+  shoal_peer_config config;
+  shoal_transport* refused = NULL;
+  int round, p;
+  double play_until;
+
+  REQUIRE(port_text != NULL);  /* run through run_with_relay.sh */
+  REQUIRE_OK(shoal_relay_config_default(&relay));
+  CHECK(relay.slot == 0 && relay.resume_timeout_ms > 0 && relay.relay_timeout_ms > 0);
+  strcpy(relay.relay.host, "127.0.0.1");
+  relay.relay.port = (uint16_t)atoi(port_text);
+  relay.local.port = 0;
+
+  /* Neither a session nor a code: refused, saying what is missing. */
+  CHECK(shoal_transport_create_relay(&relay, &refused) == SHOAL_ERROR_INVALID_ARGUMENT);
+  CHECK(refused == NULL);
+  CHECK(strstr(shoal_last_error(), "session") != NULL);
+  {
+    shoal_address direct, hybrid;
+    memset(&direct, 0, sizeof direct);
+    strcpy(direct.host, "203.0.113.7");
+    direct.port = 40000;
+    REQUIRE_OK(shoal_hybrid_address(&direct, SHOAL_RELAY_HOST_SLOT, &hybrid));
+    CHECK(strcmp(hybrid.host, "203.0.113.7/1") == 0 && hybrid.port == 40000);
+  }
+  {
+    shoal_hybrid_config hybrid;
+    REQUIRE_OK(shoal_hybrid_config_default(&hybrid));
+    CHECK(hybrid.direct_timeout_ms > 0 && hybrid.direct_retry_ms > 0);
+  }
+
+  strcpy(relay.session, "c-api-relay");
+  strcpy(relay.token, "t0k3n");
+  REQUIRE_OK(shoal_peer_config_default(&config));
+  for (p = 0; p < 2; ++p) {
+    shoal_transport* transport = NULL;
+    relay.slot = p == 0 ? SHOAL_RELAY_HOST_SLOT : 0;
+    worlds[p] = two_balls();
+    REQUIRE(worlds[p] != NULL);
+    REQUIRE_OK(shoal_transport_create_relay(&relay, &transport));
+    REQUIRE_OK(shoal_peer_create_with_world(&config, worlds[p], transport, &peers[p]));
+    REQUIRE_OK(shoal_peer_set_controlled(peers[p], (uint32_t)(p + 1)));
+  }
+  REQUIRE_OK(shoal_peer_host(peers[0]));
+  REQUIRE_OK(shoal_peer_join(peers[1], SHOAL_RELAY_VIRTUAL_HOST, SHOAL_RELAY_HOST_SLOT));
+  for (round = 0; round < MAX_ROUNDS && seconds_now() < deadline && !connected_and_agreed(peers); ++round) {
+    REQUIRE(update_both(peers));
+  }
+  REQUIRE(connected_and_agreed(peers));
+
+  /* Two seconds of play: each ball pushed its own way, the match stays whole. */
+  play_until = seconds_now() + PLAY_S;
+  for (round = 0; round < MAX_ROUNDS && seconds_now() < play_until && seconds_now() < deadline; ++round) {
+    for (p = 0; p < 2; ++p) {
+      shoal_input input;
+      memset(&input, 0, sizeof input);
+      input.axis.z = p == 0 ? 1.0f : -1.0f;
+      REQUIRE_OK(shoal_peer_set_input(peers[p], &input));
+    }
+    REQUIRE(update_both(peers));
+  }
+  CHECK(connected_and_agreed(peers));
+  for (p = 0; p < 2; ++p) {
+    shoal_stats stats;
+    REQUIRE_OK(shoal_peer_stats(peers[p], &stats));
+    CHECK(stats.snapshots_received > 30);  /* the other's snapshots came through the relay */
+    CHECK(stats.desyncs == 0);
+  }
+
+  for (p = 0; p < 2; ++p) {
+    REQUIRE_OK(shoal_peer_destroy(peers[p]));
+    REQUIRE_OK(shoal_world_destroy(worlds[p]));
+  }
+  return check_exit_status();
+}
