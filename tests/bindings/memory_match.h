@@ -35,6 +35,42 @@ static inline int memory_match_connected(const memory_match* m) {
   return 1;
 }
 
+/* peers[0] hosts, peers[1] joins its address, and both update until each sees the other (at
+ * most 600 render frames). SHOAL_OK when they did, the first error, or -1 when they did not. */
+static inline int memory_match_connect(memory_match* m) {
+  shoal_address host;
+  int frame, status;
+  if ((status = shoal_peer_host(m->peers[0])) != SHOAL_OK) return status;
+  if ((status = shoal_peer_address(m->peers[0], &host)) != SHOAL_OK) return status;
+  if ((status = shoal_peer_join(m->peers[1], host.host, host.port)) != SHOAL_OK) return status;
+  for (frame = 0; frame < 600 && !memory_match_connected(m); ++frame) {
+    if ((status = memory_match_frame(m)) != SHOAL_OK) return status;
+  }
+  return memory_match_connected(m) ? SHOAL_OK : -1;
+}
+
+/* `frames` render frames in which each player steers along x, the two opposite ways, turning
+ * every `turn_frames`; then `rest_frames` with no input. SHOAL_OK or the first error. */
+static inline int memory_match_steer_then_rest(memory_match* m, int frames, int turn_frames, int rest_frames) {
+  const shoal_input none = {{0, 0, 0}, 0};
+  int frame, p, status;
+  for (frame = 0; frame < frames; ++frame) {
+    for (p = 0; p < 2; ++p) {
+      shoal_input input = none;
+      input.axis.x = ((frame / turn_frames + p) % 2 == 0) ? 1.0f : -1.0f;
+      if ((status = shoal_peer_set_input(m->peers[p], &input)) != SHOAL_OK) return status;
+    }
+    if ((status = memory_match_frame(m)) != SHOAL_OK) return status;
+  }
+  for (p = 0; p < 2; ++p) {
+    if ((status = shoal_peer_set_input(m->peers[p], &none)) != SHOAL_OK) return status;
+  }
+  for (frame = 0; frame < rest_frames; ++frame) {
+    if ((status = memory_match_frame(m)) != SHOAL_OK) return status;
+  }
+  return SHOAL_OK;
+}
+
 /* The newest frame both peers hold: where their histories can be compared. */
 static inline int32_t memory_match_common_frame(const memory_match* m) {
   int32_t a = SHOAL_NO_FRAME, b = SHOAL_NO_FRAME;

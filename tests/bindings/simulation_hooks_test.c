@@ -155,9 +155,8 @@ int main(void) {
   shoal_simulation* simulations[2] = {NULL, NULL};
   shoal_peer_config config;
   shoal_link_conditions lossy;
-  shoal_address host;
   shoal_stats stats[2];
-  int frame, p, i;
+  int p, i;
   int32_t common;
 
   /* Half the user-bytes callbacks is refused, naming what goes together. */
@@ -188,26 +187,8 @@ int main(void) {
     REQUIRE_OK(shoal_peer_create_with_simulation(&config, simulations[p], transport, &m.peers[p]));
     REQUIRE_OK(shoal_peer_set_controlled(m.peers[p], worlds[p].ids[p]));
   }
-  REQUIRE_OK(shoal_peer_host(m.peers[0]));
-  REQUIRE_OK(shoal_peer_address(m.peers[0], &host));
-  REQUIRE_OK(shoal_peer_join(m.peers[1], host.host, host.port));
-  for (frame = 0; frame < 600 && !memory_match_connected(&m); ++frame) REQUIRE_OK(memory_match_frame(&m));
-  REQUIRE(memory_match_connected(&m));
-
-  for (frame = 0; frame < PLAY_FRAMES; ++frame) {
-    for (p = 0; p < 2; ++p) {
-      shoal_input input;
-      memset(&input, 0, sizeof input);
-      input.axis.x = ((frame / 40 + p) % 2 == 0) ? 1.0f : -1.0f;
-      REQUIRE_OK(shoal_peer_set_input(m.peers[p], &input));
-    }
-    REQUIRE_OK(memory_match_frame(&m));
-  }
-  for (p = 0; p < 2; ++p) {
-    const shoal_input none = {{0, 0, 0}, 0};
-    REQUIRE_OK(shoal_peer_set_input(m.peers[p], &none));
-  }
-  for (frame = 0; frame < REST_FRAMES; ++frame) REQUIRE_OK(memory_match_frame(&m));
+  REQUIRE_OK(memory_match_connect(&m));
+  REQUIRE_OK(memory_match_steer_then_rest(&m, PLAY_FRAMES, 40, REST_FRAMES));
 
   common = memory_match_common_frame(&m);
   for (i = 0; i < BODIES; ++i) {
