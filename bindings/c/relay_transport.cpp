@@ -1,4 +1,8 @@
 // Transports through a relay from C: relay-only and hybrid (direct where possible).
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "boundary.hpp"
 #include "convert.hpp"
 #include "handles.hpp"
@@ -65,6 +69,37 @@ int shoal_transport_create_relay(const shoal_relay_config* config, shoal_transpo
     out = nullptr;
     const shoal::RelayClientConfig cpp = shoal_c::to_cpp(require(config, "config"));
     out = new shoal_transport{shoal::make_relay_transport(cpp)};
+    return SHOAL_OK;
+  });
+}
+
+int shoal_relay_session_code(const char* session, char out_code[SHOAL_RELAY_ID_CAPACITY]) {
+  return guarded(__func__, [&] {
+    const std::string code = shoal::relay_session_code(&require(session, "session"));
+    char* out = &require(out_code, "out_code");  // the array decays: SHOAL_RELAY_ID_CAPACITY bytes
+    static_assert(SHOAL_RELAY_ID_CAPACITY > 6, "codes are 6 characters");
+    code.copy(out, SHOAL_RELAY_ID_CAPACITY - 1);
+    out[std::min<std::size_t>(code.size(), SHOAL_RELAY_ID_CAPACITY - 1)] = '\0';
+    return SHOAL_OK;
+  });
+}
+
+int shoal_relay_list_sessions(const shoal_address* relay, int32_t timeout_ms, shoal_relay_session* out_sessions,
+                              uint32_t capacity, uint32_t* out_count) {
+  return guarded(__func__, [&] {
+    std::uint32_t& count = require(out_count, "out_count");
+    count = 0;
+    if (capacity > 0) require(out_sessions, "out_sessions");
+    const std::vector<shoal::RelaySessionInfo> sessions = shoal::list_relay_sessions(
+        shoal_c::to_cpp(require(relay, "relay"), "relay.host"), timeout_ms);
+    for (std::size_t i = 0; i < sessions.size() && i < capacity; ++i) {
+      shoal_relay_session& out = out_sessions[i];
+      out = shoal_relay_session{};
+      shoal_c::to_c_array(sessions[i].session, out.session, "a relay's session id");
+      shoal_c::to_c_array(sessions[i].code, out.code, "a relay's session code");
+      out.members = static_cast<std::uint32_t>(sessions[i].members);
+    }
+    count = static_cast<std::uint32_t>(sessions.size());
     return SHOAL_OK;
   });
 }

@@ -1,8 +1,8 @@
 /* Two peers through a shoal-relay on loopback (run_with_relay.sh starts it and gives its port
  * in SHOAL_TEST_RELAY_PORT): the host takes the host slot, the joiner joins the virtual
  * address "relay":1, and they reach the match, agree on who owns the balls and play for two
- * seconds. Also the configs' errors and the hybrid address. Wall time is real here: every
- * loop is bounded in rounds and by a deadline. */
+ * seconds; the relay lists their session. Also the configs' errors and the hybrid address.
+ * Wall time is real here: every loop is bounded in rounds and by a deadline. */
 #include "loopback_match.h"
 
 #include <stdlib.h>
@@ -75,6 +75,23 @@ int main(void) {
     REQUIRE(update_both(peers));
   }
   REQUIRE(connected_and_agreed(peers));
+
+  /* The lobby: the relay lists the session with both members, under the code it has anywhere. */
+  {
+    char code[SHOAL_RELAY_ID_CAPACITY];
+    shoal_relay_session listed[4];
+    uint32_t count = 0, i, found = 0;
+    REQUIRE_OK(shoal_relay_session_code("c-api-relay", code));
+    CHECK(strlen(code) == 6);
+    REQUIRE_OK(shoal_relay_list_sessions(&relay.relay, 5000, listed, 4, &count));
+    for (i = 0; i < count && i < 4; ++i) {
+      if (strcmp(listed[i].session, "c-api-relay") != 0) continue;
+      ++found;
+      CHECK(strcmp(listed[i].code, code) == 0);
+      CHECK(listed[i].members == 2);
+    }
+    CHECK(found == 1);
+  }
 
   /* Two seconds of play: each ball pushed its own way, the match stays whole. */
   play_until = seconds_now() + PLAY_S;

@@ -326,6 +326,24 @@ SHOAL_C_API int shoal_relay_config_default(shoal_relay_config* config);
 SHOAL_C_API int shoal_transport_create_relay(const shoal_relay_config* config,
                                              shoal_transport** out_transport);
 
+/** The short code (6 characters, no look-alike letters) that `session` has on every relay:
+ *  what a host shows its friends, who join with shoal_relay_config.code. */
+SHOAL_C_API int shoal_relay_session_code(const char* session, char out_code[SHOAL_RELAY_ID_CAPACITY]);
+
+/** A session running on a relay (the lobby). */
+typedef struct shoal_relay_session {
+  char session[SHOAL_RELAY_ID_CAPACITY]; /**< its id */
+  char code[SHOAL_RELAY_ID_CAPACITY];  /**< its short code */
+  uint32_t members;                    /**< peers in it now */
+} shoal_relay_session;
+
+/** Asks a relay for its sessions, blocking up to timeout_ms: fills out_sessions with up to
+ *  `capacity` of them and sets *out_count to how many there are (more than capacity: some
+ *  left out). SHOAL_ERROR_NETWORK when the relay does not answer in time. */
+SHOAL_C_API int shoal_relay_list_sessions(const shoal_address* relay, int32_t timeout_ms,
+                                          shoal_relay_session* out_sessions, uint32_t capacity,
+                                          uint32_t* out_count);
+
 /** Mirrors shoal::HybridConfig: direct where possible, the relay where not. */
 typedef struct shoal_hybrid_config {
   shoal_relay_config relay;            /**< the fallback; its local socket is unused (shares direct's) */
