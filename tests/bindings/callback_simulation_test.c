@@ -113,17 +113,12 @@ int main(void) {
   toy_world worlds[2];
   shoal_simulation* simulations[2] = {NULL, NULL};
   shoal_peer_config config;
-  shoal_link_conditions slow;
   shoal_stats stats[2];
   int p, i;
   int32_t common;
 
-  memset(&m, 0, sizeof m);
-  m.now_us = 1000000;
-  REQUIRE_OK(shoal_memory_network_create(11, &m.network));
-  REQUIRE_OK(shoal_link_conditions_default(&slow));
-  slow.latency_ms = 40;  /* late remote inputs: predictions go wrong and are corrected */
-  REQUIRE_OK(shoal_memory_network_set_conditions(m.network, &slow));
+  /* 40 ms: late remote inputs, so predictions go wrong and are corrected. */
+  REQUIRE_OK(memory_match_open(&m, 11, 40, 0));
 
   REQUIRE_OK(shoal_peer_config_default(&config));
   for (p = 0; p < 2; ++p) {

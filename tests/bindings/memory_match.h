@@ -13,6 +13,20 @@ typedef struct memory_match {
   int64_t now_us;
 } memory_match;
 
+/* An empty match on a fresh in-process network whose links all have this latency and loss;
+ * the clock starts at 1 s. SHOAL_OK or the first error. */
+static inline int memory_match_open(memory_match* m, uint64_t seed, float latency_ms, float loss) {
+  shoal_link_conditions link;
+  int status;
+  memset(m, 0, sizeof *m);
+  m->now_us = 1000000;
+  if ((status = shoal_memory_network_create(seed, &m->network)) != SHOAL_OK) return status;
+  if ((status = shoal_link_conditions_default(&link)) != SHOAL_OK) return status;
+  link.latency_ms = latency_ms;
+  link.loss = loss;
+  return shoal_memory_network_set_conditions(m->network, &link);
+}
+
 /* Advances the network's clock by one render frame and updates both peers at that instant. */
 static inline int memory_match_frame(memory_match* m) {
   int status;

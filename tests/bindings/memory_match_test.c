@@ -89,20 +89,13 @@ int main(void) {
   memory_match m;
   shoal_world* worlds[2] = {NULL, NULL};
   shoal_peer_config config;
-  shoal_link_conditions lossy;
   shoal_stats stats[2];
   event_counts events;
   int frame, p, i;
   int32_t common;
 
-  memset(&m, 0, sizeof m);
   memset(&events, 0, sizeof events);
-  m.now_us = 1000000;
-  REQUIRE_OK(shoal_memory_network_create(7, &m.network));
-  REQUIRE_OK(shoal_link_conditions_default(&lossy));
-  lossy.loss = 0.05f;
-  lossy.latency_ms = 20;
-  REQUIRE_OK(shoal_memory_network_set_conditions(m.network, &lossy));
+  REQUIRE_OK(memory_match_open(&m, 7, 20, 0.05f));
 
   REQUIRE_OK(shoal_peer_config_default(&config));
   for (p = 0; p < 2; ++p) {

@@ -154,7 +154,6 @@ int main(void) {
   hook_world worlds[2];
   shoal_simulation* simulations[2] = {NULL, NULL};
   shoal_peer_config config;
-  shoal_link_conditions lossy;
   shoal_stats stats[2];
   int p, i;
   int32_t common;
@@ -169,13 +168,7 @@ int main(void) {
     CHECK(strstr(shoal_last_error(), "give all three or none") != NULL);
   }
 
-  memset(&m, 0, sizeof m);
-  m.now_us = 1000000;
-  REQUIRE_OK(shoal_memory_network_create(23, &m.network));
-  REQUIRE_OK(shoal_link_conditions_default(&lossy));
-  lossy.latency_ms = 30;
-  lossy.loss = 0.05f;
-  REQUIRE_OK(shoal_memory_network_set_conditions(m.network, &lossy));
+  REQUIRE_OK(memory_match_open(&m, 23, 30, 0.05f));
   REQUIRE_OK(shoal_peer_config_default(&config));
   for (p = 0; p < 2; ++p) {
     shoal_transport* transport = NULL;
