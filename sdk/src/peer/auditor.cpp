@@ -228,7 +228,7 @@ struct Auditor::Impl {
       if (controlled) inputs.push_back({body, *input(s, f)});
       world->step(f, inputs);
       state = world->read(body);
-      if (config.snapshots.quantize && filter.apply(body, state)) world->write(body, state);
+      if (config.snapshots.quantize && filter.apply(body, f, state)) world->write(body, state);
     }
     return state;
   }

@@ -10,6 +10,10 @@
 namespace shoal {
 namespace {
 
+// Catch-ups mostly re-simulate the few frames a snapshot takes to arrive (a round trip's
+// worth): what settling gave in that many recent frames is kept to be looked up then.
+constexpr std::size_t kSettleMemoFrames = 8;
+
 void require(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument("shoal::PeerConfig: " + what);
 }
@@ -73,7 +77,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       inputs(config.history_frames),
       resimulator(simulation, history, owner_frames, inputs),
       quantizer(config.snapshots),
-      quantize_filter(quantizer, body_count),
+      quantize_filter(quantizer, body_count, kSettleMemoFrames),
       regions(config.authority),
       smoother(body_count, config.smoothing),
       interpolator(present::InterpolatorConfig{1.0f / config.tick_hz, 0.5f}),

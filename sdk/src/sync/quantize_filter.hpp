@@ -14,18 +14,34 @@ namespace shoal::sync {
 
 class QuantizeFilter final : public StateFilter {
  public:
-  QuantizeFilter(const wire::Quantizer& quantizer, std::size_t bodies)
-      : quantizer_(quantizer), last_(bodies) {}
+  /// `memo_frames` > 0 keeps, per body, what each of that many recent frames settled (a peer
+  /// re-simulates those frames when it catches up); 0 keeps only the last value.
+  QuantizeFilter(const wire::Quantizer& quantizer, std::size_t bodies, std::size_t memo_frames = 0)
+      : quantizer_(quantizer), last_(bodies), memo_(bodies * memo_frames), memo_frames_(memo_frames) {}
 
-  bool apply(BodyIndex body, ObjectState& state) const override {
+  bool apply(BodyIndex body, Frame frame, ObjectState& state) const override {
     // A body the step did not move (asleep: most of a large world) still holds a value this
     // filter produced and knows to be a fixed point: quantising it again would change nothing,
-    // so the work and the write-back are skipped. Only fixed points are remembered, so the
-    // result is the same pure function of the state whatever was filtered before (catch-up
-    // depends on that).
+    // so the work and the write-back are skipped.
     Last& last = last_[body];
     if (last.fixed && bitwise_equal(state, last.state)) return false;
-    settle_into(last, state);
+    // A catch-up re-steps every body of the region, and most (those the correction does not
+    // reach) come out of the step bit for bit as the first time: that frame's settling is
+    // looked up instead of done again. Both caches hold results of one pure function of the
+    // state, so the result is the same whatever was filtered before (catch-up depends on it).
+    if (memo_frames_ == 0) {
+      settle_into(last, state);
+      return take(last, state);
+    }
+    Memo& memo = memo_[static_cast<std::size_t>(frame) % memo_frames_ * last_.size() + body];
+    if (memo.filled && bitwise_equal(memo.raw, state)) {
+      last.quantized = memo.quantized;
+      last.state = memo.settled;
+      last.fixed = memo.fixed;
+    } else {
+      settle_into(last, state);
+      memo = {state, last.quantized, last.state, last.fixed, true};
+    }
     return take(last, state);
   }
   /// The code an owner sends for the state it holds, whose dequantisation is exactly that
@@ -40,12 +56,15 @@ class QuantizeFilter final : public StateFilter {
     code = last.quantized;
     return take(last, state);
   }
-  /// Fields clamped to the world bounds or speed limits so far.
+  /// Fields clamped to the world bounds or speed limits so far (once per state settled).
   std::uint64_t clamped() const { return clamped_; }
+  /// States settled so far (not found in a cache).
+  std::uint64_t settled() const { return settled_; }
 
  private:
   struct Last;
   void settle_into(Last& last, const ObjectState& state) const {
+    ++settled_;
     const wire::SettledState result = quantizer_.settle_state(state, &clamped_);
     last.quantized = result.quantized;
     last.state = result.state;
@@ -67,9 +86,19 @@ class QuantizeFilter final : public StateFilter {
     ObjectState state;   // dequantize(quantized)
     bool fixed = false;  // state quantises to itself
   };
-  // apply() is const in the interface; these are a cache and a statistic.
+  // Per frame slot and body: a stepped state and what settling it gave (three cache lines).
+  struct alignas(64) Memo {
+    ObjectState raw;
+    wire::QuantizedState quantized;
+    ObjectState settled;
+    bool fixed = false;
+    bool filled = false;
+  };
+  // apply() is const in the interface; these are caches and a statistic.
   mutable std::vector<Last> last_;
-  mutable std::uint64_t clamped_ = 0;
+  mutable std::vector<Memo> memo_;  // memo_frames_ rows of last_.size() bodies
+  std::size_t memo_frames_;
+  mutable std::uint64_t clamped_ = 0, settled_ = 0;
 };
 
 }  // namespace shoal::sync

@@ -28,7 +28,7 @@ void Resimulator::start(Frame frame) {
   history_.clear();
   apply_frozen({});
   const auto count = static_cast<BodyIndex>(state_scratch_.size());
-  for (BodyIndex b = 0; b < count; ++b) state_scratch_[b] = read_filtered(b);
+  for (BodyIndex b = 0; b < count; ++b) state_scratch_[b] = read_filtered(b, frame);
   history_.record(frame, state_scratch_);
   log_.mark_unknown(frame);
   changes_known_ = false;
@@ -208,9 +208,9 @@ void Resimulator::step_and_record(Frame frame, std::span<const std::uint8_t> rep
   }
 }
 
-ObjectState Resimulator::read_filtered(BodyIndex body) {
+ObjectState Resimulator::read_filtered(BodyIndex body, Frame frame) {
   ObjectState state = sim_.read(body);
-  if (filter_ != nullptr && filter_->apply(body, state)) sim_.write(body, state);
+  if (filter_ != nullptr && filter_->apply(body, frame, state)) sim_.write(body, state);
   return state;
 }
 
@@ -228,7 +228,7 @@ void Resimulator::record_every_body(Frame frame, std::span<const std::uint8_t> r
       state_scratch_[b] = *forced;
       sim_.write(b, *forced);
     } else {
-      state_scratch_[b] = read_filtered(b);
+      state_scratch_[b] = read_filtered(b, frame);
     }
   }
   if (rewrite) {
@@ -324,7 +324,7 @@ void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> 
     if (replaying && replay[b] != 0) {
       sim_.write(b, row[b]);
     } else {
-      row[b] = read_filtered(b);
+      row[b] = read_filtered(b, frame);
     }
   }
   const std::span<std::uint8_t> confirmed = history_.confirmed_flags(frame);

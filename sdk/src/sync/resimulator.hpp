@@ -26,7 +26,9 @@ class StateFilter {
  public:
   virtual ~StateFilter() = default;
   /// Returns false when `state` was left as it is (so it need not be written back).
-  virtual bool apply(BodyIndex body, ObjectState& state) const = 0;
+  /// `frame` is the frame the step produced (a filter may cache by it; the result must not
+  /// depend on it).
+  virtual bool apply(BodyIndex body, Frame frame, ObjectState& state) const = 0;
 };
 
 class Resimulator {
@@ -95,7 +97,7 @@ class Resimulator {
   void record_changed_bodies(Frame frame, std::span<const BodyIndex> changed,
                              std::span<const std::uint8_t> replay, bool inject, bool rewrite);
   // The state the step left in body, filtered (and written back when the filter changed it).
-  ObjectState read_filtered(BodyIndex body);
+  ObjectState read_filtered(BodyIndex body, Frame frame);
   void restore_user_bytes(Frame frame, bool inject);
   // The history's user bytes of (frame, body), its type's size of them.
   std::span<std::uint8_t> held_user_bytes(Frame frame, BodyIndex body);
