@@ -45,6 +45,7 @@ TEST_CASE("bit stream: seeded values round-trip, and the measurer counts what th
     std::vector<std::uint8_t> bytes;
     BitWriter writer(bytes);
     REQUIRE(serialize(writer, in));
+    writer.finish();
     BitMeasurer measurer;
     REQUIRE(serialize(measurer, in));
     CHECK(measurer.bits_used() == writer.bits_used());
@@ -63,6 +64,7 @@ TEST_CASE("bit stream: bounds are honoured on both sides") {
   std::vector<std::uint8_t> bytes;
   BitWriter writer(bytes);
   REQUIRE(serialize(writer, extreme));
+  writer.finish();
   Sample out;
   BitReader reader(bytes);
   REQUIRE(serialize(reader, out));
@@ -89,6 +91,7 @@ TEST_CASE("bit stream: bounds are honoured on both sides") {
     BitWriter w(b);
     float value = bad;
     REQUIRE(serialize_float(w, value));
+    w.finish();
     BitReader r(b);
     float got = 0;
     CHECK_FALSE(serialize_float(r, got));
@@ -101,6 +104,7 @@ TEST_CASE("bit stream: every truncation fails cleanly as truncated, trailing bit
   std::vector<std::uint8_t> bytes;
   BitWriter writer(bytes);
   REQUIRE(serialize(writer, in));
+  writer.finish();
   for (std::size_t cut = 0; cut < bytes.size(); ++cut) {
     CAPTURE(cut);
     BitReader reader(std::span<const std::uint8_t>(bytes.data(), cut));
@@ -147,6 +151,7 @@ TEST_CASE("bit stream: bytes are packed least significant bit first, at any widt
     std::vector<std::uint8_t> bytes{0xAB};  // a header byte the writer must leave alone
     BitWriter writer(bytes);
     for (int f = 0; f < fields; ++f) REQUIRE(writer.bits(values[static_cast<std::size_t>(f)], widths[static_cast<std::size_t>(f)]));
+    writer.finish();
     REQUIRE(bytes.size() == expected.size() + 1);
     CHECK(bytes[0] == 0xAB);
     CHECK(std::equal(expected.begin(), expected.end(), bytes.begin() + 1));

@@ -71,6 +71,12 @@ void bounding_pass(const BoundingQuery& q, const BodyArrays& bodies, std::size_t
   }
 }
 
+// simulated |= core: over plain pointers the vectoriser can prove apart (byte vectors may alias
+// anything, so a loop over the two vectors goes a byte at a time).
+void add_core(const std::uint8_t* __restrict core, std::uint8_t* __restrict simulated, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) simulated[i] = static_cast<std::uint8_t>(simulated[i] | core[i]);
+}
+
 }  // namespace
 
 RegionBuilder::RegionBuilder(const AuthorityConfig& config) : config_(config) { validate(config); }
@@ -179,9 +185,7 @@ void RegionBuilder::compute(std::span<const BodyIndex> controlled, PeerRegions& 
       if (passed & kContactQuery) test_predicted_contact(candidate, body, regions);
     }
   }
-  for (std::size_t i = 0; i < count; ++i) {
-    regions.simulated[i] = static_cast<std::uint8_t>(regions.simulated[i] | regions.core[i]);
-  }
+  add_core(regions.core.data(), regions.simulated.data(), count);
 }
 
 void RegionBuilder::test_spheres(BodyIndex body, Vec3 center, float core_radius,

@@ -462,8 +462,9 @@ std::size_t index_bits(BodyIndex gap) {
 bool encode(const Snapshot& snapshot, const QuantizedLimits& limits, std::vector<std::uint8_t>& out) {
   write_header(MessageKind::snapshot, out);
   BitWriter writer(out);
-  if (!serialize_snapshot(writer, const_cast<Snapshot&>(snapshot), limits) ||
-      out.size() > kMaxUnreliableDatagram) {
+  const bool written = serialize_snapshot(writer, const_cast<Snapshot&>(snapshot), limits);
+  writer.finish();
+  if (!written || out.size() > kMaxUnreliableDatagram) {
     out.clear();
     return false;
   }
@@ -473,7 +474,9 @@ bool encode(const Snapshot& snapshot, const QuantizedLimits& limits, std::vector
 bool encode(const SnapshotAckMessage& message, std::vector<std::uint8_t>& out) {
   write_header(MessageKind::snapshot_ack, out);
   BitWriter writer(out);
-  if (!serialize_ack_message(writer, const_cast<SnapshotAckMessage&>(message))) {
+  const bool written = serialize_ack_message(writer, const_cast<SnapshotAckMessage&>(message));
+  writer.finish();
+  if (!written) {
     out.clear();
     return false;
   }
