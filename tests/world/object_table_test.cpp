@@ -22,6 +22,14 @@ TEST_CASE("object table finds bodies by id") {
   CHECK(!table.contains(0));
 }
 
+TEST_CASE("object table: ids that are their body's index and ids that are another's") {
+  // Body 1's id is 3 and body 3's is 1; bodies 0 and 2 hold their own index.
+  const std::vector<ObjectId> ids{0, 3, 2, 1};
+  const ObjectTable table(ids);
+  for (BodyIndex b = 0; b < ids.size(); ++b) CHECK(table.find(ids[b]) == b);
+  CHECK(!table.find(4).has_value());
+}
+
 TEST_CASE("object table built from a simulation rejects duplicate ids") {
   ReferencePhysics physics(ReferencePhysicsConfig{});
   physics.add_sphere(5, 0.5f, 1, test::at({0, 1, 0}));

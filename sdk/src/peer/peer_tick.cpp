@@ -84,14 +84,19 @@ void Peer::Impl::step_frame() {
 std::span<const std::uint8_t> Peer::Impl::frozen_for_next_step() {
   frozen_count = 0;
   if (!config.freeze_outside_simulated_region || !controlled) return {};
-  const std::vector<std::uint8_t>& simulated = regions_of(members.self()).simulated;
   const std::span<const ObjectState> states = history.states(history.newest());
-  for (BodyIndex b = 0; b < body_count; ++b) frozen_next[b] = static_cast<std::uint8_t>(simulated[b] == 0);
+  // Over plain pointers and a local count: byte vectors may alias anything (the count member
+  // too), which would keep these whole-world passes from being vectorised.
+  const std::uint8_t* __restrict simulated = regions_of(members.self()).simulated.data();
+  std::uint8_t* __restrict frozen = frozen_next.data();
+  for (BodyIndex b = 0; b < body_count; ++b) frozen[b] = static_cast<std::uint8_t>(simulated[b] == 0);
   for (BodyIndex b : owned_bodies) {
-    if (!states[b].at_rest) frozen_next[b] = 0;
+    if (!states[b].at_rest) frozen[b] = 0;
   }
-  frozen_next[*controlled] = 0;
-  for (std::uint8_t f : frozen_next) frozen_count += f;
+  frozen[*controlled] = 0;
+  std::size_t count = 0;
+  for (BodyIndex b = 0; b < body_count; ++b) count += frozen[b];
+  frozen_count = count;
   return frozen_next;
 }
 
