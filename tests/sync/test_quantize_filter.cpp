@@ -104,3 +104,26 @@ TEST_CASE("quantize filter: a re-simulated frame's states are looked up, with th
   CHECK(differ == 0);
   CHECK(memo.settled() == 13 * kBodies + 6 * 4);
 }
+
+TEST_CASE("quantize filter: a received code dequantises alike whether this peer settled it or not") {
+  const wire::Quantizer quantizer{SnapshotConfig{}};
+  constexpr std::size_t kBodies = 8;
+  const sync::QuantizeFilter memo(quantizer, kBodies, 4);
+  core::Random random(9);
+  int differ = 0, own_codes = 0;
+  for (Frame f = 1; f <= 40; ++f) {
+    for (BodyIndex b = 0; b < kBodies; ++b) {
+      ObjectState own = random_state(random, b == 0);
+      memo.apply(b, f, own);
+      // The owner's code: this peer's own (they agree) for half the bodies, another for the rest.
+      const wire::QuantizedState code =
+          b % 2 == 0 ? quantizer.settle(own) : quantizer.settle(random_state(random, false));
+      own_codes += b % 2 == 0 && quantizer.dequantize(code) == own ? 1 : 0;
+      for (Frame asked : {f, f - 1, f - 5}) {
+        differ += memo.dequantize(b, asked, code) == quantizer.dequantize(code) ? 0 : 1;
+      }
+    }
+  }
+  CHECK(differ == 0);
+  CHECK(own_codes == 40 * kBodies / 2);  // the agreeing codes are the ones held
+}

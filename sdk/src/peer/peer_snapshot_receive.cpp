@@ -93,7 +93,7 @@ void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
         continue;
       }
       link.received.store(body, snapshot.frame, *q, bytes);
-      state = quantizer.dequantize(*q);
+      state = quantize_filter.dequantize(body, snapshot.frame, *q);
     }
     if (owner_of(body) != from) {  // nobody moves an object they do not own
       drop(DropReason::not_owner);
@@ -112,6 +112,7 @@ void Peer::Impl::prefetch_for(const wire::Snapshot& snapshot, const SnapshotLink
     link.received.prefetch(record.index);
     owner_frames.prefetch(snapshot.frame, record.index);
     if (record.index < own.size()) __builtin_prefetch(&own[record.index]);
+    if (snapshot.quantized) quantize_filter.prefetch(record.index, snapshot.frame);
   }
   for (const wire::ObjectRecord& record : snapshot.objects) {
     link.received.prefetch_states(record.index, snapshot.frame - static_cast<Frame>(record.baseline_age));

@@ -33,7 +33,7 @@ class QuantizeFilter final : public StateFilter {
       settle_into(last, state);
       return take(last, state);
     }
-    Memo& memo = memo_[static_cast<std::size_t>(frame) % memo_frames_ * last_.size() + body];
+    Memo& memo = memo_at(body, frame);
     if (memo.filled && bitwise_equal(memo.raw, state)) {
       last.quantized = memo.quantized;
       last.state = memo.settled;
@@ -56,6 +56,21 @@ class QuantizeFilter final : public StateFilter {
     code = last.quantized;
     return take(last, state);
   }
+  /// quantizer.dequantize(code), looked up when this peer settled that code itself in one of
+  /// the recent frames (so an owner's frame that agrees with the peer's own is not
+  /// dequantised again).
+  ObjectState dequantize(BodyIndex body, Frame frame, const wire::QuantizedState& code) const {
+    if (memo_frames_ != 0) {
+      const Memo& memo = memo_at(body, frame);
+      if (memo.filled && memo.quantized == code) return memo.settled;
+    }
+    return quantizer_.dequantize(code);
+  }
+  /// A hint that dequantize(body, frame, ...) follows.
+  void prefetch(BodyIndex body, Frame frame) const {
+    if (memo_frames_ != 0 && body < last_.size()) __builtin_prefetch(&memo_at(body, frame).quantized);
+  }
+
   /// Fields clamped to the world bounds or speed limits so far (once per state settled).
   std::uint64_t clamped() const { return clamped_; }
   /// States settled so far (not found in a cache).
@@ -94,6 +109,10 @@ class QuantizeFilter final : public StateFilter {
     bool fixed = false;
     bool filled = false;
   };
+  Memo& memo_at(BodyIndex body, Frame frame) const {
+    return memo_[static_cast<std::size_t>(frame) % memo_frames_ * last_.size() + body];
+  }
+
   // apply() is const in the interface; these are caches and a statistic.
   mutable std::vector<Last> last_;
   mutable std::vector<Memo> memo_;  // memo_frames_ rows of last_.size() bodies
