@@ -66,9 +66,14 @@ class QuantizeFilter final : public StateFilter {
     }
     return quantizer_.dequantize(code);
   }
-  /// A hint that dequantize(body, frame, ...) follows.
-  void prefetch(BodyIndex body, Frame frame) const {
-    if (memo_frames_ != 0 && body < last_.size()) __builtin_prefetch(&memo_at(body, frame).quantized);
+  /// A hint that apply() or dequantize() of (body, frame) follows.
+  void prefetch(BodyIndex body, Frame frame) const override {
+    if (body >= last_.size()) return;
+    __builtin_prefetch(&last_[body]);
+    if (memo_frames_ == 0) return;
+    const Memo& memo = memo_at(body, frame);
+    __builtin_prefetch(&memo.raw);
+    __builtin_prefetch(&memo.settled);
   }
 
   /// Fields clamped to the world bounds or speed limits so far (once per state settled).

@@ -319,7 +319,15 @@ void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> 
       for (BodyIndex b = 0; b < count; ++b) carry(b);
     }
   }
-  for (BodyIndex b : changed) {
+  // The filter's per-body tables are large and visited in the engine's order: each body asks
+  // for its lines a few bodies ahead, so that the misses overlap.
+  constexpr std::size_t kAhead = 8;
+  if (filter_ != nullptr) {
+    for (std::size_t k = 0; k < std::min(kAhead, changed.size()); ++k) filter_->prefetch(changed[k], frame);
+  }
+  for (std::size_t k = 0; k < changed.size(); ++k) {
+    const BodyIndex b = changed[k];
+    if (filter_ != nullptr && k + kAhead < changed.size()) filter_->prefetch(changed[k + kAhead], frame);
     if (injected(b)) continue;
     if (replaying && replay[b] != 0) {
       sim_.write(b, row[b]);

@@ -29,6 +29,8 @@ class StateFilter {
   /// `frame` is the frame the step produced (a filter may cache by it; the result must not
   /// depend on it).
   virtual bool apply(BodyIndex body, Frame frame, ObjectState& state) const = 0;
+  /// A hint that apply(body, frame, ...) follows soon.
+  virtual void prefetch(BodyIndex /*body*/, Frame /*frame*/) const {}
 };
 
 class Resimulator {
