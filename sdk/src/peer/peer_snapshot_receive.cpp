@@ -112,7 +112,7 @@ void Peer::Impl::prefetch_for(const wire::Snapshot& snapshot, const SnapshotLink
     link.received.prefetch(record.index);
     owner_frames.prefetch(snapshot.frame, record.index);
     if (record.index < own.size()) __builtin_prefetch(&own[record.index]);
-    if (snapshot.quantized) quantize_filter.prefetch(record.index, snapshot.frame);
+    if (snapshot.quantized) quantize_filter.prefetch_code(record.index, snapshot.frame);
   }
   for (const wire::ObjectRecord& record : snapshot.objects) {
     link.received.prefetch_states(record.index, snapshot.frame - static_cast<Frame>(record.baseline_age));

@@ -40,7 +40,11 @@ class QuantizeFilter final : public StateFilter {
       last.fixed = memo.fixed;
     } else {
       settle_into(last, state);
-      memo = {state, last.quantized, last.state, last.fixed, true};
+      memo.filled = true;
+      memo.fixed = last.fixed;
+      memo.quantized = last.quantized;
+      memo.raw = state;
+      memo.settled = last.state;
     }
     return take(last, state);
   }
@@ -66,12 +70,20 @@ class QuantizeFilter final : public StateFilter {
     }
     return quantizer_.dequantize(code);
   }
-  /// A hint that apply() or dequantize() of (body, frame) follows.
+  /// A hint that dequantize(body, frame, ...) follows.
+  void prefetch_code(BodyIndex body, Frame frame) const {
+    if (memo_frames_ == 0 || body >= last_.size()) return;
+    const Memo& memo = memo_at(body, frame);
+    __builtin_prefetch(&memo.filled);
+    __builtin_prefetch(&memo.settled);
+  }
+  /// A hint that apply() of (body, frame) follows.
   void prefetch(BodyIndex body, Frame frame) const override {
     if (body >= last_.size()) return;
     __builtin_prefetch(&last_[body]);
     if (memo_frames_ == 0) return;
     const Memo& memo = memo_at(body, frame);
+    __builtin_prefetch(&memo.filled);
     __builtin_prefetch(&memo.raw);
     __builtin_prefetch(&memo.settled);
   }
@@ -106,13 +118,14 @@ class QuantizeFilter final : public StateFilter {
     ObjectState state;   // dequantize(quantized)
     bool fixed = false;  // state quantises to itself
   };
-  // Per frame slot and body: a stepped state and what settling it gave (three cache lines).
+  // Per frame slot and body: a stepped state and what settling it gave, a cache line each
+  // (the flags beside the code, which a received code is checked against).
   struct alignas(64) Memo {
-    ObjectState raw;
-    wire::QuantizedState quantized;
-    ObjectState settled;
-    bool fixed = false;
     bool filled = false;
+    bool fixed = false;
+    wire::QuantizedState quantized;
+    alignas(64) ObjectState raw;
+    alignas(64) ObjectState settled;
   };
   Memo& memo_at(BodyIndex body, Frame frame) const {
     return memo_[static_cast<std::size_t>(frame) % memo_frames_ * last_.size() + body];
