@@ -3,6 +3,7 @@
 // their C++ defaults; range checks stay with the C++ constructors, which name the field.
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "convert.hpp"
@@ -25,6 +26,58 @@ static_assert(same_kind<shoal::EventKind::desync, SHOAL_EVENT_DESYNC>);
 
 static_assert(SHOAL_NO_PEER == shoal::kNoPeer && SHOAL_NO_FRAME == shoal::kNoFrame);
 static_assert(SHOAL_SESSION_CAPACITY == 256, "PeerConfig accepts session names up to 255 bytes");
+
+}  // namespace
+
+shoal::SmoothingRule to_cpp(const shoal_smoothing_rule& r) {
+  return {r.warp_distance_m, r.warp_angle_rad, r.blend_threshold_m, r.blend_threshold_rad,
+          r.slow_speed, r.slow_blend_threshold_m, r.slow_blend_threshold_rad, r.low_speed,
+          r.high_speed, r.blend_rate_low_speed, r.blend_rate_high_speed, r.min_closing_speed_low,
+          r.min_closing_speed_high, r.min_closing_angular_speed_low, r.min_closing_angular_speed_high};
+}
+
+shoal_smoothing_rule to_c(const shoal::SmoothingRule& r) {
+  return {r.warp_distance_m, r.warp_angle_rad, r.blend_threshold_m, r.blend_threshold_rad,
+          r.slow_speed, r.slow_blend_threshold_m, r.slow_blend_threshold_rad, r.low_speed,
+          r.high_speed, r.blend_rate_low_speed, r.blend_rate_high_speed, r.min_closing_speed_low,
+          r.min_closing_speed_high, r.min_closing_angular_speed_low, r.min_closing_angular_speed_high};
+}
+
+namespace {
+
+// The rules table: the default rule, then every row (each validated by SmoothingRules).
+shoal::SmoothingRules smoothing_to_cpp(const shoal_peer_config& c) {
+  if (c.smoothing_rule_count < 0 || (c.smoothing_rule_count > 0 && c.smoothing_rules == nullptr)) {
+    throw Error(SHOAL_ERROR_INVALID_ARGUMENT,
+                "shoal_peer_config.smoothing_rule_count is " + std::to_string(c.smoothing_rule_count) +
+                    " with smoothing_rules " + (c.smoothing_rules == nullptr ? "NULL" : "set") +
+                    ": expected 0, or a count >= 1 with that many rows");
+  }
+  // Rules are validated where they are built: the message gets the field's place in front.
+  auto rule_of = [](const shoal_smoothing_rule& rule, const std::string& name) {
+    const shoal::SmoothingRule r = to_cpp(rule);
+    try {
+      shoal::validate(r);
+    } catch (const std::invalid_argument& e) {
+      throw Error(SHOAL_ERROR_INVALID_ARGUMENT, name + ": " + e.what());
+    }
+    return r;
+  };
+  shoal::SmoothingRules rules(rule_of(c.smoothing_default, "shoal_peer_config.smoothing_default"));
+  for (int32_t i = 0; i < c.smoothing_rule_count; ++i) {
+    const shoal_smoothing_entry& row = c.smoothing_rules[i];
+    const std::string name = "shoal_peer_config.smoothing_rules[" + std::to_string(i) + "]";
+    if (row.control_mode != SHOAL_UNCONTROLLED && row.control_mode != SHOAL_CONTROLLED) {
+      throw Error(SHOAL_ERROR_INVALID_ARGUMENT,
+                  name + ".control_mode is " + std::to_string(row.control_mode) +
+                      ": expected SHOAL_UNCONTROLLED (0) or SHOAL_CONTROLLED (1)");
+    }
+    const auto mode = row.control_mode == SHOAL_CONTROLLED ? shoal::ControlMode::controlled
+                                                           : shoal::ControlMode::uncontrolled;
+    rules.set(row.object_type, mode, rule_of(row.rule, name + ".rule"));
+  }
+  return rules;
+}
 
 }  // namespace
 
@@ -59,6 +112,7 @@ shoal::PeerConfig to_cpp(const shoal_peer_config& c) {
   p.authority.r_min = c.core_min_radius_m;
   p.authority.T = c.core_velocity_horizon_s;
   p.authority.simulated_radius = c.simulated_radius_m;
+  p.smoothing = smoothing_to_cpp(c);
   return p;
 }
 
@@ -86,6 +140,9 @@ shoal_peer_config to_c(const shoal::PeerConfig& p) {
   c.core_min_radius_m = p.authority.r_min;
   c.core_velocity_horizon_s = p.authority.T;
   c.simulated_radius_m = p.authority.simulated_radius;
+  c.smoothing_default = to_c(p.smoothing.default_rule());
+  c.smoothing_rules = nullptr;  // C++ defaults name no (type, mode)
+  c.smoothing_rule_count = 0;
   return c;
 }
 

@@ -34,6 +34,8 @@ inline shoal_visual_state to_c(const shoal::VisualState& v) {
 inline shoal::Input to_cpp(const shoal_input& i) { return {to_cpp(i.axis), i.buttons}; }
 inline shoal_input to_c(const shoal::Input& i) { return {to_c(i.axis), i.buttons}; }
 
+shoal::SmoothingRule to_cpp(const shoal_smoothing_rule& r);
+shoal_smoothing_rule to_c(const shoal::SmoothingRule& r);
 shoal::PeerConfig to_cpp(const shoal_peer_config& c);
 shoal_peer_config to_c(const shoal::PeerConfig& c);
 

@@ -50,6 +50,13 @@ int shoal_peer_config_default(shoal_peer_config* config) {
   });
 }
 
+int shoal_smoothing_rule_default(shoal_smoothing_rule* rule) {
+  return guarded(__func__, [&] {
+    require(rule, "rule") = shoal_c::to_c(shoal::SmoothingRule{});
+    return SHOAL_OK;
+  });
+}
+
 int shoal_peer_create_with_world(const shoal_peer_config* config, shoal_world* world,
                                  shoal_transport* transport, shoal_peer** out_peer) {
   return guarded(__func__, [&] {

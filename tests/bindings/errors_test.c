@@ -125,6 +125,45 @@ static int invalid_configs(void) {
   CHECK_FAILS(shoal_peer_create_with_world(&config, world, transport, &peer),
               SHOAL_ERROR_INVALID_ARGUMENT, "simulated_radius");
 
+  {  /* smoothing rules: the table's shape, each row's mode, and every rule's fields */
+    shoal_smoothing_entry row;
+    memset(&row, 0, sizeof row);
+    shoal_smoothing_rule_default(&row.rule);
+
+    shoal_peer_config_default(&config);
+    config.smoothing_rule_count = 2;  /* with no rows */
+    shoal_memory_network_create_endpoint(network, 0, 1000, &transport);
+    CHECK_FAILS(shoal_peer_create_with_world(&config, world, transport, &peer),
+                SHOAL_ERROR_INVALID_ARGUMENT, "smoothing_rule_count is 2 with smoothing_rules NULL");
+
+    shoal_peer_config_default(&config);
+    config.smoothing_rules = &row;
+    config.smoothing_rule_count = -1;
+    shoal_memory_network_create_endpoint(network, 0, 1000, &transport);
+    CHECK_FAILS(shoal_peer_create_with_world(&config, world, transport, &peer),
+                SHOAL_ERROR_INVALID_ARGUMENT, "smoothing_rule_count is -1");
+
+    config.smoothing_rule_count = 1;
+    row.control_mode = 2;
+    shoal_memory_network_create_endpoint(network, 0, 1000, &transport);
+    CHECK_FAILS(shoal_peer_create_with_world(&config, world, transport, &peer),
+                SHOAL_ERROR_INVALID_ARGUMENT, "smoothing_rules[0].control_mode is 2");
+
+    row.control_mode = SHOAL_CONTROLLED;
+    row.rule.blend_rate_high_speed = 1.5f;
+    shoal_memory_network_create_endpoint(network, 0, 1000, &transport);
+    CHECK_FAILS(shoal_peer_create_with_world(&config, world, transport, &peer),
+                SHOAL_ERROR_INVALID_ARGUMENT, "smoothing_rules[0].rule: SmoothingRule.blend_rate_high_speed");
+
+    shoal_peer_config_default(&config);
+    config.smoothing_default.warp_distance_m = 0.5f;  /* below the blend threshold */
+    shoal_memory_network_create_endpoint(network, 0, 1000, &transport);
+    CHECK_FAILS(shoal_peer_create_with_world(&config, world, transport, &peer),
+                SHOAL_ERROR_INVALID_ARGUMENT, "smoothing_default: SmoothingRule.warp_distance_m");
+    CHECK(peer == NULL);
+    CHECK_FAILS(shoal_smoothing_rule_default(NULL), SHOAL_ERROR_NULL_ARGUMENT, "rule");
+  }
+
   shoal_peer_config_default(&config);
   memset(config.session, 'x', sizeof config.session);  /* no terminating NUL */
   shoal_memory_network_create_endpoint(network, 0, 1000, &transport);

@@ -28,7 +28,7 @@
 #include <stdint.h>
 
 /** Incremented whenever a declaration of this header changes incompatibly. */
-#define SHOAL_C_API_VERSION 2
+#define SHOAL_C_API_VERSION 3
 
 #if defined(_WIN32) && defined(SHOAL_C_SHARED)
 #  if defined(SHOAL_C_BUILDING)
@@ -119,6 +119,44 @@ typedef enum shoal_catchup_scope {
   SHOAL_CATCHUP_OBJECT = 1             /**< the corrected objects and what they touch */
 } shoal_catchup_scope;
 
+/** Whether an object is driven by a player or bot (mirrors shoal::ControlMode). */
+typedef enum shoal_control_mode {
+  SHOAL_UNCONTROLLED = 0,
+  SHOAL_CONTROLLED = 1
+} shoal_control_mode;
+
+/** How a correction's error leaves what is drawn (mirrors shoal::SmoothingRule; see
+ * shoal/smoothing.hpp). Above the warp limits the object snaps; above the blend thresholds
+ * the error closes by a speed-dependent fraction per 1/30 s; below them at the minimum
+ * closing speed. The peer checks every field when it is created. */
+typedef struct shoal_smoothing_rule {
+  float warp_distance_m;
+  float warp_angle_rad;
+  float blend_threshold_m;
+  float blend_threshold_rad;
+  float slow_speed;                    /**< m/s: below it the slow thresholds apply */
+  float slow_blend_threshold_m;
+  float slow_blend_threshold_rad;
+  float low_speed;                     /**< m/s */
+  float high_speed;                    /**< m/s */
+  float blend_rate_low_speed;          /**< fraction removed per 1/30 s, in (0, 1) */
+  float blend_rate_high_speed;
+  float min_closing_speed_low;         /**< m/s */
+  float min_closing_speed_high;
+  float min_closing_angular_speed_low; /**< rad/s */
+  float min_closing_angular_speed_high;
+} shoal_smoothing_rule;
+
+/** Fills *rule with a default-constructed shoal::SmoothingRule. */
+SHOAL_C_API int shoal_smoothing_rule_default(shoal_smoothing_rule* rule);
+
+/** One row of the smoothing rules table: the rule of one (object type, control mode). */
+typedef struct shoal_smoothing_entry {
+  uint16_t object_type;                /**< the type the simulation gives a body (0 without one) */
+  int32_t control_mode;                /**< a shoal_control_mode */
+  shoal_smoothing_rule rule;
+} shoal_smoothing_entry;
+
 /** The commonly tuned fields of shoal::PeerConfig; the others keep their C++ defaults. */
 typedef struct shoal_peer_config {
   char session[SHOAL_SESSION_CAPACITY]; /**< match name, NUL-terminated, at most 255 bytes */
@@ -144,6 +182,10 @@ typedef struct shoal_peer_config {
   float core_min_radius_m;             /**< a player owns what is this near its object, at least */
   float core_velocity_horizon_s;       /**< ... or as far as it goes in this time */
   float simulated_radius_m;            /**< simulated (and sent) beyond the core region, m */
+  /* Since version 3: how corrections are hidden from the player. */
+  shoal_smoothing_rule smoothing_default; /**< for every (type, mode) the table does not name */
+  const shoal_smoothing_entry* smoothing_rules; /**< NULL or smoothing_rule_count rows, copied when the peer is created */
+  int32_t smoothing_rule_count;        /**< >= 0; a later row for the same (type, mode) replaces an earlier one */
 } shoal_peer_config;
 
 /** Fills *config with the defaults of a default-constructed shoal::PeerConfig. */
