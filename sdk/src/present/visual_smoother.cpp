@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/prefetch_ahead.hpp"
+
 namespace shoal::present {
 namespace {
 
@@ -175,25 +177,20 @@ void VisualSmoother::update_touched(float dt_seconds, std::span<const ObjectStat
     bodies_[i].visited = pass_;
     visit(i, previous_frame[i], current_frame[i], in.alpha, in.dt, types[i], modes[i]);
   };
-  // The bodies are scattered over tables the rest of the frame has pushed out of the caches:
-  // each visit first asks for the lines of the visit a few places ahead, so that their misses
-  // overlap instead of following one another.
+  // The bodies are scattered over tables the rest of the frame has pushed out of the caches.
   const std::size_t total = changing_.size() + touched.size();
   auto nth = [&](std::size_t k) { return k < changing_.size() ? changing_[k] : touched[k - changing_.size()]; };
-  auto prefetch = [&](std::size_t k) {
-    if (k >= total) return;
-    const BodyIndex i = nth(k);
-    if (i >= n) return;
-    __builtin_prefetch(&bodies_[i]);
-    __builtin_prefetch(&previous_frame[i]);
-    __builtin_prefetch(&current_frame[i]);
-  };
   constexpr std::size_t kAhead = 6;
-  for (std::size_t k = 0; k < kAhead; ++k) prefetch(k);
-  for (std::size_t k = 0; k < total; ++k) {
-    prefetch(k + kAhead);
-    visit_once(nth(k));
-  }
+  core::visit_prefetching_ahead(
+      total, kAhead,
+      [&](std::size_t k) {
+        const BodyIndex i = nth(k);
+        if (i >= n) return;
+        __builtin_prefetch(&bodies_[i]);
+        __builtin_prefetch(&previous_frame[i]);
+        __builtin_prefetch(&current_frame[i]);
+      },
+      [&](std::size_t k) { visit_once(nth(k)); });
   std::swap(changing_, next_changing_);
 }
 

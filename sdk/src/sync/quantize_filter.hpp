@@ -29,22 +29,14 @@ class QuantizeFilter final : public StateFilter {
     // reach) come out of the step bit for bit as the first time: that frame's settling is
     // looked up instead of done again. Both caches hold results of one pure function of the
     // state, so the result is the same whatever was filtered before (catch-up depends on it).
-    if (memo_frames_ == 0) {
-      settle_into(last, state);
-      return take(last, state);
-    }
-    Memo& memo = memo_at(body, frame);
-    if (memo.filled && bitwise_equal(memo.raw, state)) {
-      last.quantized = memo.quantized;
-      last.state = memo.settled;
-      last.fixed = memo.fixed;
+    Memo* memo = memo_frames_ != 0 ? &memo_at(body, frame) : nullptr;
+    if (memo != nullptr && memo->filled && bitwise_equal(memo->raw, state)) {
+      last.quantized = memo->quantized;
+      last.state = memo->settled;
+      last.fixed = memo->fixed;
     } else {
       settle_into(last, state);
-      memo.filled = true;
-      memo.fixed = last.fixed;
-      memo.quantized = last.quantized;
-      memo.raw = state;
-      memo.settled = last.state;
+      if (memo != nullptr) *memo = {true, last.fixed, last.quantized, state, last.state};
     }
     return take(last, state);
   }
@@ -81,11 +73,8 @@ class QuantizeFilter final : public StateFilter {
   void prefetch(BodyIndex body, Frame frame) const override {
     if (body >= last_.size()) return;
     __builtin_prefetch(&last_[body]);
-    if (memo_frames_ == 0) return;
-    const Memo& memo = memo_at(body, frame);
-    __builtin_prefetch(&memo.filled);
-    __builtin_prefetch(&memo.raw);
-    __builtin_prefetch(&memo.settled);
+    prefetch_code(body, frame);
+    if (memo_frames_ != 0) __builtin_prefetch(&memo_at(body, frame).raw);
   }
 
   /// Fields clamped to the world bounds or speed limits so far (once per state settled).

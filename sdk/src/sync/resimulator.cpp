@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/prefetch_ahead.hpp"
 #include "sync/state_compare.hpp"
 
 namespace shoal::sync {
@@ -319,22 +320,22 @@ void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> 
       for (BodyIndex b = 0; b < count; ++b) carry(b);
     }
   }
-  // The filter's per-body tables are large and visited in the engine's order: each body asks
-  // for its lines a few bodies ahead, so that the misses overlap.
+  // The filter's per-body tables are large and visited in the engine's order.
   constexpr std::size_t kAhead = 8;
-  if (filter_ != nullptr) {
-    for (std::size_t k = 0; k < std::min(kAhead, changed.size()); ++k) filter_->prefetch(changed[k], frame);
-  }
-  for (std::size_t k = 0; k < changed.size(); ++k) {
-    const BodyIndex b = changed[k];
-    if (filter_ != nullptr && k + kAhead < changed.size()) filter_->prefetch(changed[k + kAhead], frame);
-    if (injected(b)) continue;
-    if (replaying && replay[b] != 0) {
-      sim_.write(b, row[b]);
-    } else {
-      row[b] = read_filtered(b, frame);
-    }
-  }
+  core::visit_prefetching_ahead(
+      changed.size(), kAhead,
+      [&](std::size_t k) {
+        if (filter_ != nullptr) filter_->prefetch(changed[k], frame);
+      },
+      [&](std::size_t k) {
+        const BodyIndex b = changed[k];
+        if (injected(b)) return;
+        if (replaying && replay[b] != 0) {
+          sim_.write(b, row[b]);
+        } else {
+          row[b] = read_filtered(b, frame);
+        }
+      });
   const std::span<std::uint8_t> confirmed = history_.confirmed_flags(frame);
   for (BodyIndex b : injected_.bodies()) {
     const ObjectState& owner = *owner_frames_.find(frame, b);
