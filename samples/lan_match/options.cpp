@@ -64,6 +64,8 @@ output:
 discovery:
   --session NAME        session name announced and sought (default shoal-lan-match)
   --discovery-port P    UDP port of the LAN announcements (default 47474)
+  --loopback-discovery  announce on loopback only, not the LAN (the launcher's peers, which
+                        all run on this machine, do)
 peer mode:
   --peer                run one peer; its progress and states go to stdout, one line each
   --host | --join       only host, or only join (default: look for a host for 2 s, else host)
@@ -134,6 +136,9 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       }
     } else if (flag == "--discovery-port") {
       o.discovery_port = parse_number<std::uint16_t>(flag, next(), 1, 65535, "a UDP port from 1 to 65535");
+    } else if (flag == "--loopback-discovery") {
+      switch_flag();
+      o.loopback_discovery = true;
     } else if (flag == "--peer") {
       switch_flag();
       o.peer_mode = true;

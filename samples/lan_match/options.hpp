@@ -33,6 +33,7 @@ struct Options {
   std::string report_path, csv_path, plot_path;
   std::string session = "shoal-lan-match";
   std::uint16_t discovery_port = 47474;
+  bool loopback_discovery = false;  ///< announce on loopback only: every peer runs here
 
   // --peer: run one peer instead of launching a match.
   bool peer_mode = false;

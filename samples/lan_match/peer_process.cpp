@@ -91,7 +91,9 @@ std::optional<shoal::LanAnnouncer> enter_match(const Options& options, shoal::Pe
     }
     return std::nullopt;
   }
-  const shoal::LanDiscoveryConfig discovery{options.discovery_port};
+  shoal::LanDiscoveryConfig discovery;
+  discovery.port = options.discovery_port;
+  discovery.loopback_only = options.loopback_discovery;
   if (options.role != PeerRole::host) {
     shoal::LanSeeker seeker(discovery);
     const int timeout_ms = options.role == PeerRole::join ? kJoinFindMs : kAutoFindMs;

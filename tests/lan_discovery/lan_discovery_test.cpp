@@ -97,8 +97,14 @@ TEST_CASE("bad discovery settings throw and say what is expected") {
                        std::invalid_argument);
 }
 
+TEST_CASE("a loopback-only announcer sends one datagram per announcement, to loopback") {
+  LanAnnouncer announcer({kTestPort + 3, 20, true}, "loopback-only", {"127.0.0.1", 40003});
+  announcer.update();  // the first call announces at once
+  CHECK(announcer.stats().sent == 1);
+}
+
 TEST_CASE("two seekers on one port both hear an announcer on loopback") {
-  const LanDiscoveryConfig config{kTestPort, 20};
+  const LanDiscoveryConfig config{kTestPort, 20, true};
   const std::string session = "two-seekers-" + std::to_string(::getpid());
   LanSeeker first(config), second(config);
   LanAnnouncer announcer(config, session, {"127.0.0.1", 40001});
@@ -152,4 +158,8 @@ TEST_CASE("find gives up after its timeout when nobody announces") {
   const auto waited = std::chrono::steady_clock::now() - start;
   CHECK(waited >= std::chrono::milliseconds(190));
   CHECK(waited < std::chrono::seconds(3));
+  // Short waits are whole too, not cut at the last millisecond's fraction.
+  const auto short_start = std::chrono::steady_clock::now();
+  CHECK_FALSE(seeker.find("nobody-" + std::to_string(::getpid()), 5));
+  CHECK(std::chrono::steady_clock::now() - short_start >= std::chrono::milliseconds(5));
 }

@@ -11,7 +11,7 @@ trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$out"' EXIT
 "$probe" seek "$session" "$port" 8000 >"$out/a" & a=$!
 "$probe" seek "$session" "$port" 8000 >"$out/b" & b=$!
 "$probe" seek "other-$session" "$port" 1500 >"$out/other" & other=$!
-"$probe" announce "$session" "$port" 127.0.0.1:40123 10 & announcer=$!
+"$probe" announce "$session" "$port" 127.0.0.1:40123 10 loopback & announcer=$!
 
 status=0
 wait "$a" || status=1

@@ -1,5 +1,5 @@
 // A LAN discovery probe for the tests that need separate processes (and network namespaces):
-//   shoal-lan-discovery-probe announce SESSION DISCOVERY_PORT HOST:PORT SECONDS
+//   shoal-lan-discovery-probe announce SESSION DISCOVERY_PORT HOST:PORT SECONDS [loopback]
 //   shoal-lan-discovery-probe seek SESSION DISCOVERY_PORT TIMEOUT_MS
 // seek prints "found HOST:PORT version V" and exits 0, or exits 1 when nothing matched in time.
 #include <chrono>
@@ -17,7 +17,7 @@ namespace {
 
 int usage() {
   fmt::print(stderr,
-             "usage: shoal-lan-discovery-probe announce SESSION DISCOVERY_PORT HOST:PORT SECONDS\n"
+             "usage: shoal-lan-discovery-probe announce SESSION DISCOVERY_PORT HOST:PORT SECONDS [loopback]\n"
              "       shoal-lan-discovery-probe seek SESSION DISCOVERY_PORT TIMEOUT_MS\n");
   return 2;
 }
@@ -31,12 +31,14 @@ shoal::Address parse_address(const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 6 && argc != 5) return usage();
+  if (argc < 5 || argc > 7) return usage();
   const std::string_view mode = argv[1];
   try {
     shoal::LanDiscoveryConfig config;
     config.port = static_cast<std::uint16_t>(std::stoul(argv[3]));
-    if (mode == "announce" && argc == 6) {
+    if (mode == "announce" && argc >= 6) {
+      if (argc == 7 && std::string_view(argv[6]) != "loopback") return usage();
+      config.loopback_only = argc == 7;
       shoal::LanAnnouncer announcer(config, argv[2], parse_address(argv[4]));
       const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(std::stod(argv[5]));
       while (std::chrono::steady_clock::now() < end) {

@@ -29,6 +29,9 @@ std::uint8_t protocol_version();
 struct LanDiscoveryConfig {
   std::uint16_t port = 47474;        ///< UDP port announcements go to, 1..65535
   int announce_interval_ms = 250;    ///< time between announcements, 10..10000
+  /// Announce to 127.255.255.255 only: for peers that all run on this machine (tests, a
+  /// local match); nothing leaves the machine. Otherwise every IPv4 interface's broadcast.
+  bool loopback_only = false;
 };
 
 /// One heard announcement.

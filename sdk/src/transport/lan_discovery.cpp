@@ -70,9 +70,25 @@ void enable(int fd, int option, const char* name) {
 
 // The directed broadcast address of every IPv4 interface that is up, loopback included
 // (lo has no broadcast flag, but 127.255.255.255 is a broadcast route on Linux and reaches
-// every socket bound to the port, which is what several peers on one machine need).
-std::vector<sockaddr_in> broadcast_targets(std::uint16_t port) {
+// every socket bound to the port, which is what several peers on one machine need); only
+// loopback's when asked.
+std::vector<sockaddr_in> broadcast_targets(std::uint16_t port, bool loopback_only) {
   std::vector<sockaddr_in> targets;
+  auto add = [&](std::uint32_t broadcast) {
+    const bool known = std::any_of(targets.begin(), targets.end(), [&](const sockaddr_in& t) {
+      return t.sin_addr.s_addr == htonl(broadcast);
+    });
+    if (known) return;
+    sockaddr_in target{};
+    target.sin_family = AF_INET;
+    target.sin_port = htons(port);
+    target.sin_addr.s_addr = htonl(broadcast);
+    targets.push_back(target);
+  };
+  if (loopback_only) {
+    add(0x7FFFFFFFu);  // 127.255.255.255
+    return targets;
+  }
   ifaddrs* interfaces = nullptr;
   if (::getifaddrs(&interfaces) != 0) return targets;
   for (const ifaddrs* i = interfaces; i != nullptr; i = i->ifa_next) {
@@ -81,14 +97,7 @@ std::vector<sockaddr_in> broadcast_targets(std::uint16_t port) {
     const std::uint32_t address = ntohl(reinterpret_cast<const sockaddr_in*>(i->ifa_addr)->sin_addr.s_addr);
     const std::uint32_t mask = ntohl(reinterpret_cast<const sockaddr_in*>(i->ifa_netmask)->sin_addr.s_addr);
     if (mask == 0xFFFFFFFFu) continue;  // a /32 has no neighbours to announce to
-    sockaddr_in target{};
-    target.sin_family = AF_INET;
-    target.sin_port = htons(port);
-    target.sin_addr.s_addr = htonl((address & mask) | ~mask);
-    const bool known = std::any_of(targets.begin(), targets.end(), [&](const sockaddr_in& t) {
-      return t.sin_addr.s_addr == target.sin_addr.s_addr;
-    });
-    if (!known) targets.push_back(target);
+    add((address & mask) | ~mask);
   }
   ::freeifaddrs(interfaces);
   return targets;
@@ -171,7 +180,7 @@ LanAnnouncer::LanAnnouncer(const LanDiscoveryConfig& config, std::string_view se
   transport::validate(config);
   impl_->datagram = transport::encode_announcement({std::string(session), address, protocol_version()});
   impl_->interval = std::chrono::milliseconds(config.announce_interval_ms);
-  impl_->targets = transport::broadcast_targets(config.port);
+  impl_->targets = transport::broadcast_targets(config.port, config.loopback_only);
   impl_->fd = transport::open_udp_socket();
   transport::enable(impl_->fd, SO_BROADCAST, "SO_BROADCAST");
 }
@@ -254,7 +263,8 @@ std::optional<LanSession> LanSeeker::find(std::string_view session, int timeout_
   const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(std::max(timeout_ms, 0));
   for (;;) {
     if (auto found = poll(session)) return found;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    // Rounded up: truncated, the last fraction of a millisecond would end the wait early.
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) return std::nullopt;
     pollfd waiting{impl_->fd, POLLIN, 0};
     ::poll(&waiting, 1, static_cast<int>(left));
