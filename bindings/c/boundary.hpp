@@ -3,6 +3,7 @@
 // for shoal_last_error() on the calling thread.
 #pragma once
 
+#include <cstdint>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -33,6 +34,15 @@ T& require(T* pointer, const char* name) {
                 std::string(name) + " is NULL: expected a valid pointer or handle");
   }
   return *pointer;
+}
+
+/// `timeout_ms`, or an Error when it is negative: some pollers take that as "forever", a hang
+/// rather than a wait.
+inline int require_timeout(std::int32_t timeout_ms) {
+  if (timeout_ms < 0) {
+    throw Error(SHOAL_ERROR_INVALID_ARGUMENT, "timeout_ms is " + std::to_string(timeout_ms) + ": expected 0 or more");
+  }
+  return timeout_ms;
 }
 
 /// Runs `body` (which returns a status) and turns any exception into a status. What

@@ -243,6 +243,17 @@ shoal_enet_config to_c(const shoal::TransportConfig& t) {
   return c;
 }
 
+shoal::Address to_cpp(const shoal_address& a, const char* field) {
+  return {from_c_array(a.host, field), a.port};
+}
+
+shoal_address to_c(const shoal::Address& a, const char* field) {
+  shoal_address c{};
+  to_c_array(a.host, c.host, field);
+  c.port = a.port;
+  return c;
+}
+
 shoal_event to_c(const shoal::Event& e) {
   shoal_event c{};
   c.kind = static_cast<std::int32_t>(e.kind);  // shoal_event_kind mirrors EventKind's order

@@ -48,6 +48,9 @@ shoal::ConditionerConfig to_cpp(const shoal_conditioner& c);
 shoal_conditioner to_c(const shoal::ConditionerConfig& c);
 shoal::TransportConfig to_cpp(const shoal_enet_config& c);
 shoal_enet_config to_c(const shoal::TransportConfig& c);
+/// `field` names the host in messages: what the caller passed, or where the value came from.
+shoal::Address to_cpp(const shoal_address& a, const char* field);
+shoal_address to_c(const shoal::Address& a, const char* field);
 
 shoal_event to_c(const shoal::Event& e);
 shoal_stats to_c(const shoal::PeerStats& s);

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "callback_simulation.hpp"
+#include "shoal/lan_discovery.hpp"
 #include "shoal/memory_network.hpp"
 #include "shoal/peer.hpp"
 #include "shoal/reference_physics.hpp"
@@ -33,6 +34,15 @@ struct shoal_transport {
 struct shoal_memory_network {
   explicit shoal_memory_network(std::uint64_t seed) : network(seed) {}
   shoal::MemoryNetwork network;
+};
+
+// LAN discovery: the member has one name in both, so that one template serves their stats.
+struct shoal_lan_announcer {
+  shoal::LanAnnouncer lan;
+};
+
+struct shoal_lan_seeker {
+  shoal::LanSeeker lan;
 };
 
 struct shoal_peer {

@@ -141,12 +141,7 @@ int shoal_peer_update_at(shoal_peer* peer, int64_t now_us) {
 int shoal_peer_wait(shoal_peer* peer, int32_t timeout_ms) {
   return guarded(__func__, [&] {
     shoal_peer& p = require(peer, "peer");
-    // A negative timeout would mean "forever" to some pollers: a hang, not a wait.
-    if (timeout_ms < 0) {
-      throw shoal_c::Error(SHOAL_ERROR_INVALID_ARGUMENT,
-                           "timeout_ms is " + std::to_string(timeout_ms) + ": expected 0 or more");
-    }
-    p.peer->wait(timeout_ms);
+    p.peer->wait(shoal_c::require_timeout(timeout_ms));
     return SHOAL_OK;
   });
 }

@@ -105,11 +105,7 @@ int shoal_peer_owner(const shoal_peer* peer, uint32_t object, uint16_t* out_owne
 int shoal_peer_address(const shoal_peer* peer, shoal_address* out_address) {
   return guarded(__func__, [&] {
     shoal_address& out = require(out_address, "out_address");
-    const shoal::Address address = require(peer, "peer").peer->address();
-    shoal_address c{};
-    shoal_c::to_c_array(address.host, c.host, "the peer's host");
-    c.port = address.port;
-    out = c;
+    out = shoal_c::to_c(require(peer, "peer").peer->address(), "the peer's host");
     return SHOAL_OK;
   });
 }

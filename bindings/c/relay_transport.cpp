@@ -15,17 +15,6 @@ using shoal_c::require;
 // qualified calls find them beside the others).
 namespace shoal_c {
 
-static shoal::Address to_cpp(const shoal_address& a, const char* field) {
-  return {from_c_array(a.host, field), a.port};
-}
-
-static shoal_address to_c(const shoal::Address& a, const char* field) {
-  shoal_address c{};
-  to_c_array(a.host, c.host, field);
-  c.port = a.port;
-  return c;
-}
-
 static shoal::RelayClientConfig to_cpp(const shoal_relay_config& c) {
   shoal::RelayClientConfig r;
   r.relay = to_cpp(c.relay, "shoal_relay_config.relay.host");

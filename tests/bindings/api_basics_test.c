@@ -8,6 +8,7 @@ int main(void) {
   shoal_world_config world_config;
   shoal_enet_config enet;
   shoal_link_conditions link;
+  shoal_lan_config lan;
   shoal_object_state state;
   shoal_memory_network* network = NULL;
   shoal_transport* transport = NULL;
@@ -19,7 +20,7 @@ int main(void) {
   int64_t now_us = 1000000;
   int i, joined = 0;
 
-  CHECK(SHOAL_C_API_VERSION >= 1);
+  CHECK(SHOAL_C_API_VERSION == 4);  /* version 4 added LAN discovery */
   CHECK(strcmp(shoal_version(), SHOAL_EXPECTED_VERSION) == 0);
 
   REQUIRE_OK(shoal_peer_config_default(&config));
@@ -43,6 +44,9 @@ int main(void) {
   CHECK(enet.port == 0 && enet.max_connections > 0 && enet.timeout_ms > 0);
   REQUIRE_OK(shoal_link_conditions_default(&link));
   CHECK(link.loss == 0 && link.latency_ms == 0 && link.queue_limit_bytes > 0);
+  REQUIRE_OK(shoal_lan_config_default(&lan));
+  CHECK(lan.port != 0 && lan.announce_interval_ms >= 10 && lan.announce_interval_ms <= 10000 &&
+        lan.loopback_only == 0);
 
   REQUIRE_OK(shoal_object_state_default(&state));
   CHECK(state.orientation.w == 1 && state.orientation.x == 0 && state.at_rest == 0);

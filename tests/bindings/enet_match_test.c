@@ -12,7 +12,6 @@ int main(void) {
   shoal_world* worlds[2] = {NULL, NULL};
   shoal_peer* peers[2] = {NULL, NULL};
   shoal_enet_config enet;
-  shoal_peer_config config;
   shoal_address host;
   shoal_event event;
   int round, p, left = 0;
@@ -20,17 +19,7 @@ int main(void) {
 
   REQUIRE_OK(shoal_enet_config_default(&enet));
   CHECK(strcmp(enet.bind_host, "127.0.0.1") == 0);
-  enet.port = 0;
-  enet.timeout_ms = 2000;
-  REQUIRE_OK(shoal_peer_config_default(&config));
-  for (p = 0; p < 2; ++p) {
-    shoal_transport* transport = NULL;
-    worlds[p] = two_balls();
-    REQUIRE(worlds[p] != NULL);
-    REQUIRE_OK(shoal_transport_create_enet(&enet, &transport));
-    REQUIRE_OK(shoal_peer_create_with_world(&config, worlds[p], transport, &peers[p]));
-    REQUIRE_OK(shoal_peer_set_controlled(peers[p], (uint32_t)(p + 1)));
-  }
+  REQUIRE_OK(enet_ball_peers(worlds, peers));
   {
     shoal_conditioner none;  /* a perfect link, set at run time through the peer */
     memset(&none, 0, sizeof none);
@@ -47,11 +36,7 @@ int main(void) {
   REQUIRE_OK(shoal_peer_join(peers[1], "127.0.0.1", host.port));
 
   for (round = 0; round < MAX_ROUNDS && seconds_now() < deadline && !connected_and_agreed(peers); ++round) {
-    for (p = 0; p < 2; ++p) {
-      REQUIRE_OK(shoal_peer_update(peers[p]));
-      while (shoal_peer_poll_event(peers[p], &event) == 1) {}
-    }
-    REQUIRE_OK(shoal_peer_wait(peers[0], 1));  /* pacing only: the loop checks the state itself */
+    REQUIRE(update_both(peers));
   }
   REQUIRE(connected_and_agreed(peers));
   REQUIRE_OK(shoal_peer_id(peers[1], &id));

@@ -214,6 +214,88 @@ static int invalid_configs(void) {
   return 0;
 }
 
+/* LAN discovery: NULL arguments, bad settings, session names no announcement can carry and an
+ * address without a port, each refused with a message naming the field. */
+static int lan_discovery_refusals(void) {
+  shoal_lan_config lan, bad;
+  shoal_lan_session found;
+  shoal_lan_stats stats;
+  shoal_address address;
+  shoal_lan_announcer* announcer = (shoal_lan_announcer*)&lan;  /* reset to NULL by a failed create */
+  shoal_lan_seeker* seeker = (shoal_lan_seeker*)&lan;           /* likewise */
+  int32_t is_found = 7;
+  char too_long[SHOAL_LAN_SESSION_CAPACITY + 1];  /* 65 characters: one more than announceable */
+
+  memset(too_long, 'x', sizeof too_long - 1);
+  too_long[sizeof too_long - 1] = '\0';
+  memset(&address, 0, sizeof address);
+  strcpy(address.host, "127.0.0.1");
+  address.port = 40000;
+  REQUIRE(shoal_lan_config_default(&lan) == SHOAL_OK);
+  lan.port = 47491;  /* no other test uses it */
+
+  CHECK_FAILS(shoal_lan_config_default(NULL), SHOAL_ERROR_NULL_ARGUMENT, "config");
+  CHECK_FAILS(shoal_lan_announcer_create(NULL, "s", &address, &announcer), SHOAL_ERROR_NULL_ARGUMENT,
+              "config is NULL");
+  CHECK(announcer == NULL);
+  CHECK_FAILS(shoal_lan_announcer_create(&lan, NULL, &address, &announcer), SHOAL_ERROR_NULL_ARGUMENT,
+              "session is NULL");
+  CHECK_FAILS(shoal_lan_announcer_create(&lan, "s", NULL, &announcer), SHOAL_ERROR_NULL_ARGUMENT,
+              "address is NULL");
+  CHECK_FAILS(shoal_lan_announcer_create(&lan, "s", &address, NULL), SHOAL_ERROR_NULL_ARGUMENT,
+              "out_announcer");
+  CHECK_FAILS(shoal_lan_announcer_update(NULL), SHOAL_ERROR_NULL_ARGUMENT, "announcer");
+  CHECK_FAILS(shoal_lan_announcer_stats(NULL, &stats), SHOAL_ERROR_NULL_ARGUMENT, "announcer");
+  CHECK_FAILS(shoal_lan_seeker_create(NULL, &seeker), SHOAL_ERROR_NULL_ARGUMENT, "config is NULL");
+  CHECK(seeker == NULL);
+  CHECK_FAILS(shoal_lan_seeker_create(&lan, NULL), SHOAL_ERROR_NULL_ARGUMENT, "out_seeker");
+  CHECK_FAILS(shoal_lan_seeker_poll(NULL, "s", &found, &is_found), SHOAL_ERROR_NULL_ARGUMENT, "seeker");
+  CHECK(is_found == 0);
+  CHECK_FAILS(shoal_lan_seeker_find(NULL, "s", 0, &found, &is_found), SHOAL_ERROR_NULL_ARGUMENT, "seeker");
+  CHECK_FAILS(shoal_lan_seeker_stats(NULL, &stats), SHOAL_ERROR_NULL_ARGUMENT, "seeker");
+  CHECK(shoal_lan_announcer_destroy(NULL) == SHOAL_OK);
+  CHECK(shoal_lan_seeker_destroy(NULL) == SHOAL_OK);
+
+  bad = lan;
+  bad.port = 0;
+  CHECK_FAILS(shoal_lan_announcer_create(&bad, "s", &address, &announcer), SHOAL_ERROR_INVALID_ARGUMENT,
+              "port is 0");
+  CHECK_FAILS(shoal_lan_seeker_create(&bad, &seeker), SHOAL_ERROR_INVALID_ARGUMENT, "port is 0");
+  bad = lan;
+  bad.announce_interval_ms = 5;
+  CHECK_FAILS(shoal_lan_announcer_create(&bad, "s", &address, &announcer), SHOAL_ERROR_INVALID_ARGUMENT,
+              "announce_interval_ms is 5");
+  CHECK_FAILS(shoal_lan_seeker_create(&bad, &seeker), SHOAL_ERROR_INVALID_ARGUMENT, "announce_interval_ms");
+  CHECK_FAILS(shoal_lan_announcer_create(&lan, "", &address, &announcer), SHOAL_ERROR_INVALID_ARGUMENT,
+              "session name '' cannot be announced");
+  CHECK_FAILS(shoal_lan_announcer_create(&lan, too_long, &address, &announcer), SHOAL_ERROR_INVALID_ARGUMENT,
+              "1..64 printable");
+  address.port = 0;
+  CHECK_FAILS(shoal_lan_announcer_create(&lan, "s", &address, &announcer), SHOAL_ERROR_INVALID_ARGUMENT,
+              "address '127.0.0.1:0' cannot be announced");
+  memset(address.host, 'h', sizeof address.host);  /* no terminating NUL */
+  address.port = 40000;
+  CHECK_FAILS(shoal_lan_announcer_create(&lan, "s", &address, &announcer), SHOAL_ERROR_INVALID_ARGUMENT,
+              "address.host");
+  CHECK(announcer == NULL && seeker == NULL);
+
+  /* A seeker refuses to look for what cannot be announced, and to wait a negative time. */
+  REQUIRE(shoal_lan_seeker_create(&lan, &seeker) == SHOAL_OK);
+  CHECK_FAILS(shoal_lan_seeker_poll(seeker, NULL, &found, &is_found), SHOAL_ERROR_NULL_ARGUMENT,
+              "session is NULL");
+  CHECK_FAILS(shoal_lan_seeker_poll(seeker, "s", NULL, &is_found), SHOAL_ERROR_NULL_ARGUMENT, "out_session");
+  CHECK_FAILS(shoal_lan_seeker_poll(seeker, "s", &found, NULL), SHOAL_ERROR_NULL_ARGUMENT, "out_found");
+  CHECK_FAILS(shoal_lan_seeker_poll(seeker, "", &found, &is_found), SHOAL_ERROR_INVALID_ARGUMENT,
+              "session is 0 bytes: expected 1..64");
+  CHECK_FAILS(shoal_lan_seeker_find(seeker, too_long, 0, &found, &is_found), SHOAL_ERROR_INVALID_ARGUMENT,
+              "session is 65 bytes");
+  CHECK_FAILS(shoal_lan_seeker_find(seeker, "s", -1, &found, &is_found), SHOAL_ERROR_INVALID_ARGUMENT,
+              "timeout_ms is -1");
+  CHECK_FAILS(shoal_lan_seeker_stats(seeker, NULL), SHOAL_ERROR_NULL_ARGUMENT, "out_stats");
+  CHECK(shoal_lan_seeker_destroy(seeker) == SHOAL_OK);
+  return 0;
+}
+
 /* Lifetimes and order: each refused with SHOAL_ERROR_INVALID_STATE, and nothing breaks. */
 static int out_of_order(void) {
   shoal_memory_network* network = NULL;
@@ -326,6 +408,7 @@ int main(void) {
   invalid_configs();  /* each counts its own failures */
   out_of_order();
   simulation_lifetime();
+  lan_discovery_refusals();
   CHECK(strcmp(shoal_error_name(SHOAL_ERROR_UNKNOWN_OBJECT), "SHOAL_ERROR_UNKNOWN_OBJECT") == 0);
   CHECK(strcmp(shoal_error_name(-1000), "an unknown error code") == 0);
   return check_exit_status();

@@ -1,5 +1,6 @@
 /* What the C tests over real sockets share: wall time (they bound every loop by a deadline as
- * well as a round count) and a world of two balls, ids 1 and 2, one per peer. */
+ * well as a round count), a world of two balls, ids 1 and 2, one per peer, and the peers'
+ * setup and match loop. */
 #ifndef SHOAL_TESTS_BINDINGS_LOOPBACK_MATCH_H
 #define SHOAL_TESTS_BINDINGS_LOOPBACK_MATCH_H
 
@@ -27,6 +28,50 @@ static inline shoal_world* two_balls(void) {
   state.position.x = 2;
   shoal_world_add_sphere(world, 2, 0.5f, 2.0f, &state);
   return world;
+}
+
+/* Peer p (0 or 1) of a two-ball match: its own world in *out_world, the default peer config
+ * on `transport` (which the peer takes, even on failure), driving ball p + 1. A status. */
+static inline int ball_peer(int p, shoal_transport* transport, shoal_world** out_world,
+                            shoal_peer** out_peer) {
+  shoal_peer_config config;
+  int status;
+  *out_peer = NULL;
+  *out_world = two_balls();
+  if (*out_world == NULL) {
+    shoal_transport_destroy(transport);
+    return SHOAL_ERROR_INTERNAL;
+  }
+  shoal_peer_config_default(&config);
+  status = shoal_peer_create_with_world(&config, *out_world, transport, out_peer);
+  return status != SHOAL_OK ? status : shoal_peer_set_controlled(*out_peer, (uint32_t)(p + 1));
+}
+
+/* The two peers of a match over ENet on the default bind host (127.0.0.1), each on a free
+ * port and timing out after 2 s of silence. A status. */
+static inline int enet_ball_peers(shoal_world* worlds[2], shoal_peer* peers[2]) {
+  shoal_enet_config enet;
+  int p, status = shoal_enet_config_default(&enet);
+  enet.port = 0;
+  enet.timeout_ms = 2000;
+  for (p = 0; p < 2 && status == SHOAL_OK; ++p) {
+    shoal_transport* transport = NULL;
+    status = shoal_transport_create_enet(&enet, &transport);
+    if (status == SHOAL_OK) status = ball_peer(p, transport, &worlds[p], &peers[p]);
+  }
+  return status;
+}
+
+/* One round of a match loop: both peers update and drop their events, then a wait of 1 ms
+ * at most (pacing only: the loops check the state themselves). 0 when a call failed. */
+static inline int update_both(shoal_peer* const peers[2]) {
+  shoal_event event;
+  int p;
+  for (p = 0; p < 2; ++p) {
+    if (shoal_peer_update(peers[p]) != SHOAL_OK) return 0;
+    while (shoal_peer_poll_event(peers[p], &event) == 1) {}
+  }
+  return shoal_peer_wait(peers[0], 1) == SHOAL_OK;
 }
 
 /* Both in the match, each listing both peers (ids 0 and 1), and naming the same owner for

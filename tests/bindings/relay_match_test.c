@@ -11,23 +11,12 @@
 #define PLAY_S 2.0
 #define MAX_ROUNDS 40000
 
-static int update_both(shoal_peer* const peers[2]) {
-  shoal_event event;
-  int p;
-  for (p = 0; p < 2; ++p) {
-    if (shoal_peer_update(peers[p]) != SHOAL_OK) return 0;
-    while (shoal_peer_poll_event(peers[p], &event) == 1) {}
-  }
-  return shoal_peer_wait(peers[0], 1) == SHOAL_OK;  /* pacing only */
-}
-
 int main(void) {
   const char* port_text = getenv("SHOAL_TEST_RELAY_PORT");
   const double deadline = seconds_now() + DEADLINE_S;
   shoal_world* worlds[2] = {NULL, NULL};
   shoal_peer* peers[2] = {NULL, NULL};
   shoal_relay_config relay;
-  shoal_peer_config config;
   shoal_transport* refused = NULL;
   int round, p;
   double play_until;
@@ -59,15 +48,11 @@ int main(void) {
 
   strcpy(relay.session, "c-api-relay");
   strcpy(relay.token, "t0k3n");
-  REQUIRE_OK(shoal_peer_config_default(&config));
   for (p = 0; p < 2; ++p) {
     shoal_transport* transport = NULL;
     relay.slot = p == 0 ? SHOAL_RELAY_HOST_SLOT : 0;
-    worlds[p] = two_balls();
-    REQUIRE(worlds[p] != NULL);
     REQUIRE_OK(shoal_transport_create_relay(&relay, &transport));
-    REQUIRE_OK(shoal_peer_create_with_world(&config, worlds[p], transport, &peers[p]));
-    REQUIRE_OK(shoal_peer_set_controlled(peers[p], (uint32_t)(p + 1)));
+    REQUIRE_OK(ball_peer(p, transport, &worlds[p], &peers[p]));
   }
   REQUIRE_OK(shoal_peer_host(peers[0]));
   REQUIRE_OK(shoal_peer_join(peers[1], SHOAL_RELAY_VIRTUAL_HOST, SHOAL_RELAY_HOST_SLOT));

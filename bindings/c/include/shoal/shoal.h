@@ -28,7 +28,7 @@
 #include <stdint.h>
 
 /** Incremented whenever a declaration of this header changes incompatibly. */
-#define SHOAL_C_API_VERSION 3
+#define SHOAL_C_API_VERSION 4
 
 #if defined(_WIN32) && defined(SHOAL_C_SHARED)
 #  if defined(SHOAL_C_BUILDING)
@@ -420,6 +420,86 @@ SHOAL_C_API int shoal_memory_network_set_conditions(shoal_memory_network* networ
 SHOAL_C_API int shoal_memory_network_create_endpoint(shoal_memory_network* network, uint16_t port,
                                                      uint32_t timeout_ms,
                                                      shoal_transport** out_transport);
+
+/* ---------------------------------------------------------------- LAN discovery */
+
+/* Since version 4: how peers on one network find a match without typing addresses
+ * (shoal/lan_discovery.hpp). The host announces its address a few times per second to a UDP
+ * port on every IPv4 interface, loopback included (or loopback alone); a joiner's seeker
+ * listens on that port for the session's name and protocol version:
+ *
+ *   shoal_lan_config lc;     shoal_lan_config_default(&lc);
+ *   host:   shoal_peer_address(peer, &a);  shoal_lan_announcer_create(&lc, "my-game", &a, &announcer);
+ *           every frame: shoal_lan_announcer_update(announcer);
+ *   joiner: shoal_lan_seeker_create(&lc, &seeker);
+ *           shoal_lan_seeker_find(seeker, "my-game", 3000, &found, &ok);
+ *           if (ok) shoal_peer_join(peer, found.address.host, found.address.port); */
+
+#define SHOAL_LAN_SESSION_CAPACITY 65  /**< bytes of an announced session name, NUL included */
+
+/** Mirrors shoal::LanDiscoveryConfig; host and joiners must use the same port. */
+typedef struct shoal_lan_config {
+  uint16_t port;                       /**< UDP port the announcements go to, 1..65535 */
+  int32_t announce_interval_ms;        /**< time between announcements, 10..10000 */
+  int32_t loopback_only;               /**< 1 = announce on loopback alone (every peer runs on this machine), 0 = every interface */
+} shoal_lan_config;
+
+/** One heard announcement (mirrors shoal::LanSession). */
+typedef struct shoal_lan_session {
+  char session[SHOAL_LAN_SESSION_CAPACITY]; /**< the session's name, NUL-terminated */
+  shoal_address address;               /**< where the host's transport listens: join there */
+  uint8_t protocol_version;            /**< the host's; always this build's (others are dropped) */
+} shoal_lan_session;
+
+/** What an announcer or seeker did so far (mirrors shoal::LanDiscoveryStats). */
+typedef struct shoal_lan_stats {
+  uint64_t sent;                       /**< announcer: datagrams sent (one per interface and interval) */
+  uint64_t received;                   /**< seeker: datagrams heard on the discovery port */
+  uint64_t other_sessions;             /**< seeker: well-formed announcements of another session */
+  uint64_t dropped;                    /**< seeker: garbage, other protocol versions, truncated: all reasons */
+} shoal_lan_stats;
+
+/** Announces one session on the LAN (shoal::LanAnnouncer). */
+typedef struct shoal_lan_announcer shoal_lan_announcer;
+/** Listens for announcements (shoal::LanSeeker); seekers on one machine share the port. */
+typedef struct shoal_lan_seeker shoal_lan_seeker;
+
+/** Fills *config with the defaults of a default-constructed shoal::LanDiscoveryConfig. */
+SHOAL_C_API int shoal_lan_config_default(shoal_lan_config* config);
+
+/** Creates an announcer in *out_announcer (NULL on failure) for `session` (1..64 printable
+ *  ASCII characters) at `address`, typically what shoal_peer_address() returns for the host.
+ *  SHOAL_ERROR_INVALID_ARGUMENT for a bad config, session name or an address without a port;
+ *  SHOAL_ERROR_NETWORK when no socket can be opened. Nothing is sent before the first update. */
+SHOAL_C_API int shoal_lan_announcer_create(const shoal_lan_config* config, const char* session,
+                                           const shoal_address* address,
+                                           shoal_lan_announcer** out_announcer);
+/** Sends the announcement when the interval has passed (at once on the first call), else
+ *  returns at once; never blocks. Call it once per frame. */
+SHOAL_C_API int shoal_lan_announcer_update(shoal_lan_announcer* announcer);
+/** The announcer's counters (only `sent` counts for it). */
+SHOAL_C_API int shoal_lan_announcer_stats(const shoal_lan_announcer* announcer,
+                                          shoal_lan_stats* out_stats);
+/** Stops announcing and destroys the announcer; NULL is a no-op. */
+SHOAL_C_API int shoal_lan_announcer_destroy(shoal_lan_announcer* announcer);
+
+/** Creates a seeker listening on config->port in *out_seeker (NULL on failure).
+ *  SHOAL_ERROR_INVALID_ARGUMENT for a bad config, SHOAL_ERROR_NETWORK when the port cannot be
+ *  bound. */
+SHOAL_C_API int shoal_lan_seeker_create(const shoal_lan_config* config, shoal_lan_seeker** out_seeker);
+/** Reads what has arrived without blocking: *out_found = 1 and *out_session filled with the
+ *  first announcement of `session` (1..64 bytes), else *out_found = 0 and *out_session zeroed.
+ *  Announcements of other sessions are skipped (and counted). */
+SHOAL_C_API int shoal_lan_seeker_poll(shoal_lan_seeker* seeker, const char* session,
+                                      shoal_lan_session* out_session, int32_t* out_found);
+/** Same, waiting up to timeout_ms (>= 0) for an announcement of `session`. */
+SHOAL_C_API int shoal_lan_seeker_find(shoal_lan_seeker* seeker, const char* session,
+                                      int32_t timeout_ms, shoal_lan_session* out_session,
+                                      int32_t* out_found);
+/** The seeker's counters: e.g. how many announcements of other sessions it heard. */
+SHOAL_C_API int shoal_lan_seeker_stats(const shoal_lan_seeker* seeker, shoal_lan_stats* out_stats);
+/** Closes the seeker's socket and destroys it; NULL is a no-op. */
+SHOAL_C_API int shoal_lan_seeker_destroy(shoal_lan_seeker* seeker);
 
 /* ---------------------------------------------------------------- peer */
 
