@@ -79,6 +79,49 @@ shoal::SmoothingRules smoothing_to_cpp(const shoal_peer_config& c) {
   return rules;
 }
 
+// The snapshot fields since version 5; range checks stay with the C++ side (Peer, Quantizer).
+void snapshots_to_cpp(const shoal_peer_config& c, shoal::PeerConfig& p) {
+  shoal::SnapshotConfig& s = p.snapshots;
+  s.velocities_at_rest = c.velocities_at_rest != 0;
+  s.delta = c.delta != 0;
+  s.orientation_bits = c.orientation_bits;
+  s.velocity_units_per_mps = c.velocity_units_per_mps;
+  s.max_baseline_age_frames = c.max_baseline_age_frames;
+  s.prioritize = c.prioritize != 0;
+  s.packet_budget_bytes = c.packet_budget_bytes;
+  s.rest_priority = c.rest_priority;
+  s.controlled_priority = c.controlled_priority;
+  s.came_to_rest_priority = c.came_to_rest_priority;
+  s.settled_refresh_s = c.settled_refresh_s;
+  s.lod_near_m = c.lod_near_m;
+  s.lod_far_m = c.lod_far_m;
+  s.lod_far_factor = c.lod_far_factor;
+  p.rest_snapshot_interval_frames = c.rest_snapshot_interval_frames;
+  p.input_redundancy = c.input_redundancy;
+  p.max_clock_catchup_frames = c.max_clock_catchup_frames;
+}
+
+void snapshots_to_c(const shoal::PeerConfig& p, shoal_peer_config& c) {
+  const shoal::SnapshotConfig& s = p.snapshots;
+  c.velocities_at_rest = s.velocities_at_rest ? 1 : 0;
+  c.delta = s.delta ? 1 : 0;
+  c.orientation_bits = s.orientation_bits;
+  c.velocity_units_per_mps = s.velocity_units_per_mps;
+  c.max_baseline_age_frames = s.max_baseline_age_frames;
+  c.prioritize = s.prioritize ? 1 : 0;
+  c.packet_budget_bytes = s.packet_budget_bytes;
+  c.rest_priority = s.rest_priority;
+  c.controlled_priority = s.controlled_priority;
+  c.came_to_rest_priority = s.came_to_rest_priority;
+  c.settled_refresh_s = s.settled_refresh_s;
+  c.lod_near_m = s.lod_near_m;
+  c.lod_far_m = s.lod_far_m;
+  c.lod_far_factor = s.lod_far_factor;
+  c.rest_snapshot_interval_frames = p.rest_snapshot_interval_frames;
+  c.input_redundancy = p.input_redundancy;
+  c.max_clock_catchup_frames = p.max_clock_catchup_frames;
+}
+
 }  // namespace
 
 shoal::PeerConfig to_cpp(const shoal_peer_config& c) {
@@ -113,6 +156,7 @@ shoal::PeerConfig to_cpp(const shoal_peer_config& c) {
   p.authority.T = c.core_velocity_horizon_s;
   p.authority.simulated_radius = c.simulated_radius_m;
   p.smoothing = smoothing_to_cpp(c);
+  snapshots_to_cpp(c, p);
   return p;
 }
 
@@ -143,6 +187,7 @@ shoal_peer_config to_c(const shoal::PeerConfig& p) {
   c.smoothing_default = to_c(p.smoothing.default_rule());
   c.smoothing_rules = nullptr;  // C++ defaults name no (type, mode)
   c.smoothing_rule_count = 0;
+  snapshots_to_c(p, c);
   return c;
 }
 

@@ -20,7 +20,7 @@ int main(void) {
   int64_t now_us = 1000000;
   int i, joined = 0;
 
-  CHECK(SHOAL_C_API_VERSION == 4);  /* version 4 added LAN discovery */
+  CHECK(SHOAL_C_API_VERSION == 5);  /* version 5 added the rest of the snapshot settings */
   CHECK(strcmp(shoal_version(), SHOAL_EXPECTED_VERSION) == 0);
 
   REQUIRE_OK(shoal_peer_config_default(&config));
@@ -34,6 +34,15 @@ int main(void) {
         config.world_min.z < config.world_max.z);
   CHECK(config.position_units_per_m > 0 && config.max_linear_speed_mps > 0 && config.max_angular_speed_radps > 0);
   CHECK(config.core_min_radius_m > 0 && config.core_velocity_horizon_s > 0 && config.simulated_radius_m > 0);
+  CHECK(config.velocities_at_rest == 0 && config.delta == 1 && config.prioritize == 1);
+  CHECK(config.orientation_bits >= 8 && config.orientation_bits <= 20 && config.velocity_units_per_mps > 0);
+  CHECK(config.max_baseline_age_frames >= 1 && config.max_baseline_age_frames <= 1056);
+  CHECK(config.packet_budget_bytes >= 64 && config.packet_budget_bytes <= 1200);
+  CHECK(config.rest_priority < 1 && config.controlled_priority > 1 && config.came_to_rest_priority > 1);
+  CHECK(config.settled_refresh_s >= 0 && config.lod_near_m >= 0 && config.lod_far_m > config.lod_near_m);
+  CHECK(config.lod_far_factor >= 0 && config.lod_far_factor <= 1);
+  CHECK(config.rest_snapshot_interval_frames >= 1 && config.max_clock_catchup_frames >= 1);
+  CHECK(config.input_redundancy >= 1 && config.input_redundancy <= 16);
 
   REQUIRE_OK(shoal_world_config_default(&world_config));
   CHECK(world_config.dt > 0 && world_config.dt <= 1);

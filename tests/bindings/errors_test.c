@@ -1,6 +1,8 @@
 /* Misuse of the C API is an error code and a message that names the problem, never a crash:
  * NULL handles and out-pointers, unknown object ids, invalid configs, calls out of order and
  * lifetimes broken on purpose. */
+#include <math.h>
+
 #include "check.h"
 
 static shoal_world* sphere_world(void) {
@@ -296,6 +298,90 @@ static int lan_discovery_refusals(void) {
   return 0;
 }
 
+/* The status of creating a peer with this config on a new endpoint; a peer wrongly accepted is
+ * destroyed again, so that the world is free for the next attempt. */
+static int create_peer(shoal_memory_network* network, shoal_world* world, const shoal_peer_config* config) {
+  shoal_transport* transport = NULL;
+  shoal_peer* peer = NULL;
+  int status;
+  shoal_memory_network_create_endpoint(network, 0, 1000, &transport);
+  status = shoal_peer_create_with_world(config, world, transport, &peer);
+  shoal_peer_destroy(peer);
+  return status;
+}
+
+/* The default config with one field changed must be refused with a message containing `word`. */
+#define REFUSED(field, value, word)                                                        \
+  (c = defaults, c.field = (value),                                                        \
+   CHECK_FAILS(create_peer(network, world, &c), SHOAL_ERROR_INVALID_ARGUMENT, (word)))
+
+/* Since version 5: every snapshot setting out of its range is refused, naming the field; the
+ * ends of every range are accepted. */
+static int snapshot_refusals(void) {
+  shoal_peer_config defaults, c;
+  shoal_memory_network* network = NULL;
+  shoal_world* world = sphere_world();
+
+  REQUIRE(world != NULL);
+  REQUIRE(shoal_memory_network_create(4, &network) == SHOAL_OK);
+  REQUIRE(shoal_peer_config_default(&defaults) == SHOAL_OK);
+
+  REFUSED(orientation_bits, 7, "orientation_bits is 7, expected 8..20");
+  REFUSED(orientation_bits, 21, "orientation_bits is 21");
+  REFUSED(velocity_units_per_mps, 0, "velocity_units_per_mps must be a positive number");
+  REFUSED(velocity_units_per_mps, NAN, "velocity_units_per_mps must be a positive number");
+  REFUSED(velocity_units_per_mps, 1e6f, "times velocity_units_per_mps must be 1..2^20");  /* x 50 m/s */
+  REFUSED(max_baseline_age_frames, 0, "max_baseline_age_frames is 0, expected 1..1056");
+  REFUSED(max_baseline_age_frames, 1057, "max_baseline_age_frames is 1057");
+  REFUSED(packet_budget_bytes, 63, "packet_budget_bytes is 63, expected 64..1200");
+  REFUSED(packet_budget_bytes, 1201, "packet_budget_bytes is 1201");
+  REFUSED(rest_priority, -1, "rest_priority is -1");
+  REFUSED(controlled_priority, INFINITY, "controlled_priority is inf");
+  REFUSED(came_to_rest_priority, NAN, "came_to_rest_priority is ");
+  REFUSED(settled_refresh_s, -0.5f, "settled_refresh_s is -0.5");
+  REFUSED(settled_refresh_s, 3601, "settled_refresh_s is 3601");
+  REFUSED(lod_near_m, -1, "lod_near_m is -1");
+  REFUSED(lod_far_m, defaults.lod_near_m, "lod_far_m is 10");
+  REFUSED(lod_far_m, INFINITY, "lod_far_m is inf");
+  REFUSED(lod_far_factor, 1.5f, "lod_far_factor is 1.5");
+  REFUSED(rest_snapshot_interval_frames, 0, "rest_snapshot_interval_frames must be at least 1");
+  REFUSED(input_redundancy, 0, "input_redundancy is 0, expected 1..16");
+  REFUSED(input_redundancy, 17, "input_redundancy is 17");
+  REFUSED(max_clock_catchup_frames, 0, "max_clock_catchup_frames must be at least 1");
+
+  c = defaults;  /* one end of every range, the switches the other way round */
+  c.velocities_at_rest = 1;
+  c.delta = 0;
+  c.prioritize = 0;
+  c.orientation_bits = 20;
+  c.velocity_units_per_mps = 0.02f;  /* 1 unit at 50 m/s */
+  c.max_baseline_age_frames = 1056;
+  c.packet_budget_bytes = 64;
+  c.rest_priority = c.controlled_priority = c.came_to_rest_priority = 0;
+  c.settled_refresh_s = 3600;
+  c.lod_near_m = 0;
+  c.lod_far_m = 1e-3f;
+  c.lod_far_factor = 0;
+  c.rest_snapshot_interval_frames = 1;
+  c.input_redundancy = 16;
+  c.max_clock_catchup_frames = 1;
+  CHECK(create_peer(network, world, &c) == SHOAL_OK);
+  c = defaults;  /* and the other end */
+  c.orientation_bits = 8;
+  c.max_baseline_age_frames = 1;
+  c.packet_budget_bytes = 1200;
+  c.settled_refresh_s = 0;
+  c.lod_far_factor = 1;
+  c.input_redundancy = 1;
+  CHECK(create_peer(network, world, &c) == SHOAL_OK);
+
+  shoal_world_destroy(world);
+  shoal_memory_network_destroy(network);
+  return 0;
+}
+
+#undef REFUSED
+
 /* Lifetimes and order: each refused with SHOAL_ERROR_INVALID_STATE, and nothing breaks. */
 static int out_of_order(void) {
   shoal_memory_network* network = NULL;
@@ -409,6 +495,7 @@ int main(void) {
   out_of_order();
   simulation_lifetime();
   lan_discovery_refusals();
+  snapshot_refusals();
   CHECK(strcmp(shoal_error_name(SHOAL_ERROR_UNKNOWN_OBJECT), "SHOAL_ERROR_UNKNOWN_OBJECT") == 0);
   CHECK(strcmp(shoal_error_name(-1000), "an unknown error code") == 0);
   return check_exit_status();

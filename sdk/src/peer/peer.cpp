@@ -1,6 +1,7 @@
 // shoal::Peer: construction, config validation and the public API. The tick itself is in
 // peer_tick.cpp, message handling in peer_messages.cpp.
 #include <chrono>
+#include <cmath>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -47,12 +48,23 @@ const PeerConfig& validated(const PeerConfig& c) {
   require(s.bytes_per_second >= 1000,
           "snapshots.bytes_per_second is " + std::to_string(s.bytes_per_second) +
               ", expected at least 1000 (bytes per second per remote peer)");
-  require(s.rest_priority >= 0 && s.controlled_priority >= 0 && s.came_to_rest_priority >= 0,
-          "snapshots priorities (rest, controlled, came_to_rest) must be 0 or more");
+  // Priorities and distances scale accumulators that are sorted: an infinite one would make a
+  // NaN of them (times a level-of-detail factor of 0), and NaNs have no order.
+  auto finite_at_least = [](float value, float least, const std::string& field, const std::string& expected) {
+    require(std::isfinite(value) && value >= least,
+            "snapshots." + field + " is " + std::to_string(value) + ", expected " + expected);
+  };
+  finite_at_least(s.rest_priority, 0, "rest_priority", "a finite number >= 0 (a moving object has 1)");
+  finite_at_least(s.controlled_priority, 0, "controlled_priority", "a finite number >= 0 (a moving object has 1)");
+  finite_at_least(s.came_to_rest_priority, 0, "came_to_rest_priority", "a finite number >= 0 (a moving object has 1)");
   require(s.settled_refresh_s >= 0 && s.settled_refresh_s <= 3600,
           "snapshots.settled_refresh_s is " + std::to_string(s.settled_refresh_s) + ", expected 0..3600 seconds");
-  require(s.lod_near_m >= 0 && s.lod_far_m > s.lod_near_m && s.lod_far_factor >= 0 && s.lod_far_factor <= 1,
-          "snapshots level of detail: expected 0 <= lod_near_m < lod_far_m and lod_far_factor in 0..1");
+  finite_at_least(s.lod_near_m, 0, "lod_near_m", "a finite distance >= 0");
+  require(std::isfinite(s.lod_far_m) && s.lod_far_m > s.lod_near_m,
+          "snapshots.lod_far_m is " + std::to_string(s.lod_far_m) + ", expected a finite distance beyond lod_near_m (" +
+              std::to_string(s.lod_near_m) + ")");
+  require(s.lod_far_factor >= 0 && s.lod_far_factor <= 1,
+          "snapshots.lod_far_factor is " + std::to_string(s.lod_far_factor) + ", expected 0..1");
   return c;
 }
 

@@ -28,7 +28,7 @@
 #include <stdint.h>
 
 /** Incremented whenever a declaration of this header changes incompatibly. */
-#define SHOAL_C_API_VERSION 4
+#define SHOAL_C_API_VERSION 5
 
 #if defined(_WIN32) && defined(SHOAL_C_SHARED)
 #  if defined(SHOAL_C_BUILDING)
@@ -157,7 +157,8 @@ typedef struct shoal_smoothing_entry {
   shoal_smoothing_rule rule;
 } shoal_smoothing_entry;
 
-/** The commonly tuned fields of shoal::PeerConfig; the others keep their C++ defaults. */
+/** The commonly tuned fields of shoal::PeerConfig (since version 5 all of its SnapshotConfig);
+ *  the others keep their C++ defaults. */
 typedef struct shoal_peer_config {
   char session[SHOAL_SESSION_CAPACITY]; /**< match name, NUL-terminated, at most 255 bytes */
   float tick_hz;                       /**< simulation frames per second, 1..1000 */
@@ -186,6 +187,25 @@ typedef struct shoal_peer_config {
   shoal_smoothing_rule smoothing_default; /**< for every (type, mode) the table does not name */
   const shoal_smoothing_entry* smoothing_rules; /**< NULL or smoothing_rule_count rows, copied when the peer is created */
   int32_t smoothing_rule_count;        /**< >= 0; a later row for the same (type, mode) replaces an earlier one */
+  /* Since version 5: the rest of the snapshot encoding (must match on all peers, like quantize),
+   * what each remote peer is sent first within the budget, and how often without priorities. */
+  int32_t velocities_at_rest;          /**< 1 = also send the zero velocities of objects at rest (only to measure what omitting them saves), 0 = omit them */
+  int32_t delta;                       /**< 1 = encode each object relative to the receiver's newest acknowledged state, 0 = whole every time */
+  int32_t orientation_bits;            /**< per smallest-three component of an orientation, 8..20 */
+  float velocity_units_per_mps;        /**< velocity resolution (also per rad/s), > 0; max speeds x this 1..2^20 units */
+  int32_t max_baseline_age_frames;     /**< older acknowledged states are no baseline: the object goes whole, 1..1056 */
+  int32_t prioritize;                  /**< 1 = most important first within packet_budget_bytes and bytes_per_second, 0 = every due object every interval, unbounded */
+  int32_t packet_budget_bytes;         /**< largest snapshot datagram, 64..1200 */
+  float rest_priority;                 /**< priority of an object at rest (a moving one has 1), finite, >= 0 */
+  float controlled_priority;           /**< priority of any peer's controlled object, finite, >= 0 */
+  float came_to_rest_priority;         /**< at rest until the receiver acknowledges it at rest, finite, >= 0 */
+  float settled_refresh_s;             /**< an acknowledged resting object goes again once rest_priority x this accumulates, 0..3600 (0 = whenever there is room) */
+  float lod_near_m;                    /**< priority falls from 1 at this distance from the receiver's controlled object, >= 0 */
+  float lod_far_m;                     /**< ... to lod_far_factor at this one and beyond, > lod_near_m */
+  float lod_far_factor;                /**< 0..1 */
+  int32_t rest_snapshot_interval_frames; /**< with prioritize 0, objects at rest are sent every N frames, >= 1 */
+  int32_t input_redundancy;            /**< past inputs each snapshot carries, 1..16 */
+  int32_t max_clock_catchup_frames;    /**< frames one update may step when the clock is behind, >= 1 */
 } shoal_peer_config;
 
 /** Fills *config with the defaults of a default-constructed shoal::PeerConfig. */
