@@ -30,6 +30,24 @@ TEST_CASE("object table: ids that are their body's index and ids that are anothe
   CHECK(!table.find(4).has_value());
 }
 
+TEST_CASE("object table: thousands of ids in runs and scattered, and ids that are absent") {
+  // Games hand out ids in runs (1000, 1001, ...) or from wide ranges: every one must be found
+  // and nothing else, whatever the ids collide on in the table.
+  std::vector<ObjectId> ids;
+  for (ObjectId id = 1000; id < 4000; ++id) ids.push_back(id);
+  for (ObjectId k = 0; k < 1000; ++k) ids.push_back(0x80000000u + k * 65536u);  // same low bits
+  ids.push_back(0xFFFFFFFEu);
+  ids.push_back(0);
+  const ObjectTable table(ids);
+  for (BodyIndex b = 0; b < ids.size(); ++b) REQUIRE(table.find(ids[b]) == b);
+  int absent_found = 0;
+  for (ObjectId id : {ObjectId{1}, ObjectId{999}, ObjectId{4000}, ObjectId{0x80000001u}, ObjectId{0xFFFFFFFFu}}) {
+    absent_found += table.contains(id) ? 1 : 0;
+  }
+  CHECK(absent_found == 0);
+  CHECK(!ObjectTable{}.contains(0));
+}
+
 TEST_CASE("object table built from a simulation rejects duplicate ids") {
   ReferencePhysics physics(ReferencePhysicsConfig{});
   physics.add_sphere(5, 0.5f, 1, test::at({0, 1, 0}));

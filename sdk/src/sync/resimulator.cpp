@@ -1,6 +1,7 @@
 #include "sync/resimulator.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -75,11 +76,20 @@ void Resimulator::apply_frozen(std::span<const std::uint8_t> frozen) {
   } else if (std::ranges::equal(frozen, engine_frozen_)) {
     return;  // the usual case: the set changes only when a region's edge is crossed
   }
-  for (BodyIndex b = 0; b < engine_frozen_.size(); ++b) {
+  // A few flags changed (bodies crossing a region's edge): runs of equal flags are skipped a
+  // word at a time.
+  const std::size_t count = engine_frozen_.size();
+  constexpr std::size_t kWord = sizeof(std::uint64_t);
+  for (std::size_t b = 0; b < count; ++b) {
+    if (b % kWord == 0 && b + kWord <= count && !frozen.empty() &&
+        std::memcmp(&frozen[b], &engine_frozen_[b], kWord) == 0) {
+      b += kWord - 1;
+      continue;
+    }
     const std::uint8_t wanted = frozen.empty() ? 0 : frozen[b];
     if (wanted == engine_frozen_[b]) continue;
     engine_frozen_[b] = wanted;
-    sim_.set_frozen(b, wanted != 0);
+    sim_.set_frozen(static_cast<BodyIndex>(b), wanted != 0);
   }
 }
 

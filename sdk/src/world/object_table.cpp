@@ -1,6 +1,8 @@
 #include "world/object_table.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -17,30 +19,38 @@ ObjectTable::ObjectTable(const Simulation& simulation) {
 }
 
 void ObjectTable::build() {
-  by_id_.reserve(ids_.size());
-  for (BodyIndex b = 0; b < ids_.size(); ++b) by_id_.push_back({ids_[b], b});
-  std::sort(by_id_.begin(), by_id_.end(), [](const Entry& x, const Entry& y) {
-    return x.id != y.id ? x.id < y.id : x.body < y.body;
-  });
-  for (std::size_t i = 1; i < by_id_.size(); ++i) {
-    if (by_id_[i].id == by_id_[i - 1].id) {
-      throw std::invalid_argument("ObjectTable: object id " + std::to_string(by_id_[i].id) +
-                                  " is used by bodies " + std::to_string(by_id_[i - 1].body) +
-                                  " and " + std::to_string(by_id_[i].body) +
-                                  "; every body needs its own id");
+  // At least twice the bodies: probe runs stay short, and a free slot always ends a search.
+  const std::size_t size = std::bit_ceil(std::max<std::size_t>(2, 2 * ids_.size()));
+  slots_.assign(size, Slot{});
+  shift_ = 32 - std::countr_zero(size);
+  for (BodyIndex b = 0; b < ids_.size(); ++b) {
+    const ObjectId id = ids_[b];
+    std::size_t i = home(id);
+    for (; slots_[i].body != kFree; i = (i + 1) & (size - 1)) {
+      if (slots_[i].id == id) {
+        throw std::invalid_argument("ObjectTable: object id " + std::to_string(id) + " is used by bodies " +
+                                    std::to_string(slots_[i].body) + " and " + std::to_string(b) +
+                                    "; every body needs its own id");
+      }
     }
+    slots_[i] = {id, b};
   }
 }
 
+// Fibonacci hashing: the top bits of the id times 2^32 / golden ratio, which spreads ids
+// that games hand out in runs (1000, 1001, ...) over the whole table.
+std::size_t ObjectTable::home(ObjectId id) const {
+  return static_cast<std::size_t>(static_cast<std::uint32_t>(id * 0x9E3779B1u) >> shift_);
+}
+
 std::optional<BodyIndex> ObjectTable::find(ObjectId id) const {
-  // Games often number their objects in body order: then the id is the index, and a search
-  // (ten mispredicted halvings for a thousand objects, for every object a message names) is
-  // not needed. Ids are unique, so a body holding this id is the one.
-  if (id < ids_.size() && ids_[static_cast<std::size_t>(id)] == id) return static_cast<BodyIndex>(id);
-  const auto it = std::lower_bound(by_id_.begin(), by_id_.end(), id,
-                                   [](const Entry& e, ObjectId key) { return e.id < key; });
-  if (it == by_id_.end() || it->id != id) return std::nullopt;
-  return it->body;
+  if (slots_.empty()) return std::nullopt;  // default-constructed
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t i = home(id);; i = (i + 1) & mask) {
+    const Slot& slot = slots_[i];
+    if (slot.body == kFree) return std::nullopt;
+    if (slot.id == id) return slot.body;
+  }
 }
 
 }  // namespace shoal::world

@@ -1,5 +1,6 @@
-// ObjectId -> BodyIndex lookup: a vector sorted by id, searched by bisection (deterministic,
-// no hashing, one allocation at build time).
+// ObjectId -> BodyIndex lookup. Messages name objects by id, and some name hundreds at once
+// (a desync checksum lists every object its sender owns), so the lookup is a hash table: open
+// addressing with linear probing, at most half full, built once. Deterministic: no seed.
 #pragma once
 
 #include <optional>
@@ -26,14 +27,17 @@ class ObjectTable {
   std::size_t size() const { return ids_.size(); }
 
  private:
-  struct Entry {
-    ObjectId id;
-    BodyIndex body;
+  static constexpr BodyIndex kFree = 0xFFFFFFFF;
+  struct Slot {
+    ObjectId id = 0;
+    BodyIndex body = kFree;
   };
   void build();
+  std::size_t home(ObjectId id) const;
 
-  std::vector<ObjectId> ids_;     // by body
-  std::vector<Entry> by_id_;      // sorted by id
+  std::vector<ObjectId> ids_;  // by body
+  std::vector<Slot> slots_;    // a power of two of them
+  int shift_ = 0;              // 32 - log2(slots_.size())
 };
 
 }  // namespace shoal::world
