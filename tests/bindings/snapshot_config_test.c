@@ -101,10 +101,13 @@ static int run(const shoal_peer_config* config, run_result* r) {
   return 0;
 }
 
-static void print(const char* name, const run_result* r) {
+/* run(), and a line saying what it sent, for whoever reads the test's output. */
+static int run_named(const char* name, const shoal_peer_config* config, run_result* r) {
+  if (run(config, r) != 0) return 1;
   printf("%-14s %6llu bytes in %4llu packets over %d frames; off grid: %d velocity, %d orientation\n",
          name, (unsigned long long)r->bytes, (unsigned long long)r->packets, (int)r->frames,
          r->velocity_off_grid, r->orientation_off_grid);
+  return 0;
 }
 
 /* The most the budget lets through in r's frames: bytes_per_second for that long, and what the
@@ -118,17 +121,14 @@ int main(void) {
   run_result base, budget, unprioritized, small, coarse, roomy, whole, young;
 
   REQUIRE_OK(shoal_peer_config_default(&defaults));
-  REQUIRE(run(&defaults, &base) == 0);
-  print("defaults", &base);
+  REQUIRE(run_named("defaults", &defaults, &base) == 0);
 
   /* bytes_per_second holds by priority (prioritize, the default) and not without. */
   c = defaults;
   c.bytes_per_second = 2000;
-  REQUIRE(run(&c, &budget) == 0);
-  print("2000 B/s", &budget);
+  REQUIRE(run_named("2000 B/s", &c, &budget) == 0);
   c.prioritize = 0;
-  REQUIRE(run(&c, &unprioritized) == 0);
-  print("unprioritized", &unprioritized);
+  REQUIRE(run_named("unprioritized", &c, &unprioritized) == 0);
   CHECK(budget.packets > 0 && budget.frames >= PLAY_FRAMES - 2);
   CHECK((double)(budget.bytes + OVERHEAD_BYTES * budget.packets) <= budget_bound(&c, &budget));
   CHECK((double)base.bytes > budget_bound(&c, &base));
@@ -137,8 +137,7 @@ int main(void) {
   /* packet_budget_bytes caps every datagram. */
   c = defaults;
   c.packet_budget_bytes = 64;
-  REQUIRE(run(&c, &small) == 0);
-  print("64-byte packets", &small);
+  REQUIRE(run_named("64-byte packets", &c, &small) == 0);
   CHECK(small.packets > 0 && small.bytes <= 64 * small.packets);
   CHECK(base.bytes > 64 * base.packets);
 
@@ -146,8 +145,7 @@ int main(void) {
   c = defaults;
   c.velocity_units_per_mps = COARSE_VELOCITY;
   c.orientation_bits = COARSE_ORIENTATION;
-  REQUIRE(run(&c, &coarse) == 0);
-  print("coarse", &coarse);
+  REQUIRE(run_named("coarse", &c, &coarse) == 0);
   CHECK(coarse.velocity_off_grid == 0 && coarse.orientation_off_grid == 0);
   CHECK(base.velocity_off_grid > 0 && base.orientation_off_grid > 0);
 
@@ -155,15 +153,12 @@ int main(void) {
    * 2 frames), send every ball whole: more bytes, where the budget leaves room for them all. */
   c = defaults;
   c.bytes_per_second = 1000000;
-  REQUIRE(run(&c, &roomy) == 0);
-  print("roomy", &roomy);
+  REQUIRE(run_named("roomy", &c, &roomy) == 0);
   c.delta = 0;
-  REQUIRE(run(&c, &whole) == 0);
-  print("whole", &whole);
+  REQUIRE(run_named("whole", &c, &whole) == 0);
   c.delta = 1;
   c.max_baseline_age_frames = 1;
-  REQUIRE(run(&c, &young) == 0);
-  print("young baseline", &young);
+  REQUIRE(run_named("young baseline", &c, &young) == 0);
   CHECK(whole.bytes > roomy.bytes + roomy.bytes / 4);
   CHECK(young.bytes > roomy.bytes + roomy.bytes / 4);
   return check_exit_status();
