@@ -55,7 +55,7 @@ void validate(const SmoothingRule& rule);
 /// The rules table, keyed by (object type, control mode), with a default for everything else.
 class SmoothingRules {
  public:
-  explicit SmoothingRules(const SmoothingRule& default_rule = {});
+  explicit SmoothingRules(SmoothingRule default_rule = {});
 
   /// Adds or replaces the rule of one (type, mode). Validates it first.
   void set(std::uint16_t object_type, ControlMode mode, const SmoothingRule& rule);

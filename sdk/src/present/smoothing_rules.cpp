@@ -60,7 +60,7 @@ void validate(const SmoothingRule& r) {
           "a finite angular speed > 0 (rad/s)");
 }
 
-SmoothingRules::SmoothingRules(const SmoothingRule& default_rule) : default_rule_(default_rule) {
+SmoothingRules::SmoothingRules(SmoothingRule default_rule) : default_rule_(default_rule) {
   validate(default_rule);
 }
 
