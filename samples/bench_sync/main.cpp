@@ -209,6 +209,12 @@ void write_json(const std::string& path, const std::vector<OverheadResult>& over
         << ", \"catchup_frames_per_s\": " << r.catchup_frames_per_s
         << ", \"ownership_changes_per_s\": " << r.ownership_changes_per_s
         << ", \"snaps_per_s\": " << r.snaps_per_s << ", \"owned_objects\": " << r.owned_objects
+        << ", \"phases_us_per_frame\": {\"receive\": " << r.phases.receive_us
+        << ", \"correct\": " << r.phases.correct_us << ", \"step\": " << r.phases.step_us
+        << ", \"authority\": " << r.phases.authority_us << ", \"send\": " << r.phases.send_us
+        << ", \"present\": " << r.phases.present_us << ", \"session\": " << r.phases.session_us
+        << ", \"sdk\": " << r.phases.sdk_us() << ", \"physics\": " << r.phases.physics_us
+        << ", \"resimulated_physics\": " << r.phases.resimulated_physics_us << "}"
         << "}" << (i + 1 < overhead.size() ? "," : "") << "\n";
   }
   out << "  ],\n  \"catchup\": [\n";
@@ -262,6 +268,21 @@ int run(const Options& options) {
       std::fflush(stdout);
       overhead.push_back(r);
     }
+  }
+
+  std::printf(
+      "\n   Where the SDK's time goes: the alone run once more, the peer timing its own phases\n"
+      "   (PeerStats::cost), us per simulated frame. physics: straight steps; resim: the steps\n"
+      "   catch-up ran again (neither is in sdk).\n\n");
+  std::printf("%8s %6s | %8s %8s %8s %9s %8s %8s %8s | %8s | %8s %8s\n", "objects", "peers",
+              "receive", "correct", "step", "authority", "send", "present", "session", "sdk",
+              "physics", "resim");
+  for (const OverheadResult& r : overhead) {
+    const PhaseCosts& c = r.phases;
+    std::printf("%8d %6d | %8.1f %8.1f %8.1f %9.1f %8.1f %8.1f %8.1f | %8.1f | %8.1f %8.1f\n",
+                r.objects, r.peers, c.receive_us, c.correct_us, c.step_us, c.authority_us,
+                c.send_us, c.present_us, c.session_us, c.sdk_us(), c.physics_us,
+                c.resimulated_physics_us);
   }
 
   std::printf(

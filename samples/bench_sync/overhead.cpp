@@ -41,11 +41,14 @@ struct BenchPlayer {
   ObjectId ball = 0;
   std::int64_t update_ns = 0;  // in timed updates, since the last block began
 
-  BenchPlayer(const WorldSpec& spec, PeerId id, std::uint64_t seed, std::unique_ptr<Transport> transport)
+  BenchPlayer(const WorldSpec& spec, PeerId id, std::uint64_t seed, std::unique_ptr<Transport> transport,
+              bool measure_cost = false)
       : physics(std::make_unique<ReferencePhysics>(arena_physics(spec))) {
     build_arena(*physics, spec);
     timed = std::make_unique<TimedSimulation>(*physics);
-    peer = std::make_unique<Peer>(PeerConfig{}, *timed, std::move(transport));
+    PeerConfig config;
+    config.measure_update_cost = measure_cost;
+    peer = std::make_unique<Peer>(config, *timed, std::move(transport));
     ball = kFirstBall + static_cast<ObjectId>(id);
     peer->set_controlled(ball);
     bot.emplace(seed * 31 + id, spec.objects);
@@ -123,6 +126,47 @@ struct Outcome {
   }
 };
 
+// The timed peer replayed alone on its recorded traffic: `frames_before` render frames, then
+// `frames` timed ones. Throws ReplayDiverged unless it ends as the recorded peer did. With
+// `costs`, the peer measures its update cost, and *costs gets the timed frames' share of it.
+OverheadFigures replay_alone(const WorldSpec& spec, std::uint64_t seed, const TrafficLog& log,
+                             int frames_before, int frames, const Outcome& recorded,
+                             PhaseCosts* costs = nullptr) {
+  auto replay = std::make_unique<ReplayTransport>(log);
+  const ReplayTransport& replayed = *replay;
+  BenchPlayer alone(spec, kTimedPeer, seed, std::move(replay), costs != nullptr);
+  alone.peer->join(Address{});  // the address is in the replayed answers
+  std::int64_t now_us = kStartUs;
+  auto render_frame = [&] {
+    now_us += kRenderUs;
+    alone.set_input();
+    measured_update(alone, now_us);
+  };
+  for (int i = 0; i < frames_before; ++i) render_frame();
+  const PeerStats before = alone.peer->stats();
+  const OverheadFigures figures = time_blocks(frames, alone, render_frame);
+  if (!replayed.finished() || !Outcome(*alone.peer, spec).same_as(recorded)) {
+    throw ReplayDiverged("the replayed peer ended in another state than the recorded one");
+  }
+  if (costs != nullptr) {
+    const PeerStats after = alone.peer->stats();
+    const double per_frame_us = 1e-3 / static_cast<double>(after.frame - before.frame);
+    auto us = [&](std::int64_t UpdateCost::*phase) {
+      return static_cast<double>(after.cost.*phase - before.cost.*phase) * per_frame_us;
+    };
+    costs->receive_us = us(&UpdateCost::receive_ns);
+    costs->correct_us = us(&UpdateCost::correct_ns);
+    costs->step_us = us(&UpdateCost::step_ns);
+    costs->authority_us = us(&UpdateCost::authority_ns);
+    costs->send_us = us(&UpdateCost::send_ns);
+    costs->present_us = us(&UpdateCost::present_ns);
+    costs->session_us = us(&UpdateCost::session_ns);
+    costs->physics_us = us(&UpdateCost::physics_ns);
+    costs->resimulated_physics_us = us(&UpdateCost::resimulated_physics_ns);
+  }
+  return figures;
+}
+
 }  // namespace
 
 OverheadResult measure_overhead(int objects, int peers, int frames, std::uint64_t seed) {
@@ -191,21 +235,10 @@ OverheadResult measure_overhead(int objects, int peers, int frames, std::uint64_
     shared_outcome.emplace(*measured.peer, spec);
   }  // the other peers' worlds are gone before the replay
 
-  auto replay = std::make_unique<ReplayTransport>(log);
-  const ReplayTransport& replayed = *replay;
-  BenchPlayer alone(spec, kTimedPeer, seed, std::move(replay));
-  alone.peer->join(Address{});  // the address is in the replayed answers
-  std::int64_t now_us = kStartUs;
-  auto render_frame = [&] {
-    now_us += kRenderUs;
-    alone.set_input();
-    measured_update(alone, now_us);
-  };
-  for (int i = 0; i < frames_before; ++i) render_frame();
-  r.alone = time_blocks(frames, alone, render_frame);
-  if (!replayed.finished() || !Outcome(*alone.peer, spec).same_as(*shared_outcome)) {
-    throw ReplayDiverged("the replayed peer ended in another state than the recorded one");
-  }
+  r.alone = replay_alone(spec, seed, log, frames_before, frames, *shared_outcome);
+  // Once more with the peer's own phase timing on (a dozen clock reads per update, kept out of
+  // the figures above).
+  replay_alone(spec, seed, log, frames_before, frames, *shared_outcome, &r.phases);
   return r;
 }
 

@@ -18,6 +18,17 @@ struct OverheadFigures {
   double ratio_low = 0, ratio_high = 0;  ///< the blocks' quartiles
 };
 
+/// The alone run's update() by phase (PeerStats::cost), in microseconds per simulated frame:
+/// where the SDK's time goes, and the physics steps for comparison.
+struct PhaseCosts {
+  double receive_us = 0, correct_us = 0, step_us = 0, authority_us = 0, send_us = 0,
+         present_us = 0, session_us = 0;
+  double physics_us = 0, resimulated_physics_us = 0;
+  double sdk_us() const {
+    return receive_us + correct_us + step_us + authority_us + send_us + present_us + session_us;
+  }
+};
+
 struct OverheadResult {
   int objects = 0, peers = 0, frames = 0;
   /// All peers in this process, updated one after the other on one thread: the timed peer
@@ -29,12 +40,13 @@ struct OverheadResult {
   double overrides_per_s = 0, catchup_frames_per_s = 0, ownership_changes_per_s = 0;
   double snaps_per_s = 0;
   std::size_t owned_objects = 0;
+  PhaseCosts phases;  ///< the alone run again, with the peer timing its phases
 };
 
 /// Plays a bot match of `peers` peers over `objects` objects on the in-process network
 /// (latency, jitter and loss, so that overrides, catch-ups and ownership changes happen) and
-/// times peer 1 for `frames` render frames, shared and alone. Throws std::runtime_error when
-/// the peers do not connect or the replay diverges.
+/// times peer 1 for `frames` render frames, shared and alone (and alone once more, split by
+/// phase). Throws std::runtime_error when the peers do not connect or the replay diverges.
 OverheadResult measure_overhead(int objects, int peers, int frames, std::uint64_t seed);
 
 }  // namespace shoal::bench

@@ -88,6 +88,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       owner_frames(body_count, config.history_frames + config.history_frames / 4 + 1, user_bytes.max),
       inputs(config.history_frames),
       resimulator(simulation, history, owner_frames, inputs),
+      cost_clock(config.measure_update_cost, resimulator),
       quantizer(config.snapshots),
       quantize_filter(quantizer, body_count, kSettleMemoFrames),
       regions(config.authority),
@@ -209,6 +210,7 @@ PeerStats Peer::stats() const {
   s.quantization_clamps = impl_->quantize_filter.clamped();
   s.owned_objects = impl_->owned_bodies.size();
   s.frozen_objects = impl_->frozen_count;
+  s.cost = impl_->cost_clock.cost();
   for (const session::Member& m : impl_->members.remotes()) {
     RemotePeerStats remote{m.id, impl_->transport->stats(m.connection)};
     // The snapshot stream's own sequence numbers measure the loss of everything the link

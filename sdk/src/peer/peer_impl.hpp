@@ -8,6 +8,7 @@
 
 #include "authority/ownership.hpp"
 #include "authority/regions.hpp"
+#include "peer/update_cost_clock.hpp"
 #include "present/frame_interpolator.hpp"
 #include "present/visual_smoother.hpp"
 #include "session/frame_clock.hpp"
@@ -128,6 +129,7 @@ struct Peer::Impl {
   sync::OwnerFrames owner_frames;
   sync::InputLog inputs;
   sync::Resimulator resimulator;
+  UpdateCostClock cost_clock;  // PeerConfig::measure_update_cost
   wire::Quantizer quantizer;
   sync::QuantizeFilter quantize_filter;  // installed on the resimulator when quantising
   authority::RegionBuilder regions;

@@ -10,8 +10,10 @@
 namespace shoal {
 
 void Peer::Impl::update(std::int64_t now_us) {
+  cost_clock.begin();
   if (last_update_us >= 0 && now_us < last_update_us) now_us = last_update_us;  // never backwards
   drain_transport(now_us);
+  cost_clock.lap(&UpdateCost::receive_ns);
   expire_absent(now_us);
   switch (phase) {
     case Phase::hosting:
@@ -29,7 +31,9 @@ void Peer::Impl::update(std::int64_t now_us) {
       break;
   }
   if (phase == Phase::in_match) {
+    cost_clock.lap(&UpdateCost::session_ns);
     apply_corrections();
+    cost_clock.lap(&UpdateCost::correct_ns);
     // The host defines the timeline; everyone else follows the estimate from its pings.
     std::optional<double> target;
     if (!is_host) target = time_sync.target_match_frame(now_us);
@@ -40,9 +44,12 @@ void Peer::Impl::update(std::int64_t now_us) {
     }
     pending_pongs.clear();
     send_pings(now_us);
+    cost_clock.lap(&UpdateCost::session_ns);
     refresh_visuals(now_us);
+    cost_clock.lap(&UpdateCost::present_ns);
   }
   last_update_us = now_us;
+  cost_clock.end();
 }
 
 void Peer::Impl::start_match(std::int64_t now_us, Frame frame) {
@@ -69,11 +76,14 @@ void Peer::Impl::step_frame() {
   resimulator.step_forward({}, frozen_for_next_step());
   note_step_changes();
   if (config.sync_test_frames > 0) run_sync_test(frame);
+  cost_clock.lap(&UpdateCost::step_ns);
   update_regions_and_ownership(frame);
+  cost_clock.lap(&UpdateCost::authority_ns);
   send_snapshots(frame);
   if (config.checksum_interval_frames > 0 && frame % config.checksum_interval_frames == 0) {
     send_checksum(frame);
   }
+  cost_clock.lap(&UpdateCost::send_ns);
 }
 
 // Outside this peer's simulated region (as of the last frame), bodies that no player

@@ -1,6 +1,7 @@
 #include "sync/resimulator.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -206,8 +207,7 @@ void Resimulator::restore(Frame frame, bool inject) {
 
 void Resimulator::step_and_record(Frame frame, std::span<const std::uint8_t> replay, bool inject,
                                   bool rewrite) {
-  inputs_.gather(frame, input_scratch_);
-  sim_.step(frame, input_scratch_);
+  step_simulation(frame, rewrite);
   sim_.save(frame);
   const std::optional<std::span<const BodyIndex>> changed = sim_.changed_bodies();
   // The carried-over frame must be another ring row than the one being recorded.
@@ -217,6 +217,16 @@ void Resimulator::step_and_record(Frame frame, std::span<const std::uint8_t> rep
     record_every_body(frame, replay, inject, rewrite);
     log_.mark_unknown(frame);
   }
+}
+
+void Resimulator::step_simulation(Frame frame, bool again) {
+  inputs_.gather(frame, input_scratch_);
+  if (!time_steps_) return sim_.step(frame, input_scratch_);
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  sim_.step(frame, input_scratch_);
+  const std::int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+  (again ? resimulated_step_ns_ : straight_step_ns_) += ns;
 }
 
 ObjectState Resimulator::read_filtered(BodyIndex body, Frame frame) {

@@ -77,6 +77,13 @@ class Resimulator {
   /// (a snap), so that a later catch-up over them names it.
   void note_written(BodyIndex body, Frame first, Frame last);
 
+  /// Times every Simulation::step (see the two below); off, no clock is read.
+  void set_step_timing(bool on) { time_steps_ = on; }
+  /// Summed time of the steps of new frames (step_forward), and of frames stepped again
+  /// (resimulate), in nanoseconds.
+  std::int64_t straight_step_ns() const { return straight_step_ns_; }
+  std::int64_t resimulated_step_ns() const { return resimulated_step_ns_; }
+
   /// Installs (or, with nullptr, removes) the filter applied after every step.
   void set_state_filter(const StateFilter* filter) { filter_ = filter; }
   /// Installs the bodies whose user bytes are restored, injected, replayed and recorded like
@@ -87,6 +94,8 @@ class Resimulator {
 
  private:
   void restore(Frame frame, bool inject);
+  // sim_.step with the gathered inputs, timed when asked; `again`: a frame stepped before.
+  void step_simulation(Frame frame, bool again);
   // Tells the engine about every body whose frozen flag differs from what it was last told.
   void apply_frozen(std::span<const std::uint8_t> frozen);
   void step_and_record(Frame frame, std::span<const std::uint8_t> replay, bool inject,
@@ -121,6 +130,8 @@ class Resimulator {
   BodySet changes_;  // what last_changes() returns
   BodySet injected_;  // record_changed_bodies: the bodies with an owner frame of its frame
   bool changes_known_ = false;
+  bool time_steps_ = false;
+  std::int64_t straight_step_ns_ = 0, resimulated_step_ns_ = 0;
   // The newest frame's states, as they were before the last resimulate(), of the bodies it
   // could rewrite (was_newest_); every other body held its state of resimulated_from_ there.
   std::vector<ObjectState> newest_before_;
