@@ -79,7 +79,7 @@ shoal::SmoothingRules smoothing_to_cpp(const shoal_peer_config& c) {
   return rules;
 }
 
-// The snapshot fields since version 5; range checks stay with the C++ side (Peer, Quantizer).
+// The snapshot fields since version 5 (and 6); range checks stay with the C++ side (Peer, Quantizer).
 void snapshots_to_cpp(const shoal_peer_config& c, shoal::PeerConfig& p) {
   shoal::SnapshotConfig& s = p.snapshots;
   s.velocities_at_rest = c.velocities_at_rest != 0;
@@ -99,6 +99,7 @@ void snapshots_to_cpp(const shoal_peer_config& c, shoal::PeerConfig& p) {
   p.rest_snapshot_interval_frames = c.rest_snapshot_interval_frames;
   p.input_redundancy = c.input_redundancy;
   p.max_clock_catchup_frames = c.max_clock_catchup_frames;
+  s.coasting_interval_frames = c.coasting_interval_frames;
 }
 
 void snapshots_to_c(const shoal::PeerConfig& p, shoal_peer_config& c) {
@@ -120,6 +121,7 @@ void snapshots_to_c(const shoal::PeerConfig& p, shoal_peer_config& c) {
   c.rest_snapshot_interval_frames = p.rest_snapshot_interval_frames;
   c.input_redundancy = p.input_redundancy;
   c.max_clock_catchup_frames = p.max_clock_catchup_frames;
+  c.coasting_interval_frames = s.coasting_interval_frames;
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ int main(void) {
   int64_t now_us = 1000000;
   int i, joined = 0;
 
-  CHECK(SHOAL_C_API_VERSION == 5);  /* version 5 added the rest of the snapshot settings */
+  CHECK(SHOAL_C_API_VERSION == 6);  /* version 6 added coasting_interval_frames */
   CHECK(strcmp(shoal_version(), SHOAL_EXPECTED_VERSION) == 0);
 
   REQUIRE_OK(shoal_peer_config_default(&config));
@@ -43,6 +43,7 @@ int main(void) {
   CHECK(config.lod_far_factor >= 0 && config.lod_far_factor <= 1);
   CHECK(config.rest_snapshot_interval_frames >= 1 && config.max_clock_catchup_frames >= 1);
   CHECK(config.input_redundancy >= 1 && config.input_redundancy <= 16);
+  CHECK(config.coasting_interval_frames >= 1 && config.coasting_interval_frames <= 600);
 
   REQUIRE_OK(shoal_world_config_default(&world_config));
   CHECK(world_config.dt > 0 && world_config.dt <= 1);

@@ -348,6 +348,8 @@ static int snapshot_refusals(void) {
   REFUSED(input_redundancy, 0, "input_redundancy is 0, expected 1..16");
   REFUSED(input_redundancy, 17, "input_redundancy is 17");
   REFUSED(max_clock_catchup_frames, 0, "max_clock_catchup_frames must be at least 1");
+  REFUSED(coasting_interval_frames, 0, "coasting_interval_frames is 0, expected 1..600");
+  REFUSED(coasting_interval_frames, 601, "coasting_interval_frames is 601");
 
   c = defaults;  /* one end of every range, the switches the other way round */
   c.velocities_at_rest = 1;
@@ -365,6 +367,7 @@ static int snapshot_refusals(void) {
   c.rest_snapshot_interval_frames = 1;
   c.input_redundancy = 16;
   c.max_clock_catchup_frames = 1;
+  c.coasting_interval_frames = 1;
   CHECK(create_peer(network, world, &c) == SHOAL_OK);
   c = defaults;  /* and the other end */
   c.orientation_bits = 8;
@@ -373,6 +376,7 @@ static int snapshot_refusals(void) {
   c.settled_refresh_s = 0;
   c.lod_far_factor = 1;
   c.input_redundancy = 1;
+  c.coasting_interval_frames = 600;
   CHECK(create_peer(network, world, &c) == SHOAL_OK);
 
   shoal_world_destroy(world);

@@ -1,7 +1,10 @@
-// PeerConfig::snapshot_interval_frames sets how often owners send, by priority or not.
+// PeerConfig::snapshot_interval_frames sets how often owners send, by priority or not;
+// SnapshotConfig::coasting_interval_frames how often objects no player is about to touch go.
 #include <doctest/doctest.h>
 
 #include "match_harness.hpp"
+#include "shoal/forwarding_transport.hpp"
+#include "wire/snapshot_codec.hpp"
 
 using namespace shoal;
 using namespace shoal::test;
@@ -33,7 +36,79 @@ Sent play(bool prioritize, int interval) {
   return s;
 }
 
+// Counts the records of the snapshots a peer sends: of the players' balls, and of the other
+// objects while they move.
+struct RecordCounts {
+  std::uint64_t balls = 0, moving_objects = 0;
+};
+
+class RecordCounter final : public ForwardingTransport {
+ public:
+  RecordCounter(std::unique_ptr<Transport> inner, RecordCounts& counts, BodyIndex balls)
+      : ForwardingTransport(std::move(inner)), counts_(counts), balls_(balls) {}
+  bool send(ConnectionId c, Channel channel, std::span<const std::uint8_t> bytes) override {
+    if (channel == Channel::state && wire::decode(bytes, quantizer_.limits(), snapshot_)) {
+      for (const wire::ObjectRecord& r : snapshot_.objects) {
+        if (r.index < balls_) {
+          ++counts_.balls;  // bodies are indexed in the order they were added: balls first
+        } else if (!r.at_rest) {
+          ++counts_.moving_objects;
+        }
+      }
+    }
+    return inner().send(c, channel, bytes);
+  }
+
+ private:
+  RecordCounts& counts_;
+  BodyIndex balls_;
+  wire::Quantizer quantizer_{SnapshotConfig{}};
+  wire::Snapshot snapshot_;
+};
+
+struct CoastingRun {
+  RecordCounts sent;
+  bool settled_alike = false;
+};
+
+CoastingRun play_coasting(int coasting_interval) {
+  const ArenaSpec spec{2, 40, 14};
+  PeerConfig config;
+  config.snapshots.coasting_interval_frames = coasting_interval;
+  RecordCounts counts;
+  FakeMatch m(2, spec, config, 71, -1, [&](int, std::unique_ptr<Transport> inner) {
+    return std::make_unique<RecordCounter>(std::move(inner), counts, static_cast<BodyIndex>(spec.balls));
+  });
+  m.network().set_conditions(link(30, 0.02f, 5));
+  REQUIRE(m.connect(5));
+  counts = {};
+  m.enable_bots(8);
+  m.run(8);
+  CoastingRun run;
+  run.sent = counts;
+  run.settled_alike = m.settle(15) && divergence(m.players, all_ids(spec)).bitwise;
+  return run;
+}
+
 }  // namespace
+
+TEST_CASE("objects no player is about to touch go every coasting_interval_frames, the players' balls every frame") {
+  const CoastingRun every = play_coasting(1);
+  const CoastingRun coasting = play_coasting(4);
+  CAPTURE(every.sent.moving_objects);
+  CAPTURE(coasting.sent.moving_objects);
+  CAPTURE(every.sent.balls);
+  CAPTURE(coasting.sent.balls);
+  // Bots push objects about for 8 s. In an arena this small most moving objects stay near a
+  // ball (within its core); the others, rolling on alone, go a quarter as often.
+  REQUIRE(every.sent.moving_objects > 1000);
+  CHECK(coasting.sent.moving_objects * 10 < every.sent.moving_objects * 9);
+  // A controlled ball is in its owner's core: every frame to the other peer (two peers, 8 s).
+  CHECK(every.sent.balls >= 2 * 8 * 60 * 9 / 10);
+  CHECK(coasting.sent.balls * 10 >= every.sent.balls * 9);
+  CHECK(every.settled_alike);
+  CHECK(coasting.settled_alike);
+}
 
 TEST_CASE("snapshot_interval_frames = 3 sends a third of the snapshots, by priority or not") {
   for (const bool prioritize : {true, false}) {

@@ -59,6 +59,9 @@ const PeerConfig& validated(const PeerConfig& c) {
   finite_at_least(s.came_to_rest_priority, 0, "came_to_rest_priority", "a finite number >= 0 (a moving object has 1)");
   require(s.settled_refresh_s >= 0 && s.settled_refresh_s <= 3600,
           "snapshots.settled_refresh_s is " + std::to_string(s.settled_refresh_s) + ", expected 0..3600 seconds");
+  require(s.coasting_interval_frames >= 1 && s.coasting_interval_frames <= 600,
+          "snapshots.coasting_interval_frames is " + std::to_string(s.coasting_interval_frames) +
+              ", expected 1..600 frames");
   finite_at_least(s.lod_near_m, 0, "lod_near_m", "a finite distance >= 0");
   require(std::isfinite(s.lod_far_m) && s.lod_far_m > s.lod_near_m,
           "snapshots.lod_far_m is " + std::to_string(s.lod_far_m) + ", expected a finite distance beyond lod_near_m (" +
@@ -109,6 +112,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
   received_user_bytes.resize(user_bytes.max);
   quantized.resize(body_count);
   relevant.resize(body_count);
+  coasting.resize(body_count);
   frozen_next.resize(body_count);
   record_payload_bits.resize(body_count);
   owned_bodies.reserve(body_count);

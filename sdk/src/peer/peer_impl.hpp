@@ -67,6 +67,8 @@ struct Peer::Impl {
   void send_snapshots(Frame frame);
   void send_due(SnapshotLink& link, ConnectionId connection, Frame frame, bool moving_due);
   void send_prioritized(SnapshotLink& link, ConnectionId connection, Frame frame, int frames);
+  bool is_coasting(BodyIndex body, const ObjectState& state) const;
+  bool coasts_on(const SnapshotLink& link, BodyIndex body) const;
   wire::ObjectRecord record_for(SnapshotLink& link, BodyIndex body, Frame frame);
   void add_user_bytes(wire::ObjectRecord& record, const SnapshotLink& link, Frame frame);
   bool receive_user_bytes(SnapshotLink& link, const wire::ObjectRecord& record, Frame frame);
@@ -183,6 +185,7 @@ struct Peer::Impl {
   std::vector<wire::QuantizedState> quantized;  // owned bodies' states of the frame being sent
   std::vector<BodyIndex> candidates;
   std::vector<std::uint8_t> relevant;  // per body: in the receiver's simulated region
+  std::vector<std::uint8_t> coasting;  // per owned body: moving, and no core region holds it
   std::vector<std::uint8_t> frozen_next;  // per body: left out of the next step
   std::size_t frozen_count = 0;           // in the last step
   std::vector<std::uint32_t> record_payload_bits;  // per body: its record's bits but the index

@@ -49,6 +49,9 @@ void Peer::Impl::send_snapshots(Frame frame) {
       }
     }
   }
+  if (sending) {
+    for (BodyIndex b : owned_bodies) coasting[b] = is_coasting(b, states[b]);
+  }
   snapshot_out.sender = members.self();
   snapshot_out.frame = frame;
   snapshot_out.quantized = sc.quantize;
@@ -93,6 +96,23 @@ void Peer::Impl::send_snapshots(Frame frame) {
       }
     }
   }
+}
+
+// Moving, nobody's controlled object, and outside every core region as this peer sees them
+// (remote ones a few frames old: a claim comes before the contact it is made for).
+bool Peer::Impl::is_coasting(BodyIndex body, const ObjectState& state) const {
+  if (state.at_rest || controlled == body) return false;
+  return std::none_of(peer_regions.begin(), peer_regions.end(),
+                      [&](const authority::PeerRegions& r) { return authority::is_member(r.core, body); });
+}
+
+// Whether a coasting body waits its turn on this link: only once the receiver has acknowledged
+// it moving. That it started to move (something outside every core hit it) is news, which goes
+// at once like any other; the receiver can foresee only the frames after.
+bool Peer::Impl::coasts_on(const SnapshotLink& link, BodyIndex body) const {
+  if (coasting[body] == 0) return false;
+  const wire::QuantizedState* acked = link.sent.acknowledged(body);
+  return acked != nullptr && !acked->at_rest;
 }
 
 wire::ObjectRecord Peer::Impl::record_for(SnapshotLink& link, BodyIndex body, Frame frame) {
@@ -155,7 +175,11 @@ void Peer::Impl::send_due(SnapshotLink& link, ConnectionId connection, Frame fra
   bool sent = false;
   for (BodyIndex b : candidates) {
     const Frame rest_interval = config.rest_snapshot_interval_frames * (relevant[b] ? 1 : kIrrelevantRestSlowdown);
-    const bool due = states[b].at_rest ? (frame + static_cast<Frame>(b)) % rest_interval == 0 : moving_due;
+    // Coasting objects go every coasting_interval_frames-th interval, spread over the intervals.
+    const Frame interval_number = frame / config.snapshot_interval_frames + static_cast<Frame>(b);
+    const bool due = states[b].at_rest ? (frame + static_cast<Frame>(b)) % rest_interval == 0
+                                       : moving_due && (!coasts_on(link, b) ||
+                                                        interval_number % config.snapshots.coasting_interval_frames == 0);
     if (!due) continue;
     const wire::ObjectRecord record = record_for(link, b, frame);
     const BodyIndex next = snapshot_out.objects.empty() ? 0 : snapshot_out.objects.back().index + 1;
@@ -193,6 +217,7 @@ void Peer::Impl::send_prioritized(SnapshotLink& link, ConnectionId connection, F
     if (peer == link.peer) viewer = states[body].position;
   }
   const float settled_due = sc.rest_priority * sc.settled_refresh_s * config.tick_hz;
+  const auto coasting_due = static_cast<float>(sc.coasting_interval_frames);
   std::size_t kept = 0;
   for (BodyIndex b : candidates) {
     sync::PriorityFacts facts;
@@ -209,7 +234,10 @@ void Peer::Impl::send_prioritized(SnapshotLink& link, ConnectionId connection, F
     if (viewer) facts.distance_m = distance(states[b].position, *viewer);
     const float slowdown = relevant[b] ? 1.0f : 1.0f / kIrrelevantRestSlowdown;
     link.priority.add(b, sync::object_priority(sc, facts) * slowdown * static_cast<float>(frames));
-    if (!settled || link.priority.value(b) >= settled_due) candidates[kept++] = b;
+    // Settled and coasting objects wait until enough priority has accumulated; the rest go
+    // whenever the budget has room.
+    const float due = settled ? settled_due : coasts_on(link, b) ? coasting_due : 0.0f;
+    if (link.priority.value(b) >= due) candidates[kept++] = b;
   }
   candidates.resize(kept);
   // Even records of unchanged resting objects take a dozen bits: no packet holds more.

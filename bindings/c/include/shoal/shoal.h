@@ -28,7 +28,7 @@
 #include <stdint.h>
 
 /** Incremented whenever a declaration of this header changes incompatibly. */
-#define SHOAL_C_API_VERSION 5
+#define SHOAL_C_API_VERSION 6
 
 #if defined(_WIN32) && defined(SHOAL_C_SHARED)
 #  if defined(SHOAL_C_BUILDING)
@@ -206,6 +206,8 @@ typedef struct shoal_peer_config {
   int32_t rest_snapshot_interval_frames; /**< with prioritize 0, objects at rest are sent every N frames, >= 1 */
   int32_t input_redundancy;            /**< past inputs each snapshot carries, 1..16 */
   int32_t max_clock_catchup_frames;    /**< frames one update may step when the clock is behind, >= 1 */
+  /* Since version 6. */
+  int32_t coasting_interval_frames;    /**< a moving object no core region holds goes about every N frames (less often far away), 1..600; 1 = every frame like the others */
 } shoal_peer_config;
 
 /** Fills *config with the defaults of a default-constructed shoal::PeerConfig. */
