@@ -134,7 +134,7 @@ CatchupResult measure_catchup(int objects, int reps) {
   };
   // The other owners' frames for the bodies they move, as the network would deliver them.
   auto receive_owner_frames = [&](Frame frame) {
-    const std::span<const ObjectState> states = history.states(frame);
+    const std::span<const ObjectState> states = history.newest_states();  // of `frame`
     for (BodyIndex b = 0; b < bodies; ++b) {
       if (owned[b] == 0 && !states[b].at_rest) owner_frames.store(frame, b, states[b]);
     }

@@ -92,7 +92,7 @@ TEST_CASE("a catch-up freezes, frame by frame, what the straight run froze") {
   int catchups = 0, mismatches = 0;
   for (Frame frame = 1; frame <= 300; ++frame) {
     for (BodyIndex ball = 0; ball < 3; ++ball) {
-      const Vec3 p = history.states(frame - 1)[ball].position;
+      const Vec3 p = history.state(frame - 1, ball).position;
       Input in;
       in.axis = normalized(Vec3{-p.x, 0, -p.z});
       inputs.record(ball, frame, in);
@@ -100,16 +100,15 @@ TEST_CASE("a catch-up freezes, frame by frame, what the straight run froze") {
     }
     resimulator.step_forward({}, frozen);
     plain.step_forward({});
-    straight[static_cast<std::size_t>(frame % kDepth)].assign(history.states(frame).begin(), history.states(frame).end());
+    straight[static_cast<std::size_t>(frame % kDepth)].assign(history.newest_states().begin(), history.newest_states().end());
     CHECK(std::ranges::equal(history.frozen_flags(frame), frozen));
     if (frame % 7 != 0 || frame < 16) continue;
     const Frame from = frame - 12;
     resimulator.resimulate(from, {}, false);
     ++catchups;
     for (Frame f = from; f <= frame; ++f) {
-      const auto again = history.states(f);
       const auto& was = straight[static_cast<std::size_t>(f % kDepth)];
-      for (BodyIndex b = 0; b < bodies; ++b) mismatches += sync::bitwise_equal(again[b], was[b]) ? 0 : 1;
+      for (BodyIndex b = 0; b < bodies; ++b) mismatches += sync::bitwise_equal(history.state(f, b), was[b]) ? 0 : 1;
     }
   }
   CHECK(catchups > 30);
@@ -117,7 +116,7 @@ TEST_CASE("a catch-up freezes, frame by frame, what the straight run froze") {
   // Freezing mattered: the run without it went elsewhere.
   int differ = 0;
   for (BodyIndex ball = 0; ball < 3; ++ball) {
-    differ += sync::bitwise_equal(history.states(300)[ball], plain_history.states(300)[ball]) ? 0 : 1;
+    differ += sync::bitwise_equal(history.state(300, ball), plain_history.state(300, ball)) ? 0 : 1;
   }
   CHECK(differ == 3);
 }
@@ -143,33 +142,33 @@ TEST_CASE("owner frames of a body frozen since the mismatch are written in witho
     resimulator.step_forward({}, f >= 3 ? std::span<const std::uint8_t>(frozen) : std::span<const std::uint8_t>{});
   }
   auto lifted = [&](Frame f, float dy) {
-    ObjectState s = history.states(f)[kFrozen];
+    ObjectState s = history.state(f, kFrozen);
     s.position.y += dy;
     return s;
   };
   const ObjectState at_5 = lifted(5, 0.25f), at_8 = lifted(8, 0.5f);
   owner_frames.store(5, kFrozen, at_5, {});
   owner_frames.store(8, kFrozen, at_8, {});
-  const ObjectState own_4 = history.states(4)[kFrozen];
+  const ObjectState own_4 = history.state(4, kFrozen);
   std::vector<ObjectState> ball_before;
-  for (Frame f = 4; f <= 10; ++f) ball_before.push_back(history.states(f)[0]);
+  for (Frame f = 4; f <= 10; ++f) ball_before.push_back(history.state(f, 0));
 
   // Body 0 was simulated all along: that needs a catch-up, and nothing is changed here.
   const BodyIndex simulated[] = {0, kFrozen};
   CHECK_FALSE(resimulator.correct_frozen(4, simulated));
-  CHECK(sync::bitwise_equal(history.states(5)[kFrozen], own_4));
+  CHECK(sync::bitwise_equal(history.state(5, kFrozen), own_4));
   // Frozen from frame 3 on: frozen through every step after frame 2, not after frame 1.
   const BodyIndex only_frozen[] = {kFrozen};
   CHECK_FALSE(resimulator.correct_frozen(1, only_frozen));
   REQUIRE(resimulator.correct_frozen(4, only_frozen));
-  CHECK(sync::bitwise_equal(history.states(4)[kFrozen], own_4));
-  for (Frame f = 5; f <= 7; ++f) CHECK(sync::bitwise_equal(history.states(f)[kFrozen], at_5));
-  for (Frame f = 8; f <= 10; ++f) CHECK(sync::bitwise_equal(history.states(f)[kFrozen], at_8));
+  CHECK(sync::bitwise_equal(history.state(4, kFrozen), own_4));
+  for (Frame f = 5; f <= 7; ++f) CHECK(sync::bitwise_equal(history.state(f, kFrozen), at_5));
+  for (Frame f = 8; f <= 10; ++f) CHECK(sync::bitwise_equal(history.state(f, kFrozen), at_8));
   CHECK(history.confirmed(5, kFrozen));
   CHECK(history.confirmed(8, kFrozen));
   CHECK_FALSE(history.confirmed(6, kFrozen));
   CHECK(sync::bitwise_equal(physics.read(kFrozen), at_8));
-  for (Frame f = 4; f <= 10; ++f) CHECK(sync::bitwise_equal(history.states(f)[0], ball_before[static_cast<std::size_t>(f - 4)]));
+  for (Frame f = 4; f <= 10; ++f) CHECK(sync::bitwise_equal(history.state(f, 0), ball_before[static_cast<std::size_t>(f - 4)]));
 }
 
 TEST_CASE("sync-test mode passes while the player crosses a world larger than its simulated region") {

@@ -65,9 +65,8 @@ struct Rig {
 bool same_history(const Rig& a, const Rig& b) {
   if (a.history.oldest() != b.history.oldest() || a.history.newest() != b.history.newest()) return false;
   for (Frame f = a.history.oldest(); f <= a.history.newest(); ++f) {
-    const auto sa = a.history.states(f), sb = b.history.states(f);
-    for (BodyIndex body = 0; body < sa.size(); ++body) {
-      if (!sync::bitwise_equal(sa[body], sb[body])) return false;
+    for (BodyIndex body = 0; body < a.history.body_count(); ++body) {
+      if (!sync::bitwise_equal(a.history.state(f, body), b.history.state(f, body))) return false;
       if (a.history.confirmed(f, body) != b.history.confirmed(f, body)) return false;
     }
   }
@@ -101,7 +100,7 @@ TEST_CASE("recording only the bodies a step changed gives the frames a full read
     // A straight step names every body whose state it changed.
     if (const auto named = changed.resimulator.last_changes(); named && changed.history.has(frame - 1)) {
       for (BodyIndex b = 0; b < bodies; ++b) {
-        if (!sync::bitwise_equal(changed.history.states(frame)[b], changed.history.states(frame - 1)[b])) {
+        if (!sync::bitwise_equal(changed.history.state(frame, b), changed.history.state(frame - 1, b))) {
           ++changed_by_steps;
           CHECK(std::ranges::find(*named, b) != named->end());
         }
@@ -117,7 +116,7 @@ TEST_CASE("recording only the bodies a step changed gives the frames a full read
       const Frame last = newest + static_cast<Frame>(random.next_u64() % 2);  // the owner may be ahead
       for (Frame f = from; f <= last; ++f) {
         const Frame known = std::min(f, newest);
-        ObjectState owner = every.history.states(known)[body];
+        ObjectState owner = every.history.state(known, body);
         owner.position.y += 0.25f;
         owner.at_rest = false;
         owner = every.quantizer.round_trip(owner);
@@ -130,15 +129,15 @@ TEST_CASE("recording only the bodies a step changed gives the frames a full read
     // The catch-up names every body whose newest two frames it changed (smoothing and regions
     // then visit only those); with an engine that gives no list, only an override of the
     // newest frame (which steps nothing) can say.
-    const std::vector<ObjectState> newest_before(changed.history.states(newest).begin(), changed.history.states(newest).end());
-    const std::vector<ObjectState> previous_before(changed.history.states(newest - 1).begin(), changed.history.states(newest - 1).end());
+    const std::vector<ObjectState> newest_before(changed.history.newest_states().begin(), changed.history.newest_states().end());
+    const std::vector<ObjectState> previous_before(changed.history.previous_states().begin(), changed.history.previous_states().end());
     for (Rig* r : rigs) r->resimulator.resimulate(from, replay);
     CHECK(every.resimulator.last_changes().has_value() == (from == newest));
     const auto named = changed.resimulator.last_changes();
     REQUIRE(named.has_value());
     for (BodyIndex b = 0; b < bodies; ++b) {
-      const bool moved = !sync::bitwise_equal(newest_before[b], changed.history.states(newest)[b]) ||
-                         !sync::bitwise_equal(previous_before[b], changed.history.states(newest - 1)[b]);
+      const bool moved = !sync::bitwise_equal(newest_before[b], changed.history.newest_states()[b]) ||
+                         !sync::bitwise_equal(previous_before[b], changed.history.previous_states()[b]);
       if (moved) {
         ++changed_by_catchups;
         CHECK(std::ranges::find(*named, b) != named->end());

@@ -102,6 +102,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       known_owner(body_count, kNoPeer),
       owned_by_me(body_count, 0),
       before(body_count),
+      past_states(body_count),
       replay_scratch(body_count, 0),
       control_modes(body_count, ControlMode::uncontrolled),
       radii(body_count) {
@@ -189,13 +190,13 @@ VisualState Peer::visual(ObjectId object) const { return impl_->smoother.visual(
 ObjectState Peer::state(ObjectId object) const {
   const BodyIndex body = impl_->body_of(object);
   if (impl_->history.empty()) return impl_->sim.read(body);
-  return impl_->history.states(impl_->history.newest())[body];
+  return impl_->history.newest_states()[body];
 }
 
 std::optional<ObjectState> Peer::state_at(ObjectId object, Frame frame) const {
   const BodyIndex body = impl_->body_of(object);
   if (!impl_->history.has(frame)) return std::nullopt;
-  return impl_->history.states(frame)[body];
+  return impl_->history.state(frame, body);
 }
 
 PeerId Peer::owner(ObjectId object) const { return impl_->owner_of(impl_->body_of(object)); }

@@ -32,9 +32,9 @@ void Peer::Impl::reset_regions(PeerId peer) {
 
 void Peer::Impl::update_regions_and_ownership(Frame frame) {
   if (region_touched.all) {
-    regions.rebuild({history.states(frame), radii});
+    regions.rebuild({history.newest_states(), radii});
   } else {
-    regions.rebuild_touched({history.states(frame), radii}, region_touched.bodies);
+    regions.rebuild_touched({history.newest_states(), radii}, region_touched.bodies);
   }
   region_touched.reset();
   // Every live peer's regions as seen here: ownership checks claims against them and
@@ -75,7 +75,7 @@ void Peer::Impl::update_regions_and_ownership(Frame frame) {
 bool Peer::Impl::everyone_holds_resting_state(BodyIndex body) {
   if (!config.snapshots.quantize) return true;
   const Frame newest = history.newest();
-  const wire::QuantizedState resting = quantizer.quantize(history.states(newest)[body]);
+  const wire::QuantizedState resting = quantizer.quantize(history.state(newest, body));
   const std::size_t size = user_bytes.size[body];
   for (const session::Member& m : members.remotes()) {
     const SnapshotLink* link = find_snapshot_link(m.id);

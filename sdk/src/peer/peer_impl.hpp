@@ -170,6 +170,7 @@ struct Peer::Impl {
 
   // Per-frame scratch, sized once.
   std::vector<ObjectState> before;
+  std::vector<ObjectState> past_states;  // a past frame's, copied whole
   std::vector<std::uint8_t> user_bytes_before;  // sync-test mode: bodies x user_bytes.max
   std::vector<std::uint8_t> received_user_bytes;  // one body's, as a snapshot record carries them
   std::vector<std::uint8_t> replay_scratch;

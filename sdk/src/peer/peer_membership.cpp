@@ -192,7 +192,7 @@ void Peer::Impl::send_baseline(ConnectionId connection) {
   // Several messages when needed: each stays well under the control datagram limit.
   constexpr std::size_t kObjectsPerMessage = 400;
   const Frame frame = history.newest();
-  const std::span<const ObjectState> states = history.states(frame);
+  const std::span<const ObjectState> states = history.newest_states();
   wire::Baseline message;
   message.frame = frame;
   for (BodyIndex b : owned_bodies) {

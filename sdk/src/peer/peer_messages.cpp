@@ -142,7 +142,6 @@ void Peer::Impl::on_checksum(PeerId from, const wire::Checksum& message) {
   if (!history.has(message.frame)) return;  // too old or too new to compare: not a desync
   Event event = make_event(EventKind::desync, from);
   event.frame = message.frame;
-  const std::span<const ObjectState> states = history.states(message.frame);
   for (const wire::ObjectHash& h : message.objects) {
     const auto body = objects.find(h.object);
     if (!body) {
@@ -150,7 +149,7 @@ void Peer::Impl::on_checksum(PeerId from, const wire::Checksum& message) {
       continue;
     }
     // Only frames this peer holds as the owner's own data can be compared.
-    if (history.confirmed(message.frame, *body) && sync::state_hash(states[*body], held_user_bytes(message.frame, *body)) != h.hash) {
+    if (history.confirmed(message.frame, *body) && sync::state_hash(history.state(message.frame, *body), held_user_bytes(message.frame, *body)) != h.hash) {
       event.objects.push_back(h.object);
     }
   }

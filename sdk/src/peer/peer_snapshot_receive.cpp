@@ -107,11 +107,10 @@ void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
 // the owner frames, the history row): asking for all their cache lines first overlaps the
 // misses instead of waiting on each in turn. Hints only: nothing is read or changed.
 void Peer::Impl::prefetch_for(const wire::Snapshot& snapshot, const SnapshotLink& link) const {
-  const std::span<const ObjectState> own = history.states(snapshot.frame);
   for (const wire::ObjectRecord& record : snapshot.objects) {
     link.received.prefetch(record.index);
     owner_frames.prefetch(snapshot.frame, record.index);
-    if (record.index < own.size()) __builtin_prefetch(&own[record.index]);
+    history.prefetch(snapshot.frame, record.index);
     if (snapshot.quantized) quantize_filter.prefetch_code(record.index, snapshot.frame);
   }
   for (const wire::ObjectRecord& record : snapshot.objects) {
@@ -139,7 +138,7 @@ void Peer::Impl::on_owner_frame(Frame frame, BodyIndex body, const ObjectState& 
     return;  // a duplicate
   }
   owner_frames.store(frame, body, state, bytes);
-  const ObjectState& own = history.states(frame)[body];
+  const ObjectState& own = history.state(frame, body);
   // User bytes are game state: they agree only when equal, whatever the tolerance.
   const bool bytes_agree = bytes.empty() || sync::user_bytes_equal(held_user_bytes(frame, body), bytes);
   if (bytes_agree && sync::states_agree(state, own, config.compare)) {

@@ -32,7 +32,7 @@ Peer::Impl::SnapshotLink& Peer::Impl::snapshot_link(PeerId peer) {
 void Peer::Impl::send_snapshots(Frame frame) {
   if (members.remotes().empty()) return;
   const SnapshotConfig& sc = config.snapshots;
-  const std::span<ObjectState> states = history.states(frame);
+  const std::span<const ObjectState> states = history.newest_states();  // of `frame`
   const bool moving_due = frame % config.snapshot_interval_frames == 0;
   // By priority, a link sends one packet per interval; without, resting objects are due on
   // frames of their own.
@@ -42,8 +42,10 @@ void Peer::Impl::send_snapshots(Frame frame) {
     // previous owner, a snap) may not survive quantising: the owner takes the settled value
     // itself first, in its newest frame, before anyone has seen that frame.
     for (BodyIndex b : owned_bodies) {
-      if (quantize_filter.encode(b, states[b], quantized[b])) {
-        sim.write(b, states[b]);
+      ObjectState state = states[b];
+      if (quantize_filter.encode(b, state, quantized[b])) {
+        history.set(frame, b, state);
+        sim.write(b, state);
         resimulator.note_written(b, frame, frame);
         touch(std::span(&b, 1));
       }
@@ -120,7 +122,7 @@ wire::ObjectRecord Peer::Impl::record_for(SnapshotLink& link, BodyIndex body, Fr
   if (!sc.quantize) {
     wire::ObjectRecord r;
     r.index = body;
-    r.raw = history.states(frame)[body];
+    r.raw = history.state(frame, body);
     r.at_rest = r.raw.at_rest;
     if (user_bytes.any()) add_user_bytes(r, link, frame);
     return r;
@@ -166,7 +168,7 @@ std::size_t Peer::Impl::send_snapshot_packet(SnapshotLink& link, ConnectionId co
 // Without priorities: every due object (moving ones every snapshot_interval_frames, those at
 // rest every rest_snapshot_interval_frames), in as many packets as it takes.
 void Peer::Impl::send_due(SnapshotLink& link, ConnectionId connection, Frame frame, bool moving_due) {
-  const std::span<const ObjectState> states = history.states(frame);
+  const std::span<const ObjectState> states = history.newest_states();  // of `frame`
   const std::size_t limit_bits =
       (static_cast<std::size_t>(config.snapshots.packet_budget_bytes) - wire::kHeaderSize) * 8;
   snapshot_out.objects.clear();
@@ -208,7 +210,7 @@ void Peer::Impl::send_due(SnapshotLink& link, ConnectionId connection, Frame fra
 // budget hold.
 void Peer::Impl::send_prioritized(SnapshotLink& link, ConnectionId connection, Frame frame, int frames) {
   const SnapshotConfig& sc = config.snapshots;
-  const std::span<const ObjectState> states = history.states(frame);
+  const std::span<const ObjectState> states = history.newest_states();  // of `frame`
   const double refill = sc.bytes_per_second / static_cast<double>(config.tick_hz) * frames;
   link.budget.refill(refill, std::max<double>(refill, sc.packet_budget_bytes + sync::kPacketOverheadBytes));
 

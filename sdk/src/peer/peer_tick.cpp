@@ -94,7 +94,7 @@ void Peer::Impl::step_frame() {
 std::span<const std::uint8_t> Peer::Impl::frozen_for_next_step() {
   frozen_count = 0;
   if (!config.freeze_outside_simulated_region || !controlled) return {};
-  const std::span<const ObjectState> states = history.states(history.newest());
+  const std::span<const ObjectState> states = history.newest_states();
   // Over plain pointers and a local count: byte vectors may alias anything (the count member
   // too), which would keep these whole-world passes from being vectorised.
   const std::uint8_t* __restrict simulated = regions_of(members.self()).simulated.data();
@@ -138,7 +138,7 @@ void Peer::Impl::apply_corrections() {
 // rewritten too).
 void Peer::Impl::catch_up(Frame from) {
   const Frame newest = history.newest();
-  const std::span<const ObjectState> now_states = history.states(newest);
+  const std::span<const ObjectState> now_states = history.newest_states();
   const std::span<const std::uint8_t> replay =
       config.catchup == CatchupScope::object ? replay_outside_reach(from) : owned_by_me;
   stats.catchup_frames += static_cast<std::uint64_t>(resimulator.resimulate(from, replay));
@@ -162,7 +162,7 @@ void Peer::Impl::catch_up(Frame from) {
 // and only those bodies' smoothing and regions are redone.
 bool Peer::Impl::correct_frozen_bodies(Frame from) {
   const Frame newest = history.newest();
-  const std::span<const ObjectState> now_states = history.states(newest);
+  const std::span<const ObjectState> now_states = history.newest_states();
   for (BodyIndex b : mismatched_bodies) before[b] = now_states[b];
   if (!resimulator.correct_frozen(from, mismatched_bodies)) return false;
   for (BodyIndex b : mismatched_bodies) {
@@ -197,7 +197,8 @@ void Peer::Impl::touch_all() {
 std::span<const std::uint8_t> Peer::Impl::replay_outside_reach(Frame from) {
   // Per-object catch-up: re-simulate the overridden bodies and whatever they can reach before
   // the present; everything else replays its recorded frames.
-  const std::span<const ObjectState> states = history.states(from);
+  history.copy_states(from, past_states);
+  const std::span<const ObjectState> states = past_states;
   const float horizon = static_cast<float>(history.newest() - from) / config.tick_hz;
   std::fill(replay_scratch.begin(), replay_scratch.end(), std::uint8_t{1});
   for (BodyIndex m : mismatched_bodies) {
@@ -222,11 +223,10 @@ void Peer::Impl::snap_to(BodyIndex body, Frame frame, const ObjectState& owner_s
   // of them should start from the owner's path instead: interpolate it.
   const FrameData from{frame, owner_state}, to{newest, s};
   for (Frame f = std::max(frame + 1, history.oldest()); f < newest; ++f) {
-    history.states(f)[body] = interpolator.interpolate(from, to, f);
+    history.set(f, body, interpolator.interpolate(from, to, f));
   }
-  ObjectState& held = history.states(newest)[body];
-  smoother.on_correction(body, held, s);
-  held = s;
+  smoother.on_correction(body, history.state(newest, body), s);
+  history.set(newest, body, s);
   sim.write(body, s);
   touch(std::span(&body, 1));
   resimulator.note_written(body, frame + 1, newest);
@@ -244,7 +244,7 @@ void Peer::Impl::snap_to(BodyIndex body, Frame frame, const ObjectState& owner_s
 void Peer::Impl::run_sync_test(Frame frame) {
   const Frame from = frame - config.sync_test_frames;
   if (!history.has(from)) return;
-  const std::span<const ObjectState> straight = history.states(frame);
+  const std::span<const ObjectState> straight = history.newest_states();  // of `frame`
   std::copy(straight.begin(), straight.end(), before.begin());
   for (BodyIndex b : user_bytes.bodies) {
     std::ranges::copy(held_user_bytes(frame, b), user_bytes_before.begin() + b * user_bytes.max);
@@ -256,7 +256,7 @@ void Peer::Impl::run_sync_test(Frame frame) {
     touch_all();
   }
   Event event = make_event(EventKind::desync, members.self(), 0, frame, config.sync_test_frames);
-  const std::span<const ObjectState> again = history.states(frame);
+  const std::span<const ObjectState> again = history.newest_states();
   for (BodyIndex b = 0; b < body_count; ++b) {
     if (!sync::bitwise_equal(before[b], again[b])) event.objects.push_back(objects.id(b));
   }
@@ -269,7 +269,7 @@ void Peer::Impl::run_sync_test(Frame frame) {
 
 // Adds the bodies whose user bytes the re-simulation did not reproduce (and whose state it did).
 void Peer::Impl::sync_test_user_bytes(Frame frame, std::vector<ObjectId>& differing) {
-  const std::span<const ObjectState> again = history.states(frame);
+  const std::span<const ObjectState> again = history.newest_states();  // of `frame`
   for (BodyIndex b : user_bytes.bodies) {
     const std::span<const std::uint8_t> straight =
         std::span(user_bytes_before).subspan(b * user_bytes.max, user_bytes.size[b]);
@@ -289,13 +289,12 @@ void Peer::Impl::send_checksum(Frame frame) {
   // Frames older than the deepest catch-up are final on their owner.
   const Frame checked = frame - config.max_resimulated_frames - 4;
   if (!history.has(checked) || members.remotes().empty()) return;
-  const std::span<const ObjectState> states = history.states(checked);
   wire::Checksum message;
   message.frame = checked;
   for (BodyIndex b : owned_bodies) {
     const Frame since = ownership->record(b).frame;
     if (since == kNoFrame || since <= checked) {
-      message.objects.push_back({objects.id(b), sync::state_hash(states[b], held_user_bytes(checked, b))});
+      message.objects.push_back({objects.id(b), sync::state_hash(history.state(checked, b), held_user_bytes(checked, b))});
     }
   }
   if (!message.objects.empty()) broadcast(message);
@@ -303,9 +302,8 @@ void Peer::Impl::send_checksum(Frame frame) {
 
 void Peer::Impl::refresh_visuals(std::int64_t now_us) {
   const float dt = last_update_us < 0 ? 0.0f : static_cast<float>(now_us - last_update_us) * 1e-6f;
-  const Frame newest = history.newest();
-  const auto current = history.states(newest);
-  const auto previous = history.has(newest - 1) ? history.states(newest - 1) : current;
+  const auto current = history.newest_states();
+  const auto previous = history.previous_states();  // the newest's when only one frame is held
   const auto alpha = static_cast<float>(clock->fraction());
   if (visual_touched.all) {
     smoother.update(dt, previous, current, alpha, body_types, control_modes);

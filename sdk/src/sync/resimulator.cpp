@@ -20,6 +20,7 @@ Resimulator::Resimulator(Simulation& simulation, world::FrameHistory& history,
       log_(simulation.body_count(), history.depth()),
       changes_(simulation.body_count()),
       injected_(simulation.body_count()),
+      stepped_(simulation.body_count()),
       newest_before_(simulation.body_count()),
       was_newest_(simulation.body_count()) {
   state_scratch_.resize(sim_.body_count());
@@ -119,7 +120,7 @@ void Resimulator::keep_newest(Frame from, bool inject) {
   // re-simulation leaves alone, still tells what it was. Only the others need a copy.
   resimulated_from_ = from;
   was_newest_.clear();
-  const std::span<const ObjectState> newest = history_.states(history_.newest());
+  const std::span<const ObjectState> newest = history_.newest_states();
   auto keep = [&](BodyIndex b) {
     if (was_newest_.contains(b)) return;
     was_newest_.add(b);
@@ -160,29 +161,28 @@ bool Resimulator::correct_frozen(Frame from, std::span<const BodyIndex> bodies) 
       } else if (has_bytes) {
         std::ranges::copy(held_user_bytes(f - 1, b), held_user_bytes(f, b).begin());
       }
-      history_.states(f)[b] = *carried;
+      history_.set(f, b, *carried);
       log_.add(f, b);
     }
-    sim_.write(b, history_.states(to)[b]);
+    sim_.write(b, history_.state(to, b));
     if (has_bytes) sim_.write_user_bytes(b, held_user_bytes(to, b));
   }
   return true;
 }
 
 void Resimulator::restore(Frame frame, bool inject) {
-  std::span<ObjectState> states = history_.states(frame);
-  const auto count = static_cast<BodyIndex>(states.size());
+  const auto count = static_cast<BodyIndex>(history_.body_count());
   // Bodies first: writing a body may reset engine state (waking it) that restore() then sets.
   // An engine that lists its changed bodies holds the newest frame, and writing what a body
   // already holds changes nothing there: only the bodies that differ from it are written (the
   // injected ones always: when `frame` is the newest, they differ from what the engine holds
   // but no longer from the frame's row).
-  const std::span<const ObjectState> current = history_.states(history_.newest());
+  const std::span<const ObjectState> current = history_.newest_states();
   const bool only_differences = sim_.changed_bodies().has_value();
   if (inject) {
     for (BodyIndex b : owner_frames_.bodies_at(frame)) {
       if (const ObjectState* owner = owner_frames_.find(frame, b)) {
-        states[b] = *owner;
+        history_.set(frame, b, *owner);
         history_.set_confirmed(frame, b, true);
         log_.add(frame, b);
         changes_.add(b);
@@ -194,11 +194,13 @@ void Resimulator::restore(Frame frame, bool inject) {
     // Only bodies that changed after `frame` can differ from the newest frame's, which the
     // engine holds: they were gathered into changes_ already.
     for (BodyIndex b : changes_.bodies()) {
-      if (!bitwise_equal(states[b], current[b])) sim_.write(b, states[b]);
+      const ObjectState& state = history_.state(frame, b);
+      if (!bitwise_equal(state, current[b])) sim_.write(b, state);
     }
   } else {
     for (BodyIndex b = 0; b < count; ++b) {
-      if (!only_differences || !bitwise_equal(states[b], current[b])) sim_.write(b, states[b]);
+      const ObjectState& state = history_.state(frame, b);
+      if (!only_differences || !bitwise_equal(state, current[b])) sim_.write(b, state);
     }
   }
   if (user_bytes_ != nullptr) restore_user_bytes(frame, inject);
@@ -238,13 +240,11 @@ ObjectState Resimulator::read_filtered(BodyIndex body, Frame frame) {
 void Resimulator::record_every_body(Frame frame, std::span<const std::uint8_t> replay, bool inject,
                                     bool rewrite) {
   const auto count = static_cast<BodyIndex>(state_scratch_.size());
-  // The frame's rows are looked up once, not per body; a fresh frame has none until recorded.
-  const std::span<ObjectState> held = rewrite ? history_.states(frame) : std::span<ObjectState>{};
   const bool replaying = rewrite && !replay.empty();
   for (BodyIndex b = 0; b < count; ++b) {
     const ObjectState* forced = inject ? owner_frames_.find(frame, b) : nullptr;
     confirmed_scratch_[b] = forced != nullptr ? 1 : 0;
-    if (forced == nullptr && replaying && replay[b] != 0) forced = &held[b];
+    if (forced == nullptr && replaying && replay[b] != 0) forced = &history_.state(frame, b);
     if (forced != nullptr) {
       state_scratch_[b] = *forced;
       sim_.write(b, *forced);
@@ -252,11 +252,7 @@ void Resimulator::record_every_body(Frame frame, std::span<const std::uint8_t> r
       state_scratch_[b] = read_filtered(b, frame);
     }
   }
-  if (rewrite) {
-    std::copy(state_scratch_.begin(), state_scratch_.end(), held.begin());
-  } else {
-    history_.record(frame, state_scratch_);
-  }
+  history_.record(frame, state_scratch_);  // the next frame, or a rewrite of this one
   const std::span<std::uint8_t> confirmed = history_.confirmed_flags(frame);
   std::copy(confirmed_scratch_.begin(), confirmed_scratch_.end(), confirmed.begin());
   if (user_bytes_ != nullptr) record_user_bytes(frame, replay, inject, rewrite);
@@ -299,8 +295,7 @@ void Resimulator::record_user_bytes(Frame frame, std::span<const std::uint8_t> r
 void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> changed,
                                         std::span<const std::uint8_t> replay, bool inject,
                                         bool rewrite) {
-  const std::span<const ObjectState> previous = history_.states(frame - 1);
-  const auto count = static_cast<BodyIndex>(previous.size());
+  const auto count = static_cast<BodyIndex>(history_.body_count());
   const bool replaying = rewrite && !replay.empty();
   // The owner frames of this frame, looked up once: the passes below ask of every body they
   // visit whether it is injected, and a lookup in the owner frames' ring is a cache miss.
@@ -311,23 +306,24 @@ void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> 
     }
   }
   auto injected = [&](BodyIndex b) { return injected_.contains(b); };
-  std::span<ObjectState> row;
   log_.begin(frame);
   log_.add(frame, changed);
   if (!rewrite) {
-    history_.record(frame, previous);  // flags start cleared
-    row = history_.states(frame);
+    history_.advance();  // every body carried over, flags cleared
   } else {
-    row = history_.states(frame);
     const std::span<std::uint8_t> confirmed = history_.confirmed_flags(frame);
     std::fill(confirmed.begin(), confirmed.end(), std::uint8_t{0});
     // A replayed body keeps its recorded state; the engine, which the step did not move it
-    // in, still holds the previous frame's. Every other body starts from the previous frame.
+    // in, still holds the previous frame's. Every other body starts from the previous frame,
+    // but for those the step moved or an owner's frame sets, which are written below.
+    stepped_.clear();
+    stepped_.add(changed);
     auto carry = [&](BodyIndex b) {
+      if (stepped_.contains(b) || injected(b)) return;
       if (!replaying || replay[b] == 0) {
-        row[b] = previous[b];
-      } else if (!bitwise_equal(row[b], previous[b]) && !injected(b)) {
-        sim_.write(b, row[b]);
+        history_.carry(frame, b);
+      } else if (!bitwise_equal(history_.state(frame, b), history_.state(frame - 1, b))) {
+        sim_.write(b, history_.state(frame, b));
         log_.add(frame, b);
       }
     };
@@ -351,15 +347,15 @@ void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> 
         const BodyIndex b = changed[k];
         if (injected(b)) return;
         if (replaying && replay[b] != 0) {
-          sim_.write(b, row[b]);
+          sim_.write(b, history_.state(frame, b));
         } else {
-          row[b] = read_filtered(b, frame);
+          history_.set(frame, b, read_filtered(b, frame));
         }
       });
   const std::span<std::uint8_t> confirmed = history_.confirmed_flags(frame);
   for (BodyIndex b : injected_.bodies()) {
     const ObjectState& owner = *owner_frames_.find(frame, b);
-    row[b] = owner;
+    history_.set(frame, b, owner);
     sim_.write(b, owner);
     confirmed[b] = 1;
     log_.add(frame, b);

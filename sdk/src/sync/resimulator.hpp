@@ -71,7 +71,7 @@ class Resimulator {
   /// After resimulate(): what `body` held at the newest frame before the re-simulation
   /// rewrote it (for the bodies last_changes() names; any body when that is unknown).
   const ObjectState& newest_before(BodyIndex body) const {
-    return was_newest_.contains(body) ? newest_before_[body] : history_.states(resimulated_from_)[body];
+    return was_newest_.contains(body) ? newest_before_[body] : history_.state(resimulated_from_, body);
   }
   /// Tells the change log that `body`'s frames first..last were written outside this class
   /// (a snap), so that a later catch-up over them names it.
@@ -129,6 +129,7 @@ class Resimulator {
   ChangeLog log_;
   BodySet changes_;  // what last_changes() returns
   BodySet injected_;  // record_changed_bodies: the bodies with an owner frame of its frame
+  BodySet stepped_;   // record_changed_bodies: the bodies its step changed
   bool changes_known_ = false;
   bool time_steps_ = false;
   std::int64_t straight_step_ns_ = 0, resimulated_step_ns_ = 0;
