@@ -115,7 +115,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
   relevant.resize(body_count);
   coasting.resize(body_count);
   frozen_next.resize(body_count);
-  record_payload_bits.resize(body_count);
+  made_records.resize(body_count);
   owned_bodies.reserve(body_count);
   decide_candidates.reserve(body_count);
   time_sync.set_reference_peer(0);  // the host defines the timeline while it is there

@@ -69,7 +69,8 @@ struct Peer::Impl {
   void send_prioritized(SnapshotLink& link, ConnectionId connection, Frame frame, int frames);
   bool is_coasting(BodyIndex body, const ObjectState& state) const;
   bool coasts_on(const SnapshotLink& link, BodyIndex body) const;
-  wire::ObjectRecord record_for(SnapshotLink& link, BodyIndex body, Frame frame);
+  struct MadeRecord;
+  const MadeRecord& record_for(SnapshotLink& link, BodyIndex body, Frame frame);
   void add_user_bytes(wire::ObjectRecord& record, const SnapshotLink& link, Frame frame);
   bool receive_user_bytes(SnapshotLink& link, const wire::ObjectRecord& record, Frame frame);
   std::size_t send_snapshot_packet(SnapshotLink& link, ConnectionId connection, Frame frame);
@@ -189,7 +190,14 @@ struct Peer::Impl {
   std::vector<std::uint8_t> coasting;  // per owned body: moving, and no core region holds it
   std::vector<std::uint8_t> frozen_next;  // per body: left out of the next step
   std::size_t frozen_count = 0;           // in the last step
-  std::vector<std::uint32_t> record_payload_bits;  // per body: its record's bits but the index
+  // Per body: the record last made for it, for the frame and baseline age it was made for,
+  // and its bits but the index code (record_for).
+  struct MadeRecord {
+    Frame frame = kNoFrame;
+    std::uint32_t payload_bits = 0;
+    wire::ObjectRecord record;
+  };
+  std::vector<MadeRecord> made_records;
   // Bodies whose newest frames may have changed since a per-frame pass last read them (all of
   // them after a catch-up, at the start, or for an engine that gives no list): the smoothing
   // and the region passes read only these.

@@ -117,22 +117,30 @@ bool Peer::Impl::coasts_on(const SnapshotLink& link, BodyIndex body) const {
   return acked != nullptr && !acked->at_rest;
 }
 
-wire::ObjectRecord Peer::Impl::record_for(SnapshotLink& link, BodyIndex body, Frame frame) {
+// A body's record depends on the link only through its baseline, which is what the body was
+// at the baseline's frame, the same for every link: links whose baseline is of the same frame
+// (most of them, acknowledgements coming back alike) share one record, made once a frame.
+const Peer::Impl::MadeRecord& Peer::Impl::record_for(SnapshotLink& link, BodyIndex body, Frame frame) {
   const SnapshotConfig& sc = config.snapshots;
-  if (!sc.quantize) {
-    wire::ObjectRecord r;
+  std::uint32_t age = 0;
+  const wire::QuantizedState* baseline =
+      sc.quantize && sc.delta ? link.sent.baseline(body, frame, sc.max_baseline_age_frames, age) : nullptr;
+  MadeRecord& made = made_records[body];
+  if (made.frame == frame && made.record.baseline_age == age) return made;
+  wire::ObjectRecord& r = made.record;
+  if (sc.quantize) {
+    r = wire::make_record(body, quantized[body], baseline, age);
+  } else {
+    r = wire::ObjectRecord{};
     r.index = body;
     r.raw = history.state(frame, body);
     r.at_rest = r.raw.at_rest;
-    if (user_bytes.any()) add_user_bytes(r, link, frame);
-    return r;
   }
-  std::uint32_t age = 0;
-  const wire::QuantizedState* baseline =
-      sc.delta ? link.sent.baseline(body, frame, sc.max_baseline_age_frames, age) : nullptr;
-  wire::ObjectRecord r = wire::make_record(body, quantized[body], baseline, age);
   if (user_bytes.any()) add_user_bytes(r, link, frame);
-  return r;
+  made.frame = frame;
+  made.payload_bits = static_cast<std::uint32_t>(wire::record_bits(snapshot_out, r, 0, quantizer.limits()) -
+                                                 wire::index_bits(0));
+  return made;
 }
 
 // A record carries its body's user bytes, or "unchanged" when its baseline had the same.
@@ -183,18 +191,18 @@ void Peer::Impl::send_due(SnapshotLink& link, ConnectionId connection, Frame fra
                                        : moving_due && (!coasts_on(link, b) ||
                                                         interval_number % config.snapshots.coasting_interval_frames == 0);
     if (!due) continue;
-    const wire::ObjectRecord record = record_for(link, b, frame);
+    const MadeRecord& made = record_for(link, b, frame);
     const BodyIndex next = snapshot_out.objects.empty() ? 0 : snapshot_out.objects.back().index + 1;
-    std::size_t cost = wire::record_bits(snapshot_out, record, b - next, quantizer.limits());
+    std::size_t cost = made.payload_bits + wire::index_bits(b - next);
     if (bits + cost > limit_bits && !snapshot_out.objects.empty()) {
       send_snapshot_packet(link, connection, frame);
       sent = true;
       snapshot_out.objects.clear();
       snapshot_out.has_ack = link.received.has_received();
       bits = wire::header_bits(snapshot_out);
-      cost = wire::record_bits(snapshot_out, record, b, quantizer.limits());
+      cost = made.payload_bits + wire::index_bits(b);
     }
-    snapshot_out.objects.push_back(record);
+    snapshot_out.objects.push_back(made.record);
     bits += cost;
   }
   // Inputs travel even when nothing owned is due, so remote prediction keeps up.
@@ -259,22 +267,19 @@ void Peer::Impl::send_prioritized(SnapshotLink& link, ConnectionId connection, F
     // size is checked once the chosen records are in index order, from each record's bits
     // without its index code (measured once) and the index codes of the real gaps.
     constexpr BodyIndex kTypicalGap = 8;
-    const std::size_t index_bits_at_zero = wire::index_bits(0);
     std::size_t bits = header;
     const std::size_t considered = std::min(candidates.size(), most_per_packet);
     int misses = 0;
     constexpr int kMaxMisses = 32;  // a nearly full packet: stop looking for small records
     for (std::size_t i = 0; i < considered && limit_bits - bits >= kMinRecordBits; ++i) {
       const BodyIndex b = candidates[i];
-      const wire::ObjectRecord record = record_for(link, b, frame);
-      record_payload_bits[b] = static_cast<std::uint32_t>(
-          wire::record_bits(snapshot_out, record, 0, quantizer.limits()) - index_bits_at_zero);
-      const std::size_t cost = record_payload_bits[b] + wire::index_bits(std::min(b, kTypicalGap));
+      const MadeRecord& made = record_for(link, b, frame);
+      const std::size_t cost = made.payload_bits + wire::index_bits(std::min(b, kTypicalGap));
       if (bits + cost > limit_bits) {  // a smaller one further down may still fit
         if (++misses == kMaxMisses) break;
         continue;
       }
-      snapshot_out.objects.push_back(record);
+      snapshot_out.objects.push_back(made.record);
       bits += cost;
     }
     auto by_index = [](const wire::ObjectRecord& a, const wire::ObjectRecord& c) { return a.index < c.index; };
@@ -283,7 +288,7 @@ void Peer::Impl::send_prioritized(SnapshotLink& link, ConnectionId connection, F
       std::size_t total = header;
       BodyIndex next = 0;
       for (const wire::ObjectRecord& r : snapshot_out.objects) {
-        total += record_payload_bits[r.index] + wire::index_bits(r.index - next);
+        total += made_records[r.index].payload_bits + wire::index_bits(r.index - next);
         next = r.index + 1;
       }
       return total;
