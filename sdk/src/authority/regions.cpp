@@ -7,6 +7,8 @@
 #include <string>
 #include <utility>
 
+#include "core/vector_clones.hpp"
+
 namespace shoal::authority {
 namespace {
 
@@ -38,7 +40,7 @@ struct BodyArrays {
 
 // The pass every query makes over the whole world, so it is written for the vectoriser: plain
 // pointers that it can prove apart (the region flags and the body arrays), no branch.
-void bounding_pass(const BoundingQuery& q, const BodyArrays& bodies, std::size_t count,
+SHOAL_VECTOR_CLONES void bounding_pass(const BoundingQuery& q, const BodyArrays& bodies, std::size_t count,
                    std::uint8_t* __restrict simulated, std::uint8_t* __restrict passed) {
   const float* __restrict xs = bodies.xs;
   const float* __restrict ys = bodies.ys;
@@ -149,6 +151,7 @@ void RegionBuilder::compute(std::span<const BodyIndex> controlled, PeerRegions& 
   std::swap(regions.simulated, previous_simulated_);
   regions.core.assign(count, 0);
   regions.simulated.assign(count, 0);
+  regions.core_bodies.clear();
 
   const float hysteresis = config_.hysteresis;
   for (const BodyIndex body : controlled) {
@@ -188,6 +191,12 @@ void RegionBuilder::compute(std::span<const BodyIndex> controlled, PeerRegions& 
   add_core(regions.core.data(), regions.simulated.data(), count);
 }
 
+void RegionBuilder::join_core(BodyIndex body, PeerRegions& regions) {
+  if (regions.core[body] != 0) return;
+  regions.core[body] = 1;
+  regions.core_bodies.push_back(body);
+}
+
 void RegionBuilder::test_spheres(BodyIndex body, Vec3 center, float core_radius,
                                  float simulated_radius, PeerRegions& regions) const {
   const float hysteresis = config_.hysteresis;
@@ -199,7 +208,7 @@ void RegionBuilder::test_spheres(BodyIndex body, Vec3 center, float core_radius,
   if (gap <= simulated_reach) regions.simulated[body] = 1;
   if (!spheres_overlap(center, core_radius + hysteresis, p, radii_[body])) return;
   const float core_reach = is_member(previous_core_, body) ? core_radius + hysteresis : core_radius;
-  if (gap <= core_reach) regions.core[body] = 1;
+  if (gap <= core_reach) join_core(body, regions);
 }
 
 void RegionBuilder::test_predicted_contact(BodyIndex body, BodyIndex controlled,
@@ -214,7 +223,7 @@ void RegionBuilder::test_predicted_contact(BodyIndex body, BodyIndex controlled,
   const float closest = length(offset + closing * t);
   const float contact = radii_[body] + radii_[controlled];
   const float reach = is_member(previous_core_, body) ? contact + config_.hysteresis : contact;
-  if (closest <= reach) regions.core[body] = 1;
+  if (closest <= reach) join_core(body, regions);
 }
 
 }  // namespace shoal::authority

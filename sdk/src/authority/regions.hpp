@@ -25,6 +25,9 @@ struct PeerRegions {
   PeerId peer = kNoPeer;
   std::vector<std::uint8_t> core;
   std::vector<std::uint8_t> simulated;
+  /// The members of core as a list (each once), as compute() found them: a core holds a few
+  /// bodies of a large world, which a pass over the flags would visit all of.
+  std::vector<BodyIndex> core_bodies;
 };
 
 /// True when `flags` (a region's membership) holds `body`; bodies past its end are not members.
@@ -67,6 +70,7 @@ class RegionBuilder {
   /// region with simulated_radius (>= core_radius).
   void test_spheres(BodyIndex body, Vec3 center, float core_radius, float simulated_radius,
                     PeerRegions& regions) const;
+  static void join_core(BodyIndex body, PeerRegions& regions);
   /// Contact rule: the body is predicted to touch `controlled` within T_predict.
   void test_predicted_contact(BodyIndex body, BodyIndex controlled, PeerRegions& regions) const;
 

@@ -17,7 +17,7 @@ authority::PeerRegions& Peer::Impl::regions_of(PeerId peer) {
                              [](const authority::PeerRegions& r, PeerId id) { return r.peer < id; });
   if (it == peer_regions.end() || it->peer != peer) {
     it = peer_regions.insert(it, authority::PeerRegions{peer, std::vector<std::uint8_t>(body_count, 0),
-                                                        std::vector<std::uint8_t>(body_count, 0)});
+                                                        std::vector<std::uint8_t>(body_count, 0), {}});
   }
   return *it;
 }
@@ -27,6 +27,7 @@ void Peer::Impl::reset_regions(PeerId peer) {
   // is everything (and it is sent everything it needs), its core nothing.
   authority::PeerRegions& r = regions_of(peer);
   std::fill(r.core.begin(), r.core.end(), std::uint8_t{0});
+  r.core_bodies.clear();
   std::fill(r.simulated.begin(), r.simulated.end(), std::uint8_t{1});
 }
 
@@ -53,8 +54,8 @@ void Peer::Impl::update_regions_and_ownership(Frame frame) {
   // Only what this peer owns or its core holds can change hands here.
   const authority::PeerRegions& mine = regions_of(members.self());
   decide_candidates.assign(owned_bodies.begin(), owned_bodies.end());
-  for (BodyIndex b = 0; b < body_count; ++b) {
-    if (mine.core[b] != 0 && owned_by_me[b] == 0) decide_candidates.push_back(b);
+  for (BodyIndex b : mine.core_bodies) {
+    if (owned_by_me[b] == 0) decide_candidates.push_back(b);
   }
   ownership->decide(frame, peer_regions, regions.at_rest(), decided,
                     [this](BodyIndex b) { return everyone_holds_resting_state(b); },
