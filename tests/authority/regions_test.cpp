@@ -29,7 +29,7 @@ struct World {
     radii.push_back(radius);
     return static_cast<BodyIndex>(positions.size() - 1);
   }
-  std::vector<ObjectState> states;  // what motions() hands the builder, as a history row holds it
+  std::vector<ObjectState> states;  // what motions() hands the builder, as the history's newest row holds it
 
   BodyMotions motions() {
     states.resize(positions.size());

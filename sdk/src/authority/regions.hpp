@@ -15,7 +15,7 @@ namespace shoal::authority {
 
 /// Every body at the last simulated frame; index in each span = BodyIndex.
 struct BodyMotions {
-  std::span<const ObjectState> states;  ///< a history row, read in place
+  std::span<const ObjectState> states;  ///< the history's newest row, read in place
   std::span<const float> radii;         ///< bounding-sphere radius (m)
 };
 

@@ -104,7 +104,7 @@ void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
 }
 
 // A snapshot's records name bodies scattered over large per-body tables (the link's baselines,
-// the owner frames, the history row): asking for all their cache lines first overlaps the
+// the owner frames, the history's changes): asking for all their cache lines first overlaps the
 // misses instead of waiting on each in turn. Hints only: nothing is read or changed.
 void Peer::Impl::prefetch_for(const wire::Snapshot& snapshot, const SnapshotLink& link) const {
   for (const wire::ObjectRecord& record : snapshot.objects) {

@@ -46,7 +46,6 @@ void Peer::Impl::send_snapshots(Frame frame) {
       if (quantize_filter.encode(b, state, quantized[b])) {
         history.set(frame, b, state);
         sim.write(b, state);
-        resimulator.note_written(b, frame, frame);
         touch(std::span(&b, 1));
       }
     }

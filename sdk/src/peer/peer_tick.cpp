@@ -149,13 +149,9 @@ void Peer::Impl::catch_up(Frame from) {
     const ObjectState& was = resimulator.newest_before(b);
     if (!sync::bitwise_equal(was, now_states[b])) smoother.on_correction(b, was, now_states[b]);
   };
-  if (const std::optional<std::span<const BodyIndex>> changed = resimulator.last_changes()) {
-    for (BodyIndex b : *changed) correct(b);
-    touch(*changed);
-  } else {
-    for (BodyIndex b = 0; b < body_count; ++b) correct(b);
-    touch_all();
-  }
+  const std::span<const BodyIndex> changed = resimulator.last_changes();
+  for (BodyIndex b : changed) correct(b);
+  touch(changed);
 }
 
 // Owners' frames of bodies frozen here since the mismatch: written in, nothing re-simulated,
@@ -179,9 +175,7 @@ bool Peer::Impl::correct_frozen_bodies(Frame from) {
 void Peer::Impl::note_step_changes() {
   // The new frame differs from the one before only for the bodies the step changed and those
   // given their owner's state; every other body was carried over.
-  const std::optional<std::span<const BodyIndex>> changed = resimulator.last_changes();
-  if (!changed) return touch_all();
-  touch(*changed);
+  touch(resimulator.last_changes());
 }
 
 void Peer::Impl::touch(std::span<const BodyIndex> bodies) {
@@ -229,7 +223,6 @@ void Peer::Impl::snap_to(BodyIndex body, Frame frame, const ObjectState& owner_s
   history.set(newest, body, s);
   sim.write(body, s);
   touch(std::span(&body, 1));
-  resimulator.note_written(body, frame + 1, newest);
   if (!owner_user_bytes.empty()) {
     // Game state cannot be extrapolated: the owner's bytes of that frame hold until it sends more.
     for (Frame f = std::max(frame + 1, history.oldest()); f <= newest; ++f) {
@@ -250,11 +243,7 @@ void Peer::Impl::run_sync_test(Frame frame) {
     std::ranges::copy(held_user_bytes(frame, b), user_bytes_before.begin() + b * user_bytes.max);
   }
   resimulator.resimulate(from, {}, false);
-  if (const auto changed = resimulator.last_changes()) {
-    touch(*changed);
-  } else {
-    touch_all();
-  }
+  touch(resimulator.last_changes());
   Event event = make_event(EventKind::desync, members.self(), 0, frame, config.sync_test_frames);
   const std::span<const ObjectState> again = history.newest_states();
   for (BodyIndex b = 0; b < body_count; ++b) {

@@ -17,7 +17,6 @@ Resimulator::Resimulator(Simulation& simulation, world::FrameHistory& history,
       history_(history),
       owner_frames_(owner_frames),
       inputs_(inputs),
-      log_(simulation.body_count(), history.depth()),
       changes_(simulation.body_count()),
       injected_(simulation.body_count()),
       stepped_(simulation.body_count()),
@@ -34,8 +33,7 @@ void Resimulator::start(Frame frame) {
   const auto count = static_cast<BodyIndex>(state_scratch_.size());
   for (BodyIndex b = 0; b < count; ++b) state_scratch_[b] = read_filtered(b, frame);
   history_.record(frame, state_scratch_);
-  log_.mark_unknown(frame);
-  changes_known_ = false;
+  changes_.clear();
   if (user_bytes_ != nullptr) {
     for (BodyIndex b : user_bytes_->bodies) {
       sim_.read_user_bytes(b, held_user_bytes(frame, b));
@@ -56,21 +54,10 @@ void Resimulator::step_forward(std::span<const std::uint8_t> replay,
   step_and_record(frame, replay, true, false);
   if (!frozen.empty()) std::ranges::copy(frozen, history_.frozen_flags(frame).begin());
   changes_.clear();
-  changes_known_ = true;
   gather_changes(frame);
 }
 
-void Resimulator::gather_changes(Frame f) {
-  if (log_.known(f)) {
-    changes_.add(log_.at(f));
-  } else {
-    changes_known_ = false;
-  }
-}
-
-void Resimulator::note_written(BodyIndex body, Frame first, Frame last) {
-  for (Frame f = std::max(first, history_.oldest()); f <= last && history_.has(f); ++f) log_.add(f, body);
-}
+void Resimulator::gather_changes(Frame f) { changes_.add(history_.changed_at(f)); }
 
 void Resimulator::apply_frozen(std::span<const std::uint8_t> frozen) {
   if (frozen.empty()) {
@@ -102,7 +89,6 @@ int Resimulator::resimulate(Frame from, std::span<const std::uint8_t> replay, bo
   // the same state in every one of them, which the re-simulation will not change unless it
   // lists them anew.
   changes_.clear();
-  changes_known_ = true;
   for (Frame f = from + 1; f <= to; ++f) gather_changes(f);
   keep_newest(from, inject);
   restore(from, inject);  // an override of the newest frame is just this
@@ -126,10 +112,6 @@ void Resimulator::keep_newest(Frame from, bool inject) {
     was_newest_.add(b);
     newest_before_[b] = newest[b];
   };
-  if (!changes_known_) {
-    for (BodyIndex b = 0; b < newest.size(); ++b) keep(b);
-    return;
-  }
   for (BodyIndex b : changes_.bodies()) keep(b);
   if (inject) {
     for (BodyIndex b : owner_frames_.bodies_at(from)) keep(b);
@@ -147,7 +129,6 @@ bool Resimulator::correct_frozen(Frame from, std::span<const BodyIndex> bodies) 
   }
   changes_.clear();
   changes_.add(bodies);
-  changes_known_ = true;
   for (BodyIndex b : bodies) {
     const bool has_bytes = user_bytes_ != nullptr && user_bytes_->size[b] > 0;
     const ObjectState* carried = nullptr;  // the owner's latest state so far
@@ -162,7 +143,6 @@ bool Resimulator::correct_frozen(Frame from, std::span<const BodyIndex> bodies) 
         std::ranges::copy(held_user_bytes(f - 1, b), held_user_bytes(f, b).begin());
       }
       history_.set(f, b, *carried);
-      log_.add(f, b);
     }
     sim_.write(b, history_.state(to, b));
     if (has_bytes) sim_.write_user_bytes(b, held_user_bytes(to, b));
@@ -184,13 +164,12 @@ void Resimulator::restore(Frame frame, bool inject) {
       if (const ObjectState* owner = owner_frames_.find(frame, b)) {
         history_.set(frame, b, *owner);
         history_.set_confirmed(frame, b, true);
-        log_.add(frame, b);
         changes_.add(b);
         if (only_differences) sim_.write(b, *owner);
       }
     }
   }
-  if (only_differences && changes_known_) {
+  if (only_differences) {
     // Only bodies that changed after `frame` can differ from the newest frame's, which the
     // engine holds: they were gathered into changes_ already.
     for (BodyIndex b : changes_.bodies()) {
@@ -212,12 +191,10 @@ void Resimulator::step_and_record(Frame frame, std::span<const std::uint8_t> rep
   step_simulation(frame, rewrite);
   sim_.save(frame);
   const std::optional<std::span<const BodyIndex>> changed = sim_.changed_bodies();
-  // The carried-over frame must be another ring row than the one being recorded.
-  if (changed && history_.depth() > 1 && history_.has(frame - 1)) {
+  if (changed) {
     record_changed_bodies(frame, *changed, replay, inject, rewrite);
   } else {
     record_every_body(frame, replay, inject, rewrite);
-    log_.mark_unknown(frame);
   }
 }
 
@@ -295,7 +272,6 @@ void Resimulator::record_user_bytes(Frame frame, std::span<const std::uint8_t> r
 void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> changed,
                                         std::span<const std::uint8_t> replay, bool inject,
                                         bool rewrite) {
-  const auto count = static_cast<BodyIndex>(history_.body_count());
   const bool replaying = rewrite && !replay.empty();
   // The owner frames of this frame, looked up once: the passes below ask of every body they
   // visit whether it is injected, and a lookup in the owner frames' ring is a cache miss.
@@ -306,8 +282,6 @@ void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> 
     }
   }
   auto injected = [&](BodyIndex b) { return injected_.contains(b); };
-  log_.begin(frame);
-  log_.add(frame, changed);
   if (!rewrite) {
     history_.advance();  // every body carried over, flags cleared
   } else {
@@ -324,17 +298,12 @@ void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> 
         history_.carry(frame, b);
       } else if (!bitwise_equal(history_.state(frame, b), history_.state(frame - 1, b))) {
         sim_.write(b, history_.state(frame, b));
-        log_.add(frame, b);
       }
     };
-    if (changes_known_) {
-      // A body outside changes_ (every frame's old list, what was injected at the start and
-      // what the frames re-simulated so far changed) held one state from the start to this
-      // frame, before and after: its row entry already is the previous frame's.
-      for (BodyIndex b : changes_.bodies()) carry(b);
-    } else {
-      for (BodyIndex b = 0; b < count; ++b) carry(b);
-    }
+    // A body outside changes_ (every frame's old list, what was injected at the start and
+    // what the frames re-simulated so far changed) held one state from the start to this
+    // frame, before and after: its state here already is the previous frame's.
+    for (BodyIndex b : changes_.bodies()) carry(b);
   }
   // The filter's per-body tables are large and visited in the engine's order.
   constexpr std::size_t kAhead = 8;
@@ -358,7 +327,6 @@ void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> 
     history_.set(frame, b, owner);
     sim_.write(b, owner);
     confirmed[b] = 1;
-    log_.add(frame, b);
   }
   if (user_bytes_ != nullptr) record_user_bytes(frame, replay, inject, rewrite);
 }

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "shoal/simulation.hpp"
-#include "sync/change_log.hpp"
+#include "sync/body_set.hpp"
 #include "sync/input_log.hpp"
 #include "sync/owner_frames.hpp"
 #include "world/frame_history.hpp"
@@ -62,20 +62,13 @@ class Resimulator {
   bool correct_frozen(Frame from, std::span<const BodyIndex> bodies);
 
   /// The bodies whose newest two frames the last step_forward, resimulate or correct_frozen
-  /// may have changed (no duplicates); nullopt when unknown (an engine without
-  /// changed_bodies(): any body may have).
-  std::optional<std::span<const BodyIndex>> last_changes() const {
-    if (!changes_known_) return std::nullopt;
-    return changes_.bodies();
-  }
+  /// may have changed (no duplicates).
+  std::span<const BodyIndex> last_changes() const { return changes_.bodies(); }
   /// After resimulate(): what `body` held at the newest frame before the re-simulation
-  /// rewrote it (for the bodies last_changes() names; any body when that is unknown).
+  /// rewrote it (for the bodies last_changes() names).
   const ObjectState& newest_before(BodyIndex body) const {
     return was_newest_.contains(body) ? newest_before_[body] : history_.state(resimulated_from_, body);
   }
-  /// Tells the change log that `body`'s frames first..last were written outside this class
-  /// (a snap), so that a later catch-up over them names it.
-  void note_written(BodyIndex body, Frame first, Frame last);
 
   /// Times every Simulation::step (see the two below); off, no clock is read.
   void set_step_timing(bool on) { time_steps_ = on; }
@@ -126,11 +119,9 @@ class Resimulator {
   std::vector<ObjectState> state_scratch_;
   std::vector<std::uint8_t> confirmed_scratch_;  // per body: the frame holds its owner's state
   std::vector<std::uint8_t> engine_frozen_;      // per body: the frozen flag the engine holds
-  ChangeLog log_;
   BodySet changes_;  // what last_changes() returns
   BodySet injected_;  // record_changed_bodies: the bodies with an owner frame of its frame
   BodySet stepped_;   // record_changed_bodies: the bodies its step changed
-  bool changes_known_ = false;
   bool time_steps_ = false;
   std::int64_t straight_step_ns_ = 0, resimulated_step_ns_ = 0;
   // The newest frame's states, as they were before the last resimulate(), of the bodies it
@@ -140,7 +131,7 @@ class Resimulator {
   Frame resimulated_from_ = kNoFrame;
   // Keeps the newest frame's states of the bodies a re-simulation from `from` may rewrite.
   void keep_newest(Frame from, bool inject);
-  // Adds frame f's logged changes to changes_ (or marks them unknown).
+  // Adds the bodies the history lists as changed at frame f to changes_.
   void gather_changes(Frame f);
 };
 

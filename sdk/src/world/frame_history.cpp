@@ -128,6 +128,11 @@ std::span<const ObjectState> FrameHistory::previous_states() const {
   return has(newest_ - 1) ? previous_row_ : newest_row_;
 }
 
+std::span<const BodyIndex> FrameHistory::changed_at(Frame f) const {
+  if (!has(f)) return {};
+  return listed_bodies_[slot(f)];
+}
+
 void FrameHistory::copy_states(Frame f, std::span<ObjectState> out) const {
   if (!has(f) || out.size() != body_count_) {
     throw std::invalid_argument("FrameHistory::copy_states: frame " + std::to_string(f) + " into " +

@@ -59,6 +59,9 @@ class FrameHistory {
   /// not held): whole rows, one entry per body. Empty when the history is.
   std::span<const ObjectState> newest_states() const;
   std::span<const ObjectState> previous_states() const;
+  /// The bodies whose state at held frame f may differ from f - 1: each body set() there since
+  /// the frame began (once; some may have been carried back since). Empty for a frame not held.
+  std::span<const BodyIndex> changed_at(Frame f) const;
   /// Every body's state at held frame f, into out (one entry per body).
   void copy_states(Frame f, std::span<ObjectState> out) const;
   /// A hint that state(f, body) follows soon. Only a hint.
