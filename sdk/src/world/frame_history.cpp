@@ -56,7 +56,7 @@ bool FrameHistory::marked(BodyIndex body, std::size_t s) const {
 Frame FrameHistory::latest_change(BodyIndex body, Frame f) const {
   const std::uint64_t* set = bits(changed_, body);
   const std::size_t first = slot(oldest_), last = slot(f);
-  if ((set[last / 64] >> (last % 64) & 1) != 0) return f;  // a moving body changes every frame
+  if (marked(body, last)) return f;  // a moving body changes every frame
   const auto depth = static_cast<std::size_t>(depth_);
   // The window's frames oldest..f sit in slots first..last, wrapping past the ring's end.
   std::size_t s = highest_set(set, first <= last ? first : 0, last);
