@@ -33,7 +33,7 @@ std::vector<PeerRegions> make_regions(const std::vector<PeerId>& peers, std::siz
   std::vector<PeerRegions> regions;
   for (PeerId p : peers) {
     regions.push_back({p, std::vector<std::uint8_t>(bodies, 0),
-                       std::vector<std::uint8_t>(bodies, 1), {}});
+                       std::vector<std::uint8_t>(bodies, 1), {}, {}});
   }
   return regions;
 }

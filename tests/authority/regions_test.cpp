@@ -42,6 +42,11 @@ struct World {
   }
 };
 
+std::vector<BodyIndex> sorted(std::vector<BodyIndex> bodies) {
+  std::sort(bodies.begin(), bodies.end());
+  return bodies;
+}
+
 std::vector<std::uint8_t> core_of(RegionBuilder& builder, World& world,
                                   BodyIndex controlled) {
   builder.rebuild(world.motions());
@@ -87,6 +92,17 @@ TEST_CASE("collision prediction includes an object about to hit and excludes one
   CHECK(core[leaving] == 0);
   CHECK(core[too_slow] == 0);
   CHECK(core[passing] == 0);
+
+  // Only the contact rule lists a body as about to be touched: not the player itself, nor a
+  // body the core sphere holds by its radius alone.
+  const BodyIndex beside = world.add({1.5f, 0, 0}, {0, 0, 3});  // in the 2 m sphere, moving along
+  RegionBuilder listing(config);
+  listing.rebuild(world.motions());
+  PeerRegions regions;
+  const BodyIndex list[] = {player};
+  listing.compute(list, regions);
+  CHECK(regions.core[beside] == 1);
+  CHECK(sorted(regions.contact_bodies) == std::vector<BodyIndex>{incoming});
 
   config.T_predict = 0;  // same world without prediction: the sphere alone does not hold it
   RegionBuilder sphere_only(config);
@@ -197,6 +213,7 @@ struct ReferenceRegions {
     const std::vector<std::uint8_t> previous_simulated = regions.simulated;
     regions.core.assign(count, 0);
     regions.simulated.assign(count, 0);
+    regions.contact_bodies.clear();
     const float half = 0.5f * config.T_predict;
     auto swept_center = [&](std::size_t i) { return world.positions[i] + world.velocities[i] * half; };
     auto swept_radius = [&](std::size_t i) { return world.radii[i] + length(world.velocities[i]) * half; };
@@ -230,6 +247,7 @@ struct ReferenceRegions {
         const float contact = r + world.radii[c];
         if (length(offset + closing * t) <= (is_member(previous_core, b) ? contact + h : contact)) {
           regions.core[b] = 1;
+          regions.contact_bodies.push_back(b);
         }
       }
     }
@@ -260,7 +278,7 @@ TEST_CASE("regions match a body-by-body reference on a seeded random world over 
   const std::vector<std::vector<BodyIndex>> peers{{0}, {17, 500}, {}, {1002}};
   std::vector<PeerRegions> built(peers.size()), expected(peers.size()), built_partially(peers.size());
   std::vector<BodyIndex> touched;
-  std::size_t members_seen = 0, entered_or_left = 0;
+  std::size_t members_seen = 0, entered_or_left = 0, contacts_seen = 0;
   for (int frame = 0; frame < 60; ++frame) {
     touched.clear();
     for (std::size_t i = 0; i < world.positions.size(); ++i) {
@@ -283,6 +301,8 @@ TEST_CASE("regions match a body-by-body reference on a seeded random world over 
       reference.compute(world, peers[p], expected[p]);
       REQUIRE(built[p].core == expected[p].core);
       REQUIRE(built[p].simulated == expected[p].simulated);
+      REQUIRE(sorted(built[p].contact_bodies) == sorted(expected[p].contact_bodies));
+      contacts_seen += built[p].contact_bodies.size();
       partial.compute(peers[p], built_partially[p]);
       REQUIRE(built_partially[p].core == expected[p].core);
       REQUIRE(built_partially[p].simulated == expected[p].simulated);
@@ -299,6 +319,7 @@ TEST_CASE("regions match a body-by-body reference on a seeded random world over 
   // The comparison is only worth something if the regions were neither empty nor static.
   CHECK(members_seen > 1000);
   CHECK(entered_or_left > 10);
+  CHECK(contacts_seen > 10);
 }
 
 TEST_CASE("authority config validation names the bad field") {

@@ -43,13 +43,15 @@ struct SnapshotConfig {
   /// (later for far or irrelevant objects), as a repair for a receiver whose copy drifted, not
   /// whenever the budget has room. 0 = whenever the budget has room. >= 0.
   float settled_refresh_s = 1;
-  /// A moving object that no core region holds (no player is about to touch it, so its motion
-  /// is the physics' own, which every peer reproduces from the same state) waits until its
+  /// A moving object that no player is about to touch (none will reach it within
+  /// AuthorityConfig::T_predict, whether or not a core's sphere holds it), so that its motion is
+  /// the physics' own, which every peer reproduces from the same state, waits until its
   /// accumulated priority reaches this many frames' worth: it goes about every N frames near
   /// the receiver, less often farther away. Owner frames of such objects nearly always confirm
   /// what receivers simulated; resending them every frame costs both sides for little. Only
-  /// once the receiver has acknowledged it moving (and only with quantize, which acknowledges):
-  /// that it started to move goes at once. 1 = like any moving object. 1..600.
+  /// once the receiver has acknowledged it moving, in a frame after a player last touched it
+  /// (or such a record is on its way), and only with quantize, which acknowledges: that it
+  /// started to move, or how a player pushed it, goes at once. 1 = like any moving object. 1..600.
   int coasting_interval_frames = 3;
   /// Network level of detail: priority falls linearly from 1 at lod_near_m to lod_far_factor
   /// at lod_far_m from the receiver's controlled object (no fall-off when it controls none).

@@ -152,6 +152,7 @@ void RegionBuilder::compute(std::span<const BodyIndex> controlled, PeerRegions& 
   regions.core.assign(count, 0);
   regions.simulated.assign(count, 0);
   regions.core_bodies.clear();
+  regions.contact_bodies.clear();
 
   const float hysteresis = config_.hysteresis;
   for (const BodyIndex body : controlled) {
@@ -211,8 +212,7 @@ void RegionBuilder::test_spheres(BodyIndex body, Vec3 center, float core_radius,
   if (gap <= core_reach) join_core(body, regions);
 }
 
-void RegionBuilder::test_predicted_contact(BodyIndex body, BodyIndex controlled,
-                                           PeerRegions& regions) const {
+void RegionBuilder::test_predicted_contact(BodyIndex body, BodyIndex controlled, PeerRegions& regions) const {
   // Linear extrapolation of both bodies; time of closest approach clamped to the horizon.
   const Vec3 offset = position(body) - position(controlled);
   const Vec3 closing = velocities_[body] - velocities_[controlled];
@@ -223,7 +223,10 @@ void RegionBuilder::test_predicted_contact(BodyIndex body, BodyIndex controlled,
   const float closest = length(offset + closing * t);
   const float contact = radii_[body] + radii_[controlled];
   const float reach = is_member(previous_core_, body) ? contact + config_.hysteresis : contact;
-  if (closest <= reach) join_core(body, regions);
+  if (closest <= reach) {
+    join_core(body, regions);
+    regions.contact_bodies.push_back(body);
+  }
 }
 
 }  // namespace shoal::authority

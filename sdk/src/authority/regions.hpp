@@ -28,6 +28,10 @@ struct PeerRegions {
   /// The members of core as a list (each once), as compute() found them: a core holds a few
   /// bodies of a large world, which a pass over the flags would visit all of.
   std::vector<BodyIndex> core_bodies;
+  /// The bodies predicted to touch a controlled body within T_predict (the contact rule), a
+  /// subset of core_bodies: what a controlled body is about to do to them depends on its
+  /// player's input, which other peers can only guess. A body may be listed more than once.
+  std::vector<BodyIndex> contact_bodies;
 };
 
 /// True when `flags` (a region's membership) holds `body`; bodies past its end are not members.

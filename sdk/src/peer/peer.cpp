@@ -112,8 +112,10 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
   user_bytes_before.resize(body_count * user_bytes.max);
   received_user_bytes.resize(user_bytes.max);
   quantized.resize(body_count);
+  code_since.resize(body_count, kNoFrame);
   relevant.resize(body_count);
   coasting.resize(body_count);
+  last_contact.resize(body_count, kNoFrame);
   frozen_next.resize(body_count);
   made_records.resize(body_count);
   owned_bodies.reserve(body_count);

@@ -17,7 +17,7 @@ authority::PeerRegions& Peer::Impl::regions_of(PeerId peer) {
                              [](const authority::PeerRegions& r, PeerId id) { return r.peer < id; });
   if (it == peer_regions.end() || it->peer != peer) {
     it = peer_regions.insert(it, authority::PeerRegions{peer, std::vector<std::uint8_t>(body_count, 0),
-                                                        std::vector<std::uint8_t>(body_count, 0), {}});
+                                                        std::vector<std::uint8_t>(body_count, 0), {}, {}});
   }
   return *it;
 }
@@ -28,6 +28,7 @@ void Peer::Impl::reset_regions(PeerId peer) {
   authority::PeerRegions& r = regions_of(peer);
   std::fill(r.core.begin(), r.core.end(), std::uint8_t{0});
   r.core_bodies.clear();
+  r.contact_bodies.clear();
   std::fill(r.simulated.begin(), r.simulated.end(), std::uint8_t{1});
 }
 

@@ -67,8 +67,8 @@ struct Peer::Impl {
   void send_snapshots(Frame frame);
   void send_due(SnapshotLink& link, ConnectionId connection, Frame frame, bool moving_due);
   void send_prioritized(SnapshotLink& link, ConnectionId connection, Frame frame, int frames);
-  bool is_coasting(BodyIndex body, const ObjectState& state) const;
-  bool coasts_on(const SnapshotLink& link, BodyIndex body) const;
+  void note_coasting(Frame frame);
+  bool coasts_on(const SnapshotLink& link, BodyIndex body, Frame frame) const;
   struct MadeRecord;
   const MadeRecord& record_for(SnapshotLink& link, BodyIndex body, Frame frame);
   void add_user_bytes(wire::ObjectRecord& record, const SnapshotLink& link, Frame frame);
@@ -185,9 +185,11 @@ struct Peer::Impl {
   wire::Snapshot snapshot_in, snapshot_out;
   wire::SnapshotAckMessage ack_in, ack_out;
   std::vector<wire::QuantizedState> quantized;  // owned bodies' states of the frame being sent
+  std::vector<Frame> code_since;  // per owned body: the frame since which quantized[] holds
   std::vector<BodyIndex> candidates;
   std::vector<std::uint8_t> relevant;  // per body: in the receiver's simulated region
-  std::vector<std::uint8_t> coasting;  // per owned body: moving, and no core region holds it
+  std::vector<std::uint8_t> coasting;  // per owned body: moving, and no player about to touch it
+  std::vector<Frame> last_contact;     // per body: the newest frame a player was about to touch it
   std::vector<std::uint8_t> frozen_next;  // per body: left out of the next step
   std::size_t frozen_count = 0;           // in the last step
   // Per body: the record last made for it, for the frame and baseline age it was made for,

@@ -43,16 +43,19 @@ void Peer::Impl::send_snapshots(Frame frame) {
     // itself first, in its newest frame, before anyone has seen that frame.
     for (BodyIndex b : owned_bodies) {
       ObjectState state = states[b];
-      if (quantize_filter.encode(b, state, quantized[b])) {
+      wire::QuantizedState code;
+      if (quantize_filter.encode(b, state, code)) {
         history.set(frame, b, state);
         sim.write(b, state);
         touch(std::span(&b, 1));
       }
+      if (!(code == quantized[b])) {
+        quantized[b] = code;
+        code_since[b] = frame;
+      }
     }
   }
-  if (sending) {
-    for (BodyIndex b : owned_bodies) coasting[b] = is_coasting(b, states[b]);
-  }
+  if (sending) note_coasting(frame);
   snapshot_out.sender = members.self();
   snapshot_out.frame = frame;
   snapshot_out.quantized = sc.quantize;
@@ -99,21 +102,29 @@ void Peer::Impl::send_snapshots(Frame frame) {
   }
 }
 
-// Moving, nobody's controlled object, and outside every core region as this peer sees them
-// (remote ones a few frames old: a claim comes before the contact it is made for).
-bool Peer::Impl::is_coasting(BodyIndex body, const ObjectState& state) const {
-  if (state.at_rest || controlled == body) return false;
-  return std::none_of(peer_regions.begin(), peer_regions.end(),
-                      [&](const authority::PeerRegions& r) { return authority::is_member(r.core, body); });
+// Moving, nobody's controlled object, and no player about to touch it (as this peer sees the
+// players: remote ones a few frames old). Its motion is the physics' own, from a state every
+// peer shares once it acknowledged one from after the last touch.
+void Peer::Impl::note_coasting(Frame frame) {
+  for (const authority::PeerRegions& r : peer_regions) {
+    for (BodyIndex b : r.contact_bodies) last_contact[b] = frame;
+  }
+  const std::span<const ObjectState> states = history.newest_states();
+  for (BodyIndex b : owned_bodies) {
+    coasting[b] = static_cast<std::uint8_t>(!states[b].at_rest && controlled != b && last_contact[b] != frame);
+  }
 }
 
 // Whether a coasting body waits its turn on this link: only once the receiver has acknowledged
-// it moving. That it started to move (something outside every core hit it) is news, which goes
-// at once like any other; the receiver can foresee only the frames after.
-bool Peer::Impl::coasts_on(const SnapshotLink& link, BodyIndex body) const {
+// it moving, in a frame after a player last touched it. That it started to move, or how a
+// player pushed it, is news, which goes at once like any other; the receiver can foresee only
+// the frames after.
+bool Peer::Impl::coasts_on(const SnapshotLink& link, BodyIndex body, Frame frame) const {
   if (coasting[body] == 0) return false;
   const wire::QuantizedState* acked = link.sent.acknowledged(body);
-  return acked != nullptr && !acked->at_rest;
+  if (acked == nullptr || acked->at_rest) return false;
+  const Frame after_contact = last_contact[body] + 1;
+  return link.sent.acknowledged_frame(body) >= after_contact || link.sent.in_flight(body, after_contact, frame);
 }
 
 // A body's record depends on the link only through its baseline, which is what the body was
@@ -187,7 +198,7 @@ void Peer::Impl::send_due(SnapshotLink& link, ConnectionId connection, Frame fra
     // Coasting objects go every coasting_interval_frames-th interval, spread over the intervals.
     const Frame interval_number = frame / config.snapshot_interval_frames + static_cast<Frame>(b);
     const bool due = states[b].at_rest ? (frame + static_cast<Frame>(b)) % rest_interval == 0
-                                       : moving_due && (!coasts_on(link, b) ||
+                                       : moving_due && (!coasts_on(link, b, frame) ||
                                                         interval_number % config.snapshots.coasting_interval_frames == 0);
     if (!due) continue;
     const MadeRecord& made = record_for(link, b, frame);
@@ -235,18 +246,20 @@ void Peer::Impl::send_prioritized(SnapshotLink& link, ConnectionId connection, F
                        std::any_of(remote_controlled.begin(), remote_controlled.end(),
                                    [&](auto& p) { return p.second == b; });
     bool settled = false;  // at rest, and the receiver acknowledged exactly this state
+    bool waiting = false;  // at rest, and this state went out and may yet be acknowledged
     if (sc.quantize && facts.at_rest) {
       const wire::QuantizedState* acked = link.sent.acknowledged(b);
       facts.came_to_rest = acked == nullptr || !acked->at_rest;
       settled = acked != nullptr && *acked == quantized[b];
+      waiting = !settled && link.sent.in_flight(b, code_since[b], frame);
     }
     if (viewer) facts.distance_m = distance(states[b].position, *viewer);
     const float slowdown = relevant[b] ? 1.0f : 1.0f / kIrrelevantRestSlowdown;
     link.priority.add(b, sync::object_priority(sc, facts) * slowdown * static_cast<float>(frames));
     // Settled and coasting objects wait until enough priority has accumulated; the rest go
     // whenever the budget has room.
-    const float due = settled ? settled_due : coasts_on(link, b) ? coasting_due : 0.0f;
-    if (link.priority.value(b) >= due) candidates[kept++] = b;
+    const float due = settled ? settled_due : coasts_on(link, b, frame) ? coasting_due : 0.0f;
+    if (!waiting && link.priority.value(b) >= due) candidates[kept++] = b;
   }
   candidates.resize(kept);
   // Even records of unchanged resting objects take a dozen bits: no packet holds more.

@@ -94,6 +94,7 @@ class SentSnapshots {
   void add(BodyIndex body, const wire::QuantizedState& state, std::span<const std::uint8_t> user_bytes = {}) {
     Packet& p = packets_[static_cast<std::uint16_t>(next_sequence_ - 1) % kPackets];
     p.objects.push_back({body, state});
+    baselines_[body].sent = p.frame;
     if (user_bytes_stride_ > 0) {
       p.user_bytes.resize(p.objects.size() * user_bytes_stride_);
       std::copy(user_bytes.begin(), user_bytes.end(), p.user_bytes.end() - static_cast<std::ptrdiff_t>(user_bytes_stride_));
@@ -105,6 +106,7 @@ class SentSnapshots {
   void on_ack(const wire::SnapshotAck& ack) {
     const auto since_sent = static_cast<std::uint16_t>(next_sequence_ - 1 - ack.newest);
     if (since_sent >= kPackets || next_sequence_ == 0) return;
+    if (pending_[ack.newest % kPackets] == pending_mark(ack.newest)) note_round_trip(ack.newest);
     acknowledge(ack.newest);
     for (std::uint16_t i = 0; i < 32; ++i) {
       if ((ack.previous >> i) & 1u) acknowledge(static_cast<std::uint16_t>(ack.newest - 1 - i));
@@ -130,6 +132,15 @@ class SentSnapshots {
   const wire::QuantizedState* acknowledged(BodyIndex body) const {
     return baselines_[body].frame == kNoFrame ? nullptr : &baselines_[body].state;
   }
+  /// The frame of acknowledged(body), or kNoFrame.
+  Frame acknowledged_frame(BodyIndex body) const { return baselines_[body].frame; }
+  /// Whether a record of body from frame `since` or later went out recently enough that its
+  /// ack may still come (within the acks' usual round trip, in frames, with a margin): sending
+  /// the same again before then would most likely be wasted.
+  bool in_flight(BodyIndex body, Frame since, Frame now) const {
+    const Frame sent = baselines_[body].sent;
+    return sent != kNoFrame && sent >= since && now - sent <= round_trip_frames_ + round_trip_frames_ / 4 + 2;
+  }
 
  private:
   static constexpr std::uint16_t kPackets = 256;  // a divisor of 65536: slots follow wrap-around
@@ -145,6 +156,16 @@ class SentSnapshots {
 
   // What pending_ holds for a sequence still waiting for its ack (0 = none waits in that slot).
   static constexpr std::uint32_t pending_mark(std::uint16_t sequence) { return 0x10000u | sequence; }
+
+  // From each newest-acked packet: how many frames passed between sending it and the newest
+  // packet sent since (its ack arrived before that one went), the largest of a recent few.
+  void note_round_trip(std::uint16_t sequence) {
+    const Frame newest_sent = packets_[static_cast<std::uint16_t>(next_sequence_ - 1) % kPackets].frame;
+    const Frame took = newest_sent - packets_[sequence % kPackets].frame;
+    if (took < 0 || took > kMaxRoundTripFrames) return;
+    // Up at once, down slowly: a record presumed in flight too long is repaired that much later.
+    round_trip_frames_ = took >= round_trip_frames_ ? took : round_trip_frames_ - (round_trip_frames_ - took + 7) / 8;
+  }
 
   void acknowledge(std::uint16_t sequence) {
     std::uint32_t& pending = pending_[sequence % kPackets];
@@ -177,7 +198,11 @@ class SentSnapshots {
   struct alignas(64) Baseline {
     Frame frame = kNoFrame;
     wire::QuantizedState state;
+    Frame sent = kNoFrame;  // the frame of the newest packet with a record of the body
   };
+  static_assert(sizeof(Baseline) == 64);
+  static constexpr Frame kMaxRoundTripFrames = 120;
+  Frame round_trip_frames_ = 8;  // until acks say otherwise
   std::vector<Baseline> baselines_;
   std::vector<std::uint8_t> baseline_user_bytes_;  // bodies x stride
 };
