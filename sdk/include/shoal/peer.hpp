@@ -121,6 +121,9 @@ struct PeerStats {
   std::uint64_t snapshots_sent = 0, snapshots_received = 0;
   std::uint64_t snapshot_bytes_sent = 0;   ///< snapshot and ack datagrams, Shoal header included
   std::uint64_t baseline_misses = 0;       ///< deltas whose baseline was not held (recovered)
+  /// Others' objects that came to rest here somewhere else than their owner last said: the
+  /// owner was asked for its state (this peer's simulation had gone its own way).
+  std::uint64_t rest_repairs_requested = 0;
   std::uint64_t quantization_clamps = 0;   ///< state fields clamped to the snapshot bounds
   std::uint64_t desyncs = 0;
   std::size_t owned_objects = 0;

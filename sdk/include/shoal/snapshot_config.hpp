@@ -40,9 +40,11 @@ struct SnapshotConfig {
   float came_to_rest_priority = 2;     ///< at rest, until the receiver acknowledges it at rest
   /// An object at rest whose very state the receiver acknowledged tells it nothing new: it is
   /// sent again only once its accumulated priority reaches rest_priority x this many seconds
-  /// (later for far or irrelevant objects), as a repair for a receiver whose copy drifted, not
-  /// whenever the budget has room. 0 = whenever the budget has room. >= 0.
-  float settled_refresh_s = 1;
+  /// (later for far or irrelevant objects), not whenever the budget has room. Receivers find
+  /// most drifted copies themselves (a copy their own physics moved, once it rests, is checked
+  /// against the owner's last record, and the owner asked for its state where they differ):
+  /// this refresh is the backstop for what that misses. 0 = whenever the budget has room. >= 0.
+  float settled_refresh_s = 10;
   /// A moving object that no player is about to touch (none will reach it within
   /// AuthorityConfig::T_predict, whether or not a core's sphere holds it), so that its motion is
   /// the physics' own, which every peer reproduces from the same state, waits until its

@@ -95,6 +95,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       quantizer(config.snapshots),
       quantize_filter(quantizer, body_count, kSettleMemoFrames),
       regions(config.authority),
+      rest_checks(body_count, std::max(1, static_cast<Frame>(config.tick_hz / 2))),
       smoother(body_count, config.smoothing),
       interpolator(present::InterpolatorConfig{1.0f / config.tick_hz, 0.5f}),
       time_sync(session::TimeSyncConfig{config.tick_hz}),

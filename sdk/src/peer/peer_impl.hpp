@@ -20,6 +20,7 @@
 #include "sync/priority.hpp"
 #include "sync/quantize_filter.hpp"
 #include "sync/resimulator.hpp"
+#include "sync/rest_checks.hpp"
 #include "sync/snapshot_baselines.hpp"
 #include "wire/control_messages.hpp"
 #include "wire/quantize.hpp"
@@ -103,6 +104,8 @@ struct Peer::Impl {
   /// `user_bytes`: the owner's bytes of the body (exactly its size; empty when it has none).
   void on_owner_frame(Frame frame, BodyIndex body, const ObjectState& state,
                       std::span<const std::uint8_t> user_bytes);
+  void check_resting_copies();
+  bool check_resting_copy(BodyIndex body);
   /// This peer's user bytes of body at a held frame (its size; empty when it has none).
   std::span<std::uint8_t> held_user_bytes(Frame frame, BodyIndex body);
   void peer_gone(PeerId peer);
@@ -136,6 +139,7 @@ struct Peer::Impl {
   wire::Quantizer quantizer;
   sync::QuantizeFilter quantize_filter;  // installed on the resimulator when quantising
   authority::RegionBuilder regions;
+  sync::RestChecks rest_checks;  // resting copies of others' bodies against their owners'
   std::vector<authority::PeerRegions> peer_regions;   // self and every remote, ascending id
   std::optional<authority::OwnershipTable> ownership;  // from the start of the match
   struct EarlyChange {

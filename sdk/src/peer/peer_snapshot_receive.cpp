@@ -156,3 +156,30 @@ void Peer::Impl::on_owner_frame(Frame frame, BodyIndex body, const ObjectState& 
 }
 
 }  // namespace shoal
+
+namespace shoal {
+
+// Resting copies of other peers' bodies that changed here, against what their owners last said
+// (rest_checks.hpp): where they differ, the owner is asked for its state (the link's next ack
+// drops its baseline of the body, which makes it send the body whole, soon).
+void Peer::Impl::check_resting_copies() {
+  if (!config.snapshots.quantize) return;
+  rest_checks.run(history.newest(), [this](BodyIndex b) { return check_resting_copy(b); });
+}
+
+bool Peer::Impl::check_resting_copy(BodyIndex body) {
+  if (owned_by_me[body] != 0) return true;
+  const ObjectState& own = history.newest_states()[body];
+  if (!own.at_rest) return true;  // kept still while moving: frozen here, the owner sends it
+  SnapshotLink* link = find_snapshot_link(owner_of(body));
+  if (link == nullptr) return true;
+  Frame frame = kNoFrame;
+  const wire::QuantizedState* said = link->received.newest(body, frame);
+  if (said != nullptr && !said->at_rest) return false;  // its record of coming to rest is due
+  if (said != nullptr && sync::bitwise_equal(quantize_filter.dequantize(body, frame, *said), own)) return true;
+  link->received.request_reset(body);
+  ++stats.rest_repairs_requested;
+  return true;
+}
+
+}  // namespace shoal

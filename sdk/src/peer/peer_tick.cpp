@@ -58,6 +58,7 @@ void Peer::Impl::start_match(std::int64_t now_us, Frame frame) {
   clock_config.max_catchup_frames_per_update = config.max_clock_catchup_frames;
   clock.emplace(clock_config, now_us, frame);
   resimulator.start(frame);
+  rest_checks.clear();
   touch_all();
   const std::vector<PeerId> live = members.live();
   ownership.emplace(config.authority, config.tick_hz, members.self(), live, body_count);
@@ -76,6 +77,7 @@ void Peer::Impl::step_frame() {
   resimulator.step_forward({}, frozen_for_next_step());
   note_step_changes();
   if (config.sync_test_frames > 0) run_sync_test(frame);
+  check_resting_copies();
   cost_clock.lap(&UpdateCost::step_ns);
   update_regions_and_ownership(frame);
   cost_clock.lap(&UpdateCost::authority_ns);
@@ -181,6 +183,7 @@ void Peer::Impl::note_step_changes() {
 void Peer::Impl::touch(std::span<const BodyIndex> bodies) {
   visual_touched.add(bodies);
   region_touched.add(bodies);
+  if (config.snapshots.quantize) rest_checks.changed(bodies, history.newest());
 }
 
 void Peer::Impl::touch_all() {

@@ -276,6 +276,14 @@ class ReceivedSnapshots {
     const std::size_t i = slot_of(body, frame);
     return i == kDepth ? nullptr : &states_[body * kDepth + i];
   }
+  /// The newest state held of body with its frame, or nullptr (frame untouched).
+  const wire::QuantizedState* newest(BodyIndex body, Frame& frame) const {
+    const std::array<Frame, kDepth>& frames = frames_[body].frames;
+    const auto it = std::max_element(frames.begin(), frames.end());
+    if (*it == kNoFrame) return nullptr;
+    frame = *it;
+    return &states_[body * kDepth + static_cast<std::size_t>(it - frames.begin())];
+  }
 
   /// The user bytes stored with find(body, frame) (the whole stride), empty when not held.
   std::span<const std::uint8_t> user_bytes(BodyIndex body, Frame frame) const {
