@@ -85,6 +85,8 @@ Quantizer::Quantizer(const SnapshotConfig& c) : config_(c) {
           "orientation_bits is " + std::to_string(c.orientation_bits) + ", expected 8..20");
   orientation_zero_ = (1u << (c.orientation_bits - 1)) - 1;
   orientation_half_ = static_cast<float>(orientation_zero_);
+  units_per_component_ = orientation_half_ / kSqrtHalf;
+  component_per_unit_ = kSqrtHalf / orientation_half_;
   fast_check_ = c.orientation_bits <= 16;
   limits_.smallest = 2 * orientation_zero_;
   require(std::isfinite(c.velocity_units_per_mps) && c.velocity_units_per_mps > 0,
@@ -156,7 +158,7 @@ void Quantizer::quantize_orientation(const Quat& orientation, QuantizedState& q)
   const std::uint32_t* others = kOthers[largest];
   for (std::size_t k = 0; k < 3; ++k) {
     // Rounding can push a value a hair past 1/sqrt2: that is not a clamp worth counting.
-    const double units = rounded(sign * c[others[k]] / kSqrtHalf * orientation_half_) + orientation_zero_;
+    const double units = rounded(sign * c[others[k]] * units_per_component_) + orientation_zero_;
     // (std::max(0.0, x) is 0 for a NaN, left by an infinite component.)
     q.smallest[k] = static_cast<std::uint32_t>(std::min(std::max(0.0, units), static_cast<double>(limits_.smallest)));
   }
@@ -189,8 +191,7 @@ Quat Quantizer::dequantize_orientation(const QuantizedState& q, bool* quantizes_
   float sum = 0;
   float most = 0;  // the largest kept component's magnitude
   for (std::size_t k = 0; k < 3; ++k) {
-    const auto value = static_cast<float>(
-        (static_cast<double>(q.smallest[k]) - orientation_zero_) / orientation_half_ * kSqrtHalf);
+    const auto value = static_cast<float>((static_cast<double>(q.smallest[k]) - orientation_zero_) * component_per_unit_);
     c[others[k]] = value;
     sum += value * value;
     most = std::max(most, std::fabs(value));
