@@ -93,16 +93,20 @@ TEST_CASE("collision prediction includes an object about to hit and excludes one
   CHECK(core[too_slow] == 0);
   CHECK(core[passing] == 0);
 
-  // Only the contact rule lists a body as about to be touched: not the player itself, nor a
-  // body the core sphere holds by its radius alone.
-  const BodyIndex beside = world.add({1.5f, 0, 0}, {0, 0, 3});  // in the 2 m sphere, moving along
+  // Only a body touching the player, or about to within kImminentContactS, is listed as
+  // touched: not the player itself, nor one the core sphere holds by its radius alone, nor one
+  // that will hit it later within T_predict.
+  const BodyIndex beside = world.add({1.5f, 0, 0}, {0, 0, 3});   // in the 2 m sphere, moving along
+  const BodyIndex hitting = world.add({0, 0, 2}, {0, 0, -12});   // contact after ~0.08 s
+  const BodyIndex touching = world.add({0, 0, -1.02f});          // resting against it
   RegionBuilder listing(config);
   listing.rebuild(world.motions());
   PeerRegions regions;
   const BodyIndex list[] = {player};
   listing.compute(list, regions);
   CHECK(regions.core[beside] == 1);
-  CHECK(sorted(regions.contact_bodies) == std::vector<BodyIndex>{incoming});
+  CHECK(regions.core[incoming] == 1);
+  CHECK(sorted(regions.contact_bodies) == std::vector<BodyIndex>{hitting, touching});
 
   config.T_predict = 0;  // same world without prediction: the sphere alone does not hold it
   RegionBuilder sphere_only(config);
@@ -247,6 +251,9 @@ struct ReferenceRegions {
         const float contact = r + world.radii[c];
         if (length(offset + closing * t) <= (is_member(previous_core, b) ? contact + h : contact)) {
           regions.core[b] = 1;
+        }
+        const float t_soon = std::min(t, kImminentContactS);
+        if (length(offset + closing * t_soon) <= contact + kImminentContactMargin) {
           regions.contact_bodies.push_back(b);
         }
       }

@@ -45,9 +45,9 @@ struct SnapshotConfig {
   /// against the owner's last record, and the owner asked for its state where they differ):
   /// this refresh is the backstop for what that misses. 0 = whenever the budget has room. >= 0.
   float settled_refresh_s = 10;
-  /// A moving object that no player is about to touch (none will reach it within
-  /// AuthorityConfig::T_predict, whether or not a core's sphere holds it), so that its motion is
-  /// the physics' own, which every peer reproduces from the same state, waits until its
+  /// A moving object that no player touches or is about to (within 0.1 s, whether or not a
+  /// core region holds it: a core takes in what a player may reach within T_predict) moves by
+  /// the physics alone, which every peer reproduces from the same state. It waits until its
   /// accumulated priority reaches this many frames' worth: it goes about every N frames near
   /// the receiver, less often farther away. Owner frames of such objects nearly always confirm
   /// what receivers simulated; resending them every frame costs both sides for little. Only

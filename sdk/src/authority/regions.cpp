@@ -223,10 +223,10 @@ void RegionBuilder::test_predicted_contact(BodyIndex body, BodyIndex controlled,
   const float closest = length(offset + closing * t);
   const float contact = radii_[body] + radii_[controlled];
   const float reach = is_member(previous_core_, body) ? contact + config_.hysteresis : contact;
-  if (closest <= reach) {
-    join_core(body, regions);
-    regions.contact_bodies.push_back(body);
-  }
+  if (closest <= reach) join_core(body, regions);
+  // Touching now or within a few frames: what happens to it next depends on the player's input.
+  const float t_soon = std::min(t, kImminentContactS);
+  if (length(offset + closing * t_soon) <= contact + kImminentContactMargin) regions.contact_bodies.push_back(body);
 }
 
 }  // namespace shoal::authority

@@ -28,11 +28,18 @@ struct PeerRegions {
   /// The members of core as a list (each once), as compute() found them: a core holds a few
   /// bodies of a large world, which a pass over the flags would visit all of.
   std::vector<BodyIndex> core_bodies;
-  /// The bodies predicted to touch a controlled body within T_predict (the contact rule), a
-  /// subset of core_bodies: what a controlled body is about to do to them depends on its
-  /// player's input, which other peers can only guess. A body may be listed more than once.
+  /// The bodies touching a controlled body or predicted to within kImminentContactS (and
+  /// within T_predict): what it is about to do to them depends on its player's input, which
+  /// other peers can only guess. A body may be listed more than once.
   std::vector<BodyIndex> contact_bodies;
 };
+
+/// The horizon of PeerRegions::contact_bodies (s), and the margin (m) added to the sum of the
+/// two bodies' radii: a few frames, so that the contact is known before it happens. Before it,
+/// a body's motion is the physics' own (a wrong guess of the player's input shows first in
+/// the player's own object, which goes every frame).
+inline constexpr float kImminentContactS = 0.1f;
+inline constexpr float kImminentContactMargin = 0.05f;
 
 /// True when `flags` (a region's membership) holds `body`; bodies past its end are not members.
 inline bool is_member(const std::vector<std::uint8_t>& flags, BodyIndex body) {
