@@ -2,7 +2,9 @@
 // SnapshotConfig::coasting_interval_frames how often objects no player is about to touch go.
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <map>
+#include <memory>
 #include <utility>
 
 #include "match_harness.hpp"
@@ -39,35 +41,39 @@ Sent play(bool prioritize, int interval) {
   return s;
 }
 
+// Shows every record of the snapshots a peer sends, with its link and frame, to `see`.
+class SnapshotSpy final : public ForwardingTransport {
+ public:
+  using See = std::function<void(ConnectionId, Frame, const wire::ObjectRecord&)>;
+  SnapshotSpy(std::unique_ptr<Transport> inner, See see) : ForwardingTransport(std::move(inner)), see_(std::move(see)) {}
+  bool send(ConnectionId c, Channel channel, std::span<const std::uint8_t> bytes) override {
+    if (channel == Channel::state && wire::decode(bytes, quantizer_.limits(), snapshot_)) {
+      for (const wire::ObjectRecord& r : snapshot_.objects) see_(c, snapshot_.frame, r);
+    }
+    return inner().send(c, channel, bytes);
+  }
+
+ private:
+  See see_;
+  wire::Quantizer quantizer_{SnapshotConfig{}};
+  wire::Snapshot snapshot_;
+};
+
 // Counts the records of the snapshots a peer sends: of the players' balls, and of the other
 // objects while they move.
 struct RecordCounts {
   std::uint64_t balls = 0, moving_objects = 0;
 };
 
-class RecordCounter final : public ForwardingTransport {
- public:
-  RecordCounter(std::unique_ptr<Transport> inner, RecordCounts& counts, BodyIndex balls)
-      : ForwardingTransport(std::move(inner)), counts_(counts), balls_(balls) {}
-  bool send(ConnectionId c, Channel channel, std::span<const std::uint8_t> bytes) override {
-    if (channel == Channel::state && wire::decode(bytes, quantizer_.limits(), snapshot_)) {
-      for (const wire::ObjectRecord& r : snapshot_.objects) {
-        if (r.index < balls_) {
-          ++counts_.balls;  // bodies are indexed in the order they were added: balls first
-        } else if (!r.at_rest) {
-          ++counts_.moving_objects;
-        }
-      }
+std::unique_ptr<Transport> count_records(std::unique_ptr<Transport> inner, RecordCounts& counts, BodyIndex balls) {
+  return std::make_unique<SnapshotSpy>(std::move(inner), [&counts, balls](ConnectionId, Frame, const wire::ObjectRecord& r) {
+    if (r.index < balls) {
+      ++counts.balls;  // bodies are indexed in the order they were added: balls first
+    } else if (!r.at_rest) {
+      ++counts.moving_objects;
     }
-    return inner().send(c, channel, bytes);
-  }
-
- private:
-  RecordCounts& counts_;
-  BodyIndex balls_;
-  wire::Quantizer quantizer_{SnapshotConfig{}};
-  wire::Snapshot snapshot_;
-};
+  });
+}
 
 // Per link and object (the players' balls apart: they go every frame), the frames between two
 // records at rest with no record in motion between: how soon an object that came to rest is
@@ -76,38 +82,25 @@ struct RestResends {
   std::uint64_t came_to_rest = 0, repeats = 0, within_two_frames = 0;
 };
 
-class RestResendCounter final : public ForwardingTransport {
- public:
-  RestResendCounter(std::unique_ptr<Transport> inner, RestResends& counts, BodyIndex balls)
-      : ForwardingTransport(std::move(inner)), counts_(counts), balls_(balls) {}
-  bool send(ConnectionId c, Channel channel, std::span<const std::uint8_t> bytes) override {
-    if (channel == Channel::state && wire::decode(bytes, quantizer_.limits(), snapshot_)) {
-      for (const wire::ObjectRecord& r : snapshot_.objects) {
-        if (r.index < balls_) continue;
-        const auto [it, fresh] = last_at_rest_.try_emplace({c, r.index}, kNoFrame);
+std::unique_ptr<Transport> count_rest_resends(std::unique_ptr<Transport> inner, RestResends& counts, BodyIndex balls) {
+  auto last_at_rest = std::make_shared<std::map<std::pair<ConnectionId, BodyIndex>, Frame>>();
+  return std::make_unique<SnapshotSpy>(
+      std::move(inner), [&counts, balls, last_at_rest](ConnectionId c, Frame frame, const wire::ObjectRecord& r) {
+        if (r.index < balls) return;
+        Frame& last = last_at_rest->try_emplace({c, r.index}, kNoFrame).first->second;
         if (!r.at_rest) {
-          it->second = kNoFrame;
-          continue;
+          last = kNoFrame;
+          return;
         }
-        if (it->second == kNoFrame) {
-          ++counts_.came_to_rest;
+        if (last == kNoFrame) {
+          ++counts.came_to_rest;
         } else {
-          ++counts_.repeats;
-          if (snapshot_.frame - it->second <= 2) ++counts_.within_two_frames;
+          ++counts.repeats;
+          if (frame - last <= 2) ++counts.within_two_frames;
         }
-        it->second = snapshot_.frame;
-      }
-    }
-    return inner().send(c, channel, bytes);
-  }
-
- private:
-  RestResends& counts_;
-  BodyIndex balls_;
-  std::map<std::pair<ConnectionId, BodyIndex>, Frame> last_at_rest_;
-  wire::Quantizer quantizer_{SnapshotConfig{}};
-  wire::Snapshot snapshot_;
-};
+        last = frame;
+      });
+}
 
 struct CoastingRun {
   RecordCounts sent;
@@ -120,7 +113,7 @@ CoastingRun play_coasting(int coasting_interval) {
   config.snapshots.coasting_interval_frames = coasting_interval;
   RecordCounts counts;
   FakeMatch m(2, spec, config, 71, -1, [&](int, std::unique_ptr<Transport> inner) {
-    return std::make_unique<RecordCounter>(std::move(inner), counts, static_cast<BodyIndex>(spec.balls));
+    return count_records(std::move(inner), counts, static_cast<BodyIndex>(spec.balls));
   });
   m.network().set_conditions(link(30, 0.02f, 5));
   REQUIRE(m.connect(5));
@@ -174,7 +167,7 @@ TEST_CASE("an object at rest goes once per round trip until acknowledged, not ev
   const ArenaSpec spec{2, 40, 14};
   RestResends counts;
   FakeMatch m(2, spec, PeerConfig{}, 73, -1, [&](int, std::unique_ptr<Transport> inner) {
-    return std::make_unique<RestResendCounter>(std::move(inner), counts, static_cast<BodyIndex>(spec.balls));
+    return count_rest_resends(std::move(inner), counts, static_cast<BodyIndex>(spec.balls));
   });
   m.network().set_conditions(link(30, 0.05f, 5));  // 60 ms round trip: about 4 frames
   REQUIRE(m.connect(5));

@@ -155,10 +155,6 @@ void Peer::Impl::on_owner_frame(Frame frame, BodyIndex body, const ObjectState& 
   }
 }
 
-}  // namespace shoal
-
-namespace shoal {
-
 // Resting copies of other peers' bodies that changed here, against what their owners last said
 // (rest_checks.hpp): where they differ, the owner is asked for its state (the link's next ack
 // drops its baseline of the body, which makes it send the body whole, soon).

@@ -158,7 +158,7 @@ class SentSnapshots {
   static constexpr std::uint32_t pending_mark(std::uint16_t sequence) { return 0x10000u | sequence; }
 
   // From each newest-acked packet: how many frames passed between sending it and the newest
-  // packet sent since (its ack arrived before that one went), the largest of a recent few.
+  // packet sent since (its ack arrived before that one went).
   void note_round_trip(std::uint16_t sequence) {
     const Frame newest_sent = packets_[static_cast<std::uint16_t>(next_sequence_ - 1) % kPackets].frame;
     const Frame took = newest_sent - packets_[sequence % kPackets].frame;

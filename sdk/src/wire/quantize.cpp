@@ -84,9 +84,9 @@ Quantizer::Quantizer(const SnapshotConfig& c) : config_(c) {
   require(c.orientation_bits >= 8 && c.orientation_bits <= 20,
           "orientation_bits is " + std::to_string(c.orientation_bits) + ", expected 8..20");
   orientation_zero_ = (1u << (c.orientation_bits - 1)) - 1;
-  orientation_half_ = static_cast<float>(orientation_zero_);
-  units_per_component_ = orientation_half_ / kSqrtHalf;
-  component_per_unit_ = kSqrtHalf / orientation_half_;
+  const auto orientation_half = static_cast<float>(orientation_zero_);  // quantised 1/sqrt2
+  units_per_component_ = orientation_half / kSqrtHalf;
+  component_per_unit_ = kSqrtHalf / orientation_half;
   fast_check_ = c.orientation_bits <= 16;
   limits_.smallest = 2 * orientation_zero_;
   require(std::isfinite(c.velocity_units_per_mps) && c.velocity_units_per_mps > 0,
