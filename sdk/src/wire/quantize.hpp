@@ -100,8 +100,8 @@ class Quantizer {
 
   SnapshotConfig config_;
   QuantizedLimits limits_;
-  // Quantised units per unit of a kept component and back, divided once: a division per
-  // component of every settled state costs more than the rest of its arithmetic.
+  // Quantised units per unit of a kept component and back, divided once, not per component
+  // of every settled state.
   double units_per_component_ = 0, component_per_unit_ = 0;
   std::uint32_t orientation_zero_ = 0;
   bool fast_check_ = false;  // few enough bits for surely_quantizes_back()'s error bound
