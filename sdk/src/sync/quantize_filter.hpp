@@ -3,7 +3,9 @@
 // frames and own frames are the same values and exact compare is meaningful.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "sync/resimulator.hpp"
@@ -17,28 +19,46 @@ class QuantizeFilter final : public StateFilter {
   /// `memo_frames` > 0 keeps, per body, what each of that many recent frames settled (a peer
   /// re-simulates those frames when it catches up); 0 keeps only the last value.
   QuantizeFilter(const wire::Quantizer& quantizer, std::size_t bodies, std::size_t memo_frames = 0)
-      : quantizer_(quantizer), last_(bodies), memo_(bodies * memo_frames), memo_frames_(memo_frames) {}
+      : quantizer_(quantizer), last_(bodies), memo_(bodies * memo_frames), memo_frames_(memo_frames) {
+    pending_.reserve(bodies);
+    settled_.resize(bodies);
+  }
 
-  bool apply(BodyIndex body, Frame frame, ObjectState& state) const override {
-    // A body the step did not move (asleep: most of a large world) still holds a value this
-    // filter produced and knows to be a fixed point: quantising it again would change nothing,
-    // so the work and the write-back are skipped.
-    Last& last = last_[body];
-    if (last.fixed && bitwise_equal(state, last.state)) return false;
-    // A catch-up re-steps every body of the region, and most (those the correction does not
-    // reach) come out of the step bit for bit as the first time: that frame's settling is
-    // looked up instead of done again. Both caches hold results of one pure function of the
-    // state, so the result is the same whatever was filtered before (catch-up depends on it).
-    Memo* memo = memo_frames_ != 0 ? &memo_at(body, frame) : nullptr;
-    if (memo != nullptr && memo->filled && bitwise_equal(memo->raw, state)) {
-      last.quantized = memo->quantized;
-      last.state = memo->settled;
-      last.fixed = memo->fixed;
-    } else {
-      settle_into(last, state);
-      if (memo != nullptr) *memo = {true, last.fixed, last.quantized, state, last.state};
+  void apply_all(std::span<const BodyIndex> bodies, Frame frame, std::span<ObjectState> states,
+                 std::span<std::uint8_t> changed) const override {
+    // First the caches, whose per-body tables are large and visited in the engine's order: all
+    // their entries are asked for before the first is needed, so that the misses overlap. A
+    // frame newer than any filtered before cannot be in the memo.
+    const bool memo_may_hold = memo_frames_ != 0 && frame <= newest_frame_;
+    newest_frame_ = std::max(newest_frame_, frame);
+    for (BodyIndex b : bodies) {
+      __builtin_prefetch(&last_[b]);
+      if (memo_may_hold) {
+        prefetch_code(b, frame);
+        __builtin_prefetch(&memo_at(b, frame).raw);
+      }
     }
-    return take(last, state);
+    pending_.clear();
+    for (std::size_t k = 0; k < bodies.size(); ++k) {
+      if (looked_up(bodies[k], frame, states[k], memo_may_hold)) {
+        changed[k] = take(last_[bodies[k]], states[k]) ? 1 : 0;
+      } else {
+        pending_.push_back(static_cast<std::uint32_t>(k));
+      }
+    }
+    // Then the states no cache held, back to back: settling one is a long chain of dependent
+    // arithmetic, and chains separated by cache misses cannot overlap as these do.
+    for (std::size_t i = 0; i < pending_.size(); ++i) {
+      settled_[i] = quantizer_.settle_state(states[pending_[i]], &clamped_);
+    }
+    settled_count_ += pending_.size();
+    for (std::size_t i = 0; i < pending_.size(); ++i) {
+      const std::size_t k = pending_[i];
+      Last& last = last_[bodies[k]];
+      remember(last, settled_[i]);
+      if (memo_frames_ != 0) memo_at(bodies[k], frame) = {true, last.fixed, last.quantized, states[k], last.state};
+      changed[k] = take(last, states[k]) ? 1 : 0;
+    }
   }
   /// The code an owner sends for the state it holds, whose dequantisation is exactly that
   /// state, so that receivers hold what the owner holds. A state this filter set last has it
@@ -69,24 +89,37 @@ class QuantizeFilter final : public StateFilter {
     __builtin_prefetch(&memo.filled);
     __builtin_prefetch(&memo.settled);
   }
-  /// A hint that apply() of (body, frame) follows.
-  void prefetch(BodyIndex body, Frame frame) const override {
-    if (body >= last_.size()) return;
-    __builtin_prefetch(&last_[body]);
-    prefetch_code(body, frame);
-    if (memo_frames_ != 0) __builtin_prefetch(&memo_at(body, frame).raw);
-  }
-
   /// Fields clamped to the world bounds or speed limits so far (once per state settled).
   std::uint64_t clamped() const { return clamped_; }
   /// States settled so far (not found in a cache).
-  std::uint64_t settled() const { return settled_; }
+  std::uint64_t settled() const { return settled_count_; }
 
  private:
   struct Last;
+  // Whether a cache held the filtered `state` of (body, frame), which is then last_[body].
+  bool looked_up(BodyIndex body, Frame frame, const ObjectState& state, bool memo_may_hold) const {
+    // A body the step did not move (asleep: most of a large world) still holds a value this
+    // filter produced and knows to be a fixed point: quantising it again would change nothing,
+    // so the work and the write-back are skipped.
+    Last& last = last_[body];
+    if (last.fixed && bitwise_equal(state, last.state)) return true;
+    // A catch-up re-steps every body of the region, and most (those the correction does not
+    // reach) come out of the step bit for bit as the first time: that frame's settling is
+    // looked up instead of done again. Both caches hold results of one pure function of the
+    // state, so the result is the same whatever was filtered before (catch-up depends on it).
+    if (!memo_may_hold) return false;
+    const Memo& memo = memo_at(body, frame);
+    if (!memo.filled || !bitwise_equal(memo.raw, state)) return false;
+    last.quantized = memo.quantized;
+    last.state = memo.settled;
+    last.fixed = memo.fixed;
+    return true;
+  }
   void settle_into(Last& last, const ObjectState& state) const {
-    ++settled_;
-    const wire::SettledState result = quantizer_.settle_state(state, &clamped_);
+    ++settled_count_;
+    remember(last, quantizer_.settle_state(state, &clamped_));
+  }
+  static void remember(Last& last, const wire::SettledState& result) {
     last.quantized = result.quantized;
     last.state = result.state;
     // Only a resting body comes back with the same state next step, so only its value is worth
@@ -124,7 +157,11 @@ class QuantizeFilter final : public StateFilter {
   mutable std::vector<Last> last_;
   mutable std::vector<Memo> memo_;  // memo_frames_ rows of last_.size() bodies
   std::size_t memo_frames_;
-  mutable std::uint64_t clamped_ = 0, settled_ = 0;
+  mutable std::uint64_t clamped_ = 0, settled_count_ = 0;
+  mutable Frame newest_frame_ = kNoFrame;
+  // apply_all()'s scratch: which states no cache held, and what settling them gave.
+  mutable std::vector<std::uint32_t> pending_;
+  mutable std::vector<wire::SettledState> settled_;
 };
 
 }  // namespace shoal::sync

@@ -6,7 +6,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/prefetch_ahead.hpp"
 #include "sync/state_compare.hpp"
 
 namespace shoal::sync {
@@ -23,6 +22,8 @@ Resimulator::Resimulator(Simulation& simulation, world::FrameHistory& history,
       newest_before_(simulation.body_count()),
       was_newest_(simulation.body_count()) {
   state_scratch_.resize(sim_.body_count());
+  filtered_scratch_.reserve(sim_.body_count());
+  changed_scratch_.resize(sim_.body_count());
   confirmed_scratch_.resize(sim_.body_count());
   engine_frozen_.resize(sim_.body_count());
 }
@@ -305,22 +306,28 @@ void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> 
     // frame, before and after: its state here already is the previous frame's.
     for (BodyIndex b : changes_.bodies()) carry(b);
   }
-  // The filter's per-body tables are large and visited in the engine's order.
-  constexpr std::size_t kAhead = 8;
-  core::visit_prefetching_ahead(
-      changed.size(), kAhead,
-      [&](std::size_t k) {
-        if (filter_ != nullptr) filter_->prefetch(changed[k], frame);
-      },
-      [&](std::size_t k) {
-        const BodyIndex b = changed[k];
-        if (injected(b)) return;
-        if (replaying && replay[b] != 0) {
-          sim_.write(b, history_.state(frame, b));
-        } else {
-          history_.set(frame, b, read_filtered(b, frame));
-        }
-      });
+  // The bodies the step moved and nothing overrides are read, filtered all at once (the
+  // filter can then overlap its work on one with its work on the next), and recorded.
+  filtered_scratch_.clear();
+  for (BodyIndex b : changed) {
+    if (injected(b)) continue;
+    if (replaying && replay[b] != 0) {
+      sim_.write(b, history_.state(frame, b));
+    } else {
+      filtered_scratch_.push_back(b);
+    }
+  }
+  const std::span<const BodyIndex> filtered = filtered_scratch_;
+  const std::span<ObjectState> states = std::span(state_scratch_).first(filtered.size());
+  for (std::size_t k = 0; k < filtered.size(); ++k) states[k] = sim_.read(filtered[k]);
+  if (filter_ != nullptr) {
+    const std::span<std::uint8_t> rewritten = std::span(changed_scratch_).first(filtered.size());
+    filter_->apply_all(filtered, frame, states, rewritten);
+    for (std::size_t k = 0; k < filtered.size(); ++k) {
+      if (rewritten[k] != 0) sim_.write(filtered[k], states[k]);
+    }
+  }
+  for (std::size_t k = 0; k < filtered.size(); ++k) history_.set(frame, filtered[k], states[k]);
   const std::span<std::uint8_t> confirmed = history_.confirmed_flags(frame);
   for (BodyIndex b : injected_.bodies()) {
     const ObjectState& owner = *owner_frames_.find(frame, b);

@@ -25,12 +25,18 @@ namespace shoal::sync {
 class StateFilter {
  public:
   virtual ~StateFilter() = default;
-  /// Returns false when `state` was left as it is (so it need not be written back).
-  /// `frame` is the frame the step produced (a filter may cache by it; the result must not
-  /// depend on it).
-  virtual bool apply(BodyIndex body, Frame frame, ObjectState& state) const = 0;
-  /// A hint that apply(body, frame, ...) follows soon.
-  virtual void prefetch(BodyIndex /*body*/, Frame /*frame*/) const {}
+  /// Filters states[k], the state of bodies[k] (no body twice), for every k, and sets
+  /// changed[k] to 0 when it left states[k] as it was (so it need not be written back), else
+  /// to 1. `frame` is the frame the step produced (a filter may cache by it; the result must
+  /// not depend on it, nor on which other bodies come in the same call).
+  virtual void apply_all(std::span<const BodyIndex> bodies, Frame frame, std::span<ObjectState> states,
+                         std::span<std::uint8_t> changed) const = 0;
+  /// apply_all() of one body; whether it changed `state`.
+  bool apply(BodyIndex body, Frame frame, ObjectState& state) const {
+    std::uint8_t changed = 0;
+    apply_all(std::span(&body, 1), frame, std::span(&state, 1), std::span(&changed, 1));
+    return changed != 0;
+  }
 };
 
 class Resimulator {
@@ -117,6 +123,8 @@ class Resimulator {
   const world::UserBytesLayout* user_bytes_ = nullptr;
   std::vector<BodyInput> input_scratch_;
   std::vector<ObjectState> state_scratch_;
+  std::vector<BodyIndex> filtered_scratch_;     // record_changed_bodies: the bodies it reads
+  std::vector<std::uint8_t> changed_scratch_;   // and whether the filter changed each
   std::vector<std::uint8_t> confirmed_scratch_;  // per body: the frame holds its owner's state
   std::vector<std::uint8_t> engine_frozen_;      // per body: the frozen flag the engine holds
   BodySet changes_;  // what last_changes() returns
