@@ -21,6 +21,7 @@ class QuantizeFilter final : public StateFilter {
   QuantizeFilter(const wire::Quantizer& quantizer, std::size_t bodies, std::size_t memo_frames = 0)
       : quantizer_(quantizer), last_(bodies), memo_(bodies * memo_frames), memo_frames_(memo_frames) {
     pending_.reserve(bodies);
+    raw_.resize(bodies);
     settled_.resize(bodies);
   }
 
@@ -46,11 +47,9 @@ class QuantizeFilter final : public StateFilter {
         pending_.push_back(static_cast<std::uint32_t>(k));
       }
     }
-    // Then the states no cache held, back to back: settling one is a long chain of dependent
-    // arithmetic, and chains separated by cache misses cannot overlap as these do.
-    for (std::size_t i = 0; i < pending_.size(); ++i) {
-      settled_[i] = quantizer_.settle_state(states[pending_[i]], &clamped_);
-    }
+    // Then the states no cache held, all together: the quantiser settles several at a time.
+    for (std::size_t i = 0; i < pending_.size(); ++i) raw_[i] = states[pending_[i]];
+    quantizer_.settle_states(std::span(raw_).first(pending_.size()), settled_, &clamped_);
     settled_count_ += pending_.size();
     for (std::size_t i = 0; i < pending_.size(); ++i) {
       const std::size_t k = pending_[i];
@@ -159,8 +158,9 @@ class QuantizeFilter final : public StateFilter {
   std::size_t memo_frames_;
   mutable std::uint64_t clamped_ = 0, settled_count_ = 0;
   mutable Frame newest_frame_ = kNoFrame;
-  // apply_all()'s scratch: which states no cache held, and what settling them gave.
+  // apply_all()'s scratch: which states no cache held, those states, and what settling them gave.
   mutable std::vector<std::uint32_t> pending_;
+  mutable std::vector<ObjectState> raw_;
   mutable std::vector<wire::SettledState> settled_;
 };
 

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 
 #include "shoal/snapshot_config.hpp"
@@ -77,6 +78,10 @@ class Quantizer {
   }
   /// The same, with the dequantised state the settling computed anyway.
   SettledState settle_state(const ObjectState& state, std::uint64_t* clamped = nullptr) const;
+  /// settle_state() of every one of `states`, into out[0..states.size()) (out may be longer;
+  /// std::invalid_argument if shorter): the same results, computed several states at a time.
+  void settle_states(std::span<const ObjectState> states, std::span<SettledState> out,
+                     std::uint64_t* clamped = nullptr) const;
   /// dequantize(settle(state)): what both sides store after every step.
   ObjectState round_trip(const ObjectState& state, std::uint64_t* clamped = nullptr) const {
     return settle_state(state, clamped).state;

@@ -1,0 +1,279 @@
+// Quantizer::settle_states: settle_state() for many states at once, with the same results.
+//
+// Every moving body's state is settled after every step, so this is written for the
+// vectoriser: eight states at a time, spread into one array per field, each step of the
+// arithmetic a branch-free loop over the eight. The arithmetic is settle_state()'s (SPEC.md's)
+// operation for operation, in the same precisions and order: IEEE rounding makes every lane
+// give what the scalar code gives. Where the scalar code relies on a wide integer conversion
+// (truncation through int64), values are first clamped into int32's range, which changes no
+// result: they are clamped to far narrower limits right after. The few states the fast check
+// cannot vouch for (a near tie of orientation components) are settled again by settle_state().
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
+
+#include "core/vector_clones.hpp"
+#include "wire/quantize.hpp"
+
+// The helpers below take and return 32-byte vectors, whose passing GCC warns differs with and
+// without AVX. They are all inlined into settle_lanes(): no call ever passes one.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
+namespace shoal::wire {
+namespace {
+
+constexpr int kLanes = 4;
+
+// Four lanes of each type, in GCC's and Clang's vector extensions: every operation below is the
+// scalar one applied to each lane, in the same precision (so rounded alike: IEEE), which the
+// compiler emits as vector instructions. A comparison gives -1 in the lanes where it holds.
+using F4 = float __attribute__((vector_size(16)));
+using I4 = std::int32_t __attribute__((vector_size(16)));
+using D4 = double __attribute__((vector_size(32)));
+using L4 = std::int64_t __attribute__((vector_size(32)));  // a mask for D4
+
+[[gnu::always_inline]] inline D4 wide(F4 v) { return __builtin_convertvector(v, D4); }
+[[gnu::always_inline]] inline D4 wide(I4 v) { return __builtin_convertvector(v, D4); }
+[[gnu::always_inline]] inline F4 to_float(D4 v) { return __builtin_convertvector(v, F4); }
+[[gnu::always_inline]] inline I4 truncated(D4 v) { return __builtin_convertvector(v, I4); }  // for |v| < 2^31 only
+[[gnu::always_inline]] inline I4 narrow_mask(L4 m) { return __builtin_convertvector(m, I4); }
+[[gnu::always_inline]] inline L4 wide_mask(I4 m) { return __builtin_convertvector(m, L4); }
+constexpr D4 all(double x) { return D4{x, x, x, x}; }
+constexpr F4 all(float x) { return F4{x, x, x, x}; }
+constexpr I4 all(std::int32_t x) { return I4{x, x, x, x}; }
+
+[[gnu::always_inline]] inline F4 sqrt4(F4 v) {
+#if defined(__SSE__)
+  return reinterpret_cast<F4>(_mm_sqrt_ps(reinterpret_cast<__m128>(v)));
+#else
+  return F4{std::sqrt(v[0]), std::sqrt(v[1]), std::sqrt(v[2]), std::sqrt(v[3])};
+#endif
+}
+[[gnu::always_inline]] inline F4 fabs4(F4 v) { return reinterpret_cast<F4>(reinterpret_cast<I4>(v) & all(0x7fffffff)); }
+
+// Into int32's range, past every limit the result is clamped to after (so that converting it
+// is defined); NaN becomes 0, callers having taken note of it.
+[[gnu::always_inline]] inline D4 narrowed(D4 x) {
+  constexpr double kBound = 1073741824.0;  // 2^30
+  x = x < all(-kBound) ? all(-kBound) : x;
+  x = x > all(kBound) ? all(kBound) : x;
+  return x == x ? x : all(0.0);
+}
+
+// Half away from zero (quantize.cpp's rounded()), of a narrowed value.
+[[gnu::always_inline]] inline D4 rounded(D4 x) {
+  const D4 whole = wide(truncated(x));
+  const D4 rest = x - whole;
+  return whole + (rest >= all(0.5) ? all(1.0) : all(0.0)) - (rest <= all(-0.5) ? all(1.0) : all(0.0));
+}
+
+// quantize.cpp's clamp_count(): NaN (where `nan`) and negatives to 0, values above `limit` to
+// it, each counted into `clamped`.
+[[gnu::always_inline]] inline I4 clamp_count(D4 value, L4 nan, double limit, I4& clamped) {
+  const L4 low = nan | (value < all(0.0));
+  const L4 high = ~nan & (value > all(limit));
+  clamped -= narrow_mask(low) + narrow_mask(high);
+  return truncated(low ? all(0.0) : high ? all(limit) : value);
+}
+
+// The quantiser's constants, as plain numbers.
+struct Constants {
+  double world_min[3];
+  double position_units_per_m;
+  double position_limit[3];
+  double metres_per_unit;
+  double units_per_component, component_per_unit;
+  double orientation_zero;
+  double orientation_limit;
+  double velocity_units_per_mps, speed_per_unit;
+  double linear_zero, angular_zero, linear_limit, angular_limit;
+  std::int32_t fast_check;  // -1 or 0
+};
+
+// Four states, one vector per field, and what settling them gives.
+struct Lanes {
+  F4 position[3];
+  F4 orientation[4];  // w, x, y, z
+  F4 linear[3];
+  F4 angular[3];
+  I4 at_rest;  // -1 where at rest
+
+  I4 q_position[3];
+  I4 largest;
+  I4 q_smallest[3];
+  I4 q_linear[3];
+  I4 q_angular[3];
+  I4 clamped;
+
+  F4 out_position[3];
+  F4 out_orientation[4];
+  F4 out_linear[3];
+  F4 out_angular[3];
+  I4 at_once;  // -1 where the result surely quantises back
+};
+
+// normalized(): each component over the length, or Quat{} where the length is not positive.
+[[gnu::always_inline]] inline void normalize(const F4 (&in)[4], F4 (&out)[4]) {
+  const F4 len = sqrt4(in[0] * in[0] + in[1] * in[1] + in[2] * in[2] + in[3] * in[3]);
+  const I4 ok = len > all(0.0f);
+  out[0] = ok ? in[0] / len : all(1.0f);
+  for (int j = 1; j < 4; ++j) out[j] = ok ? in[j] / len : all(0.0f);
+}
+
+// Velocity codes toward zero, or `zero` at rest (uncounted there).
+[[gnu::always_inline]] inline I4 velocity_code(const Constants& k, F4 v, I4 at_rest, double zero, double limit, I4& clamped) {
+  const D4 units = wide(v) * k.velocity_units_per_mps;
+  const D4 nudged = units + (units < all(0.0) ? all(-1.0 / 1024) : all(1.0 / 1024));
+  I4 counted = all(0);
+  const I4 code = clamp_count(wide(truncated(narrowed(nudged))) + zero, units != units, limit, counted);
+  clamped += at_rest != 0 ? all(0) : counted;
+  return at_rest != 0 ? all(static_cast<std::int32_t>(zero)) : code;
+}
+
+SHOAL_VECTOR_CLONES void settle_lanes(const Constants& k, Lanes& l) {
+  l.clamped = all(0);
+  for (int a = 0; a < 3; ++a) {
+    const D4 units = (wide(l.position[a]) - k.world_min[a]) * k.position_units_per_m;
+    l.q_position[a] = clamp_count(rounded(narrowed(units)), units != units, k.position_limit[a], l.clamped);
+  }
+
+  // Smallest three: the first largest magnitude dropped, the others signed to make it positive.
+  F4 c[4];
+  normalize(l.orientation, c);
+  I4 largest = all(0);
+  F4 most = fabs4(c[0]);
+  for (std::int32_t j = 1; j < 4; ++j) {
+    const F4 magnitude = fabs4(c[j]);
+    largest = magnitude > most ? all(j) : largest;
+    most = most < magnitude ? magnitude : most;
+  }
+  l.largest = largest;
+  const F4 at_largest = largest == all(0) ? c[0] : largest == all(1) ? c[1] : largest == all(2) ? c[2] : c[3];
+  const F4 sign = at_largest < all(0.0f) ? all(-1.0f) : all(1.0f);
+  const F4 kept[3] = {largest == all(0) ? c[1] : c[0], largest <= all(1) ? c[2] : c[1],
+                      largest <= all(2) ? c[3] : c[2]};
+  for (int j = 0; j < 3; ++j) {
+    const D4 scaled = wide(sign * kept[j]) * k.units_per_component;
+    const D4 units = rounded(narrowed(scaled)) + k.orientation_zero;
+    // std::min(std::max(0.0, units), limit); std::max(0.0, NaN) is 0.
+    const D4 low = all(0.0) < units ? units : all(0.0);
+    const D4 kept_units = all(k.orientation_limit) < low ? all(k.orientation_limit) : low;
+    l.q_smallest[j] = truncated(scaled != scaled ? all(0.0) : kept_units);
+  }
+
+  for (int a = 0; a < 3; ++a) {
+    l.q_linear[a] = velocity_code(k, l.linear[a], l.at_rest, k.linear_zero, k.linear_limit, l.clamped);
+    l.q_angular[a] = velocity_code(k, l.angular[a], l.at_rest, k.angular_zero, k.angular_limit, l.clamped);
+  }
+
+  // Dequantised, as dequantize() does it.
+  for (int a = 0; a < 3; ++a) {
+    l.out_position[a] = to_float(k.world_min[a] + wide(l.q_position[a]) * k.metres_per_unit);
+    l.out_linear[a] = to_float((wide(l.q_linear[a]) - k.linear_zero) * k.speed_per_unit);
+    l.out_angular[a] = to_float((wide(l.q_angular[a]) - k.angular_zero) * k.speed_per_unit);
+  }
+  F4 value[3];
+  F4 sum = all(0.0f), most_kept = all(0.0f);
+  for (int j = 0; j < 3; ++j) {
+    value[j] = to_float((wide(l.q_smallest[j]) - k.orientation_zero) * k.component_per_unit);
+    sum += value[j] * value[j];
+    const F4 magnitude = fabs4(value[j]);
+    most_kept = most_kept < magnitude ? magnitude : most_kept;
+  }
+  const F4 rest = all(1.0f) - sum;
+  const F4 dropped = sqrt4(all(0.0f) < rest ? rest : all(0.0f));
+  const F4 whole[4] = {
+      largest == all(0) ? dropped : value[0],
+      largest == all(0) ? value[0] : largest == all(1) ? dropped : value[1],
+      largest <= all(1) ? value[1] : largest == all(2) ? dropped : value[2],
+      largest == all(3) ? dropped : value[2],
+  };
+  l.at_once = all(k.fast_check) & (sum < all(1.0f)) & (dropped > most_kept * all(1.0f + 1.0f / 65536));
+  normalize(whole, l.out_orientation);
+}
+}  // namespace
+
+void Quantizer::settle_states(std::span<const ObjectState> states, std::span<SettledState> out,
+                              std::uint64_t* clamped) const {
+  if (out.size() < states.size()) {
+    throw std::invalid_argument("Quantizer::settle_states: " + std::to_string(out.size()) +
+                                " results for " + std::to_string(states.size()) + " states");
+  }
+  Constants k{};
+  const float mins[3] = {config_.world_min.x, config_.world_min.y, config_.world_min.z};
+  for (int a = 0; a < 3; ++a) {
+    k.world_min[a] = mins[a];
+    k.position_limit[a] = limits_.position[static_cast<std::size_t>(a)];
+  }
+  k.position_units_per_m = config_.position_units_per_m;
+  k.metres_per_unit = metres_per_unit_;
+  k.units_per_component = units_per_component_;
+  k.component_per_unit = component_per_unit_;
+  k.orientation_zero = orientation_zero_;
+  k.orientation_limit = limits_.smallest;
+  k.velocity_units_per_mps = config_.velocity_units_per_mps;
+  k.speed_per_unit = speed_per_unit_;
+  k.linear_zero = limits_.linear_zero;
+  k.angular_zero = limits_.angular_zero;
+  k.linear_limit = limits_.linear;
+  k.angular_limit = limits_.angular;
+  k.fast_check = fast_check_ ? -1 : 0;
+
+  Lanes l;
+  for (std::size_t first = 0; first < states.size(); first += kLanes) {
+    const std::size_t count = std::min<std::size_t>(kLanes, states.size() - first);
+    for (std::size_t i = 0; i < kLanes; ++i) {
+      // A short last group repeats its first state in the lanes it does not fill.
+      const ObjectState& s = states[first + (i < count ? i : 0)];
+      const float p[3] = {s.position.x, s.position.y, s.position.z};
+      const float v[3] = {s.linear_velocity.x, s.linear_velocity.y, s.linear_velocity.z};
+      const float w[3] = {s.angular_velocity.x, s.angular_velocity.y, s.angular_velocity.z};
+      for (int a = 0; a < 3; ++a) {
+        l.position[a][i] = p[a];
+        l.linear[a][i] = v[a];
+        l.angular[a][i] = w[a];
+      }
+      l.orientation[0][i] = s.orientation.w;
+      l.orientation[1][i] = s.orientation.x;
+      l.orientation[2][i] = s.orientation.y;
+      l.orientation[3][i] = s.orientation.z;
+      l.at_rest[i] = s.at_rest ? -1 : 0;
+    }
+    settle_lanes(k, l);
+    for (std::size_t i = 0; i < count; ++i) {
+      SettledState& r = out[first + i];
+      if (l.at_once[i] == 0) {  // near a tie: the passes of settle_state() decide
+        r = settle_state(states[first + i], clamped);
+        continue;
+      }
+      if (clamped != nullptr) *clamped += static_cast<std::uint64_t>(l.clamped[i]);
+      QuantizedState& q = r.quantized;
+      for (std::size_t a = 0; a < 3; ++a) {
+        q.position[a] = static_cast<std::uint32_t>(l.q_position[a][i]);
+        q.smallest[a] = static_cast<std::uint32_t>(l.q_smallest[a][i]);
+        q.linear_velocity[a] = static_cast<std::uint32_t>(l.q_linear[a][i]);
+        q.angular_velocity[a] = static_cast<std::uint32_t>(l.q_angular[a][i]);
+      }
+      q.largest = static_cast<std::uint32_t>(l.largest[i]);
+      q.at_rest = l.at_rest[i] != 0;
+      ObjectState& s = r.state;
+      s.position = {l.out_position[0][i], l.out_position[1][i], l.out_position[2][i]};
+      s.orientation = {l.out_orientation[0][i], l.out_orientation[1][i], l.out_orientation[2][i],
+                       l.out_orientation[3][i]};
+      s.linear_velocity = {l.out_linear[0][i], l.out_linear[1][i], l.out_linear[2][i]};
+      s.angular_velocity = {l.out_angular[0][i], l.out_angular[1][i], l.out_angular[2][i]};
+      s.at_rest = q.at_rest;
+      r.stable = true;
+    }
+  }
+}
+
+}  // namespace shoal::wire
