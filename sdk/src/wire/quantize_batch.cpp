@@ -44,7 +44,6 @@ using L4 = std::int64_t __attribute__((vector_size(32)));  // a mask for D4
 [[gnu::always_inline]] inline D4 wide(I4 v) { return __builtin_convertvector(v, D4); }
 [[gnu::always_inline]] inline F4 to_float(D4 v) { return __builtin_convertvector(v, F4); }
 [[gnu::always_inline]] inline I4 truncated(D4 v) { return __builtin_convertvector(v, I4); }  // for |v| < 2^31 only
-[[gnu::always_inline]] inline I4 narrow_mask(L4 m) { return __builtin_convertvector(m, I4); }
 [[gnu::always_inline]] inline L4 wide_mask(I4 m) { return __builtin_convertvector(m, L4); }
 constexpr D4 all(double x) { return D4{x, x, x, x}; }
 constexpr F4 all(float x) { return F4{x, x, x, x}; }
@@ -77,10 +76,10 @@ constexpr I4 all(std::int32_t x) { return I4{x, x, x, x}; }
 
 // quantize.cpp's clamp_count(): NaN (where `nan`) and negatives to 0, values above `limit` to
 // it, each counted into `clamped`.
-[[gnu::always_inline]] inline I4 clamp_count(D4 value, L4 nan, double limit, I4& clamped) {
+[[gnu::always_inline]] inline I4 clamp_count(D4 value, L4 nan, double limit, L4& clamped) {
   const L4 low = nan | (value < all(0.0));
   const L4 high = ~nan & (value > all(limit));
-  clamped -= narrow_mask(low) + narrow_mask(high);
+  clamped -= low + high;
   return truncated(low ? all(0.0) : high ? all(limit) : value);
 }
 
@@ -111,7 +110,7 @@ struct Lanes {
   I4 q_smallest[3];
   I4 q_linear[3];
   I4 q_angular[3];
-  I4 clamped;
+  L4 clamped;  // counted in 64-bit lanes, as the masks of doubles come
 
   F4 out_position[3];
   F4 out_orientation[4];
@@ -129,17 +128,18 @@ struct Lanes {
 }
 
 // Velocity codes toward zero, or `zero` at rest (uncounted there).
-[[gnu::always_inline]] inline I4 velocity_code(const Constants& k, F4 v, I4 at_rest, double zero, double limit, I4& clamped) {
+[[gnu::always_inline]] inline I4 velocity_code(const Constants& k, F4 v, I4 at_rest, L4 resting, double zero,
+                                               double limit, L4& clamped) {
   const D4 units = wide(v) * k.velocity_units_per_mps;
   const D4 nudged = units + (units < all(0.0) ? all(-1.0 / 1024) : all(1.0 / 1024));
-  I4 counted = all(0);
+  L4 counted = L4{0, 0, 0, 0};
   const I4 code = clamp_count(wide(truncated(narrowed(nudged))) + zero, units != units, limit, counted);
-  clamped += at_rest != 0 ? all(0) : counted;
+  clamped += resting != 0 ? L4{0, 0, 0, 0} : counted;
   return at_rest != 0 ? all(static_cast<std::int32_t>(zero)) : code;
 }
 
 SHOAL_VECTOR_CLONES void settle_lanes(const Constants& k, Lanes& l) {
-  l.clamped = all(0);
+  l.clamped = L4{0, 0, 0, 0};
   for (int a = 0; a < 3; ++a) {
     const D4 units = (wide(l.position[a]) - k.world_min[a]) * k.position_units_per_m;
     l.q_position[a] = clamp_count(rounded(narrowed(units)), units != units, k.position_limit[a], l.clamped);
@@ -169,9 +169,10 @@ SHOAL_VECTOR_CLONES void settle_lanes(const Constants& k, Lanes& l) {
     l.q_smallest[j] = truncated(scaled != scaled ? all(0.0) : kept_units);
   }
 
+  const L4 resting = wide_mask(l.at_rest);
   for (int a = 0; a < 3; ++a) {
-    l.q_linear[a] = velocity_code(k, l.linear[a], l.at_rest, k.linear_zero, k.linear_limit, l.clamped);
-    l.q_angular[a] = velocity_code(k, l.angular[a], l.at_rest, k.angular_zero, k.angular_limit, l.clamped);
+    l.q_linear[a] = velocity_code(k, l.linear[a], l.at_rest, resting, k.linear_zero, k.linear_limit, l.clamped);
+    l.q_angular[a] = velocity_code(k, l.angular[a], l.at_rest, resting, k.angular_zero, k.angular_limit, l.clamped);
   }
 
   // Dequantised, as dequantize() does it.
