@@ -1,5 +1,6 @@
 // shoal::Peer: construction, config validation and the public API. The tick itself is in
 // peer_tick.cpp, message handling in peer_messages.cpp.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <random>
@@ -217,7 +218,10 @@ PeerStats Peer::stats() const {
   s.frame = frame();
   s.quantization_clamps = impl_->quantize_filter.clamped();
   s.owned_objects = impl_->owned_bodies.size();
-  s.frozen_objects = impl_->frozen_count;
+  // Counted here, not every step: only the stats show it.
+  if (impl_->freezing) {
+    s.frozen_objects = static_cast<std::size_t>(std::ranges::count(impl_->frozen_next, std::uint8_t{1}));
+  }
   s.cost = impl_->cost_clock.cost();
   for (const session::Member& m : impl_->members.remotes()) {
     RemotePeerStats remote{m.id, impl_->transport->stats(m.connection)};

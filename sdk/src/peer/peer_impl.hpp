@@ -195,7 +195,7 @@ struct Peer::Impl {
   std::vector<std::uint8_t> coasting;  // per owned body: moving, and no player about to touch it
   std::vector<Frame> last_contact;     // per body: the newest frame a player was about to touch it
   std::vector<std::uint8_t> frozen_next;  // per body: left out of the next step
-  std::size_t frozen_count = 0;           // in the last step
+  bool freezing = false;                  // the last step was given frozen_next
   // Per body: the record last made for it, for the frame and baseline age it was made for,
   // and its bits but the index code (record_for).
   struct MadeRecord {

@@ -94,11 +94,12 @@ void Peer::Impl::step_frame() {
 // claims it first). Other players' balls out there are frozen too: their owners send them to
 // every peer, and those frames are written in without re-simulating (apply_corrections).
 std::span<const std::uint8_t> Peer::Impl::frozen_for_next_step() {
-  frozen_count = 0;
+  freezing = false;
   if (!config.freeze_outside_simulated_region || !controlled) return {};
+  freezing = true;
   const std::span<const ObjectState> states = history.newest_states();
-  // Over plain pointers and a local count: byte vectors may alias anything (the count member
-  // too), which would keep these whole-world passes from being vectorised.
+  // Over plain pointers: byte vectors may alias anything, which would keep this whole-world
+  // pass from being vectorised.
   const std::uint8_t* __restrict simulated = regions_of(members.self()).simulated.data();
   std::uint8_t* __restrict frozen = frozen_next.data();
   for (BodyIndex b = 0; b < body_count; ++b) frozen[b] = static_cast<std::uint8_t>(simulated[b] == 0);
@@ -106,9 +107,6 @@ std::span<const std::uint8_t> Peer::Impl::frozen_for_next_step() {
     if (!states[b].at_rest) frozen[b] = 0;
   }
   frozen[*controlled] = 0;
-  std::size_t count = 0;
-  for (BodyIndex b = 0; b < body_count; ++b) count += frozen[b];
-  frozen_count = count;
   return frozen_next;
 }
 
