@@ -307,7 +307,7 @@ void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> 
     for (BodyIndex b : changes_.bodies()) carry(b);
   }
   // The bodies the step moved and nothing overrides are read, filtered all at once (the
-  // filter can then overlap its work on one with its work on the next), and recorded.
+  // quantiser settles several in one go), and recorded.
   filtered_scratch_.clear();
   for (BodyIndex b : changed) {
     if (injected(b)) continue;

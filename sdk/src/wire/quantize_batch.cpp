@@ -1,12 +1,12 @@
 // Quantizer::settle_states: settle_state() for many states at once, with the same results.
 //
-// Every moving body's state is settled after every step, so this is written for the
-// vectoriser: eight states at a time, spread into one array per field, each step of the
-// arithmetic a branch-free loop over the eight. The arithmetic is settle_state()'s (SPEC.md's)
-// operation for operation, in the same precisions and order: IEEE rounding makes every lane
-// give what the scalar code gives. Where the scalar code relies on a wide integer conversion
-// (truncation through int64), values are first clamped into int32's range, which changes no
-// result: they are clamped to far narrower limits right after. The few states the fast check
+// Every moving body's state is settled after every step, so this one is settled four at a
+// time: each field of four states in one vector, each step of the arithmetic one branch-free
+// vector operation (built for AVX2 too, picked at load time: core/vector_clones.hpp). The
+// arithmetic is settle_state()'s (SPEC.md's) operation for operation, in the same precisions
+// and order, so IEEE rounding makes every lane give what the scalar code gives. Where the scalar
+// code truncates through int64, values are first clamped into int32's range, which changes no
+// result: they are clamped to far narrower limits right after. The few states the quick check
 // cannot vouch for (a near tie of orientation components) are settled again by settle_state().
 #include <algorithm>
 #include <cmath>
