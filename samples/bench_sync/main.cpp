@@ -6,6 +6,8 @@
 // 2. Catch-up: the same arena driven through the Resimulator directly; 8 step_forward calls
 //    and a resimulate() over those 8 frames (with replayed owned bodies and injected owner
 //    frames) alternate, and the median ratio is reported.
+// 3. Settling (settle_cost.cpp): a step's moving states quantised one at a time and four at a
+//    time, side by side.
 //
 // Targets (issue 3): SDK overhead <= 10% of a physics step at 1,000 objects; an 8-frame
 // catch-up <= 1.1x 8 straight steps.
@@ -22,6 +24,7 @@
 #include "bench_world.hpp"
 #include "medians.hpp"
 #include "overhead.hpp"
+#include "settle_cost.hpp"
 #include "sync/resimulator.hpp"
 #include "world/frame_history.hpp"
 
@@ -193,7 +196,7 @@ struct Verdicts {
 };
 
 void write_json(const std::string& path, const std::vector<OverheadResult>& overhead,
-                const std::vector<CatchupResult>& catchup, const Verdicts& met) {
+                const std::vector<CatchupResult>& catchup, const SettleCost& settle, const Verdicts& met) {
   std::ofstream out(path);
   if (!out) throw std::runtime_error("cannot write --json file '" + path + "'");
   out << "{\n  \"build_type\": \"" << SHOAL_BENCH_BUILD_TYPE << "\",\n"
@@ -227,7 +230,10 @@ void write_json(const std::string& path, const std::vector<OverheadResult>& over
         << ", \"ratio_to_bare_physics\": " << r.ratio_to_physics << "}"
         << (i + 1 < catchup.size() ? "," : "") << "\n";
   }
-  out << "  ],\n  \"sdk_overhead_target_met\": {\"shared\": " << (met.shared ? "true" : "false")
+  out << "  ],\n  \"settle\": {\"states\": " << settle.states << ", \"reps\": " << settle.reps
+      << ", \"one_at_a_time_ns\": " << settle.one_at_a_time_ns << ", \"together_ns\": " << settle.together_ns
+      << ", \"ratio\": " << settle.ratio << "},\n";
+  out << "  \"sdk_overhead_target_met\": {\"shared\": " << (met.shared ? "true" : "false")
       << ", \"alone\": " << (met.alone ? "true" : "false") << "},\n"
       << "  \"catchup_target_met\": " << (met.catchup ? "true" : "false") << "\n}\n";
   if (!out) throw std::runtime_error("writing --json file '" + path + "' failed");
@@ -302,6 +308,16 @@ int run(const Options& options) {
     catchup.push_back(r);
   }
 
+  // 80 states: about what a step settles at 1,000 objects and 8 peers.
+  const SettleCost settle = measure_settle_cost(80, 2000);
+  std::printf(
+      "\n3. Settling a step's moving states (quantisation on both sides, after every step):\n"
+      "   %d states, one at a time (settle_state) and four at a time (settle_states), alternating\n"
+      "   %d times; the results are checked to be the same bits. Medians, ns per state.\n\n",
+      settle.states, settle.reps);
+  std::printf("%14s %10s %9s\n", "one_at_a_time", "together", "ratio");
+  std::printf("%14.1f %10.1f %8.2fx\n", settle.one_at_a_time_ns, settle.together_ns, settle.ratio);
+
   Verdicts met;
   double worst_shared = 0, worst_alone = 0;
   bool at_1000 = false;
@@ -324,7 +340,7 @@ int run(const Options& options) {
   }
   std::printf("; catch-up <= 1.1x straight: %s\n", met.catchup ? "met" : "NOT met");
   if (options.json_path) {
-    write_json(*options.json_path, overhead, catchup, met);
+    write_json(*options.json_path, overhead, catchup, settle, met);
     std::printf("figures written to %s\n", options.json_path->c_str());
   }
   return 0;
