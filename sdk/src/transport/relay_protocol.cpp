@@ -7,7 +7,6 @@ namespace {
 
 constexpr std::uint8_t kMagic = 0xB7;
 constexpr std::uint8_t kVersion = 1;
-constexpr std::size_t kEndpointSize = 6;
 // Crockford-like: no 0/O, 1/I/L, so a code read aloud or typed is unambiguous.
 constexpr std::string_view kCodeAlphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
 

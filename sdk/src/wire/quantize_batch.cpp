@@ -21,12 +21,6 @@
 #include "core/vector_clones.hpp"
 #include "wire/quantize.hpp"
 
-// The helpers below take and return 32-byte vectors, whose passing GCC warns differs with and
-// without AVX. They are all inlined into settle_lanes(): no call ever passes one.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
-
 namespace shoal::wire {
 namespace {
 
@@ -35,17 +29,15 @@ constexpr int kLanes = 4;
 // Four lanes of each type, in GCC's and Clang's vector extensions: every operation below is the
 // scalar one applied to each lane, in the same precision (so rounded alike: IEEE), which the
 // compiler emits as vector instructions. A comparison gives -1 in the lanes where it holds.
+// Vectors of doubles are 32 bytes: no function here takes or returns one by value, which
+// would mean another calling convention with AVX than without (Clang refuses it; GCC warns).
 using F4 = float __attribute__((vector_size(16)));
 using I4 = std::int32_t __attribute__((vector_size(16)));
 using D4 = double __attribute__((vector_size(32)));
 using L4 = std::int64_t __attribute__((vector_size(32)));  // a mask for D4
 
-[[gnu::always_inline]] inline D4 wide(F4 v) { return __builtin_convertvector(v, D4); }
-[[gnu::always_inline]] inline D4 wide(I4 v) { return __builtin_convertvector(v, D4); }
-[[gnu::always_inline]] inline F4 to_float(D4 v) { return __builtin_convertvector(v, F4); }
-[[gnu::always_inline]] inline I4 truncated(D4 v) { return __builtin_convertvector(v, I4); }  // for |v| < 2^31 only
-[[gnu::always_inline]] inline L4 wide_mask(I4 m) { return __builtin_convertvector(m, L4); }
-constexpr D4 all(double x) { return D4{x, x, x, x}; }
+[[gnu::always_inline]] inline F4 to_float(const D4& v) { return __builtin_convertvector(v, F4); }
+[[gnu::always_inline]] inline I4 truncated(const D4& v) { return __builtin_convertvector(v, I4); }  // |v| < 2^31
 constexpr F4 all(float x) { return F4{x, x, x, x}; }
 constexpr I4 all(std::int32_t x) { return I4{x, x, x, x}; }
 
@@ -60,27 +52,28 @@ constexpr I4 all(std::int32_t x) { return I4{x, x, x, x}; }
 
 // Into int32's range, past every limit the result is clamped to after (so that converting it
 // is defined); NaN becomes 0, callers having taken note of it.
-[[gnu::always_inline]] inline D4 narrowed(D4 x) {
+[[gnu::always_inline]] inline void narrow(D4& x) {
   constexpr double kBound = 1073741824.0;  // 2^30
-  x = x < all(-kBound) ? all(-kBound) : x;
-  x = x > all(kBound) ? all(kBound) : x;
-  return x == x ? x : all(0.0);
+  x = x < -kBound ? D4{} - kBound : x;
+  x = x > kBound ? D4{} + kBound : x;
+  x = x == x ? x : D4{};
 }
 
 // Half away from zero (quantize.cpp's rounded()), of a narrowed value.
-[[gnu::always_inline]] inline D4 rounded(D4 x) {
-  const D4 whole = wide(truncated(x));
+[[gnu::always_inline]] inline void round_half_away(D4& x) {
+  const D4 whole = __builtin_convertvector(truncated(x), D4);
   const D4 rest = x - whole;
-  return whole + (rest >= all(0.5) ? all(1.0) : all(0.0)) - (rest <= all(-0.5) ? all(1.0) : all(0.0));
+  const D4 one = D4{} + 1.0;
+  x = whole + (rest >= 0.5 ? one : D4{}) - (rest <= -0.5 ? one : D4{});
 }
 
 // quantize.cpp's clamp_count(): NaN (where `nan`) and negatives to 0, values above `limit` to
 // it, each counted into `clamped`.
-[[gnu::always_inline]] inline I4 clamp_count(D4 value, L4 nan, double limit, L4& clamped) {
-  const L4 low = nan | (value < all(0.0));
-  const L4 high = ~nan & (value > all(limit));
+[[gnu::always_inline]] inline I4 clamp_count(const D4& value, const L4& nan, double limit, L4& clamped) {
+  const L4 low = nan | (value < 0.0);
+  const L4 high = ~nan & (value > limit);
   clamped -= low + high;
-  return truncated(low ? all(0.0) : high ? all(limit) : value);
+  return truncated(low ? D4{} : high ? D4{} + limit : value);
 }
 
 // The quantiser's constants, as plain numbers.
@@ -128,21 +121,26 @@ struct Lanes {
 }
 
 // Velocity codes toward zero, or `zero` at rest (uncounted there).
-[[gnu::always_inline]] inline I4 velocity_code(const Constants& k, F4 v, I4 at_rest, L4 resting, double zero,
-                                               double limit, L4& clamped) {
-  const D4 units = wide(v) * k.velocity_units_per_mps;
-  const D4 nudged = units + (units < all(0.0) ? all(-1.0 / 1024) : all(1.0 / 1024));
-  L4 counted = L4{0, 0, 0, 0};
-  const I4 code = clamp_count(wide(truncated(narrowed(nudged))) + zero, units != units, limit, counted);
-  clamped += resting != 0 ? L4{0, 0, 0, 0} : counted;
+[[gnu::always_inline]] inline I4 velocity_code(const Constants& k, F4 v, I4 at_rest, const L4& resting,
+                                               double zero, double limit, L4& clamped) {
+  const D4 units = __builtin_convertvector(v, D4) * k.velocity_units_per_mps;
+  const D4 on_unit = D4{} + 1.0 / 1024;
+  D4 nudged = units + (units < 0.0 ? -on_unit : on_unit);
+  narrow(nudged);
+  L4 counted{};
+  const I4 code = clamp_count(__builtin_convertvector(truncated(nudged), D4) + zero, units != units, limit, counted);
+  clamped += resting != 0 ? L4{} : counted;
   return at_rest != 0 ? all(static_cast<std::int32_t>(zero)) : code;
 }
 
 SHOAL_VECTOR_CLONES void settle_lanes(const Constants& k, Lanes& l) {
-  l.clamped = L4{0, 0, 0, 0};
+  l.clamped = L4{};
   for (int a = 0; a < 3; ++a) {
-    const D4 units = (wide(l.position[a]) - k.world_min[a]) * k.position_units_per_m;
-    l.q_position[a] = clamp_count(rounded(narrowed(units)), units != units, k.position_limit[a], l.clamped);
+    const D4 units = (__builtin_convertvector(l.position[a], D4) - k.world_min[a]) * k.position_units_per_m;
+    D4 rounded = units;
+    narrow(rounded);
+    round_half_away(rounded);
+    l.q_position[a] = clamp_count(rounded, units != units, k.position_limit[a], l.clamped);
   }
 
   // Smallest three: the first largest magnitude dropped, the others signed to make it positive.
@@ -161,15 +159,18 @@ SHOAL_VECTOR_CLONES void settle_lanes(const Constants& k, Lanes& l) {
   const F4 kept[3] = {largest == all(0) ? c[1] : c[0], largest <= all(1) ? c[2] : c[1],
                       largest <= all(2) ? c[3] : c[2]};
   for (int j = 0; j < 3; ++j) {
-    const D4 scaled = wide(sign * kept[j]) * k.units_per_component;
-    const D4 units = rounded(narrowed(scaled)) + k.orientation_zero;
+    const D4 scaled = __builtin_convertvector(sign * kept[j], D4) * k.units_per_component;
+    D4 units = scaled;
+    narrow(units);
+    round_half_away(units);
+    units += k.orientation_zero;
     // std::min(std::max(0.0, units), limit); std::max(0.0, NaN) is 0.
-    const D4 low = all(0.0) < units ? units : all(0.0);
-    const D4 kept_units = all(k.orientation_limit) < low ? all(k.orientation_limit) : low;
-    l.q_smallest[j] = truncated(scaled != scaled ? all(0.0) : kept_units);
+    const D4 low = 0.0 < units ? units : D4{};
+    const D4 kept_units = k.orientation_limit < low ? D4{} + k.orientation_limit : low;
+    l.q_smallest[j] = truncated(scaled != scaled ? D4{} : kept_units);
   }
 
-  const L4 resting = wide_mask(l.at_rest);
+  const L4 resting = __builtin_convertvector(l.at_rest, L4);
   for (int a = 0; a < 3; ++a) {
     l.q_linear[a] = velocity_code(k, l.linear[a], l.at_rest, resting, k.linear_zero, k.linear_limit, l.clamped);
     l.q_angular[a] = velocity_code(k, l.angular[a], l.at_rest, resting, k.angular_zero, k.angular_limit, l.clamped);
@@ -177,14 +178,14 @@ SHOAL_VECTOR_CLONES void settle_lanes(const Constants& k, Lanes& l) {
 
   // Dequantised, as dequantize() does it.
   for (int a = 0; a < 3; ++a) {
-    l.out_position[a] = to_float(k.world_min[a] + wide(l.q_position[a]) * k.metres_per_unit);
-    l.out_linear[a] = to_float((wide(l.q_linear[a]) - k.linear_zero) * k.speed_per_unit);
-    l.out_angular[a] = to_float((wide(l.q_angular[a]) - k.angular_zero) * k.speed_per_unit);
+    l.out_position[a] = to_float(k.world_min[a] + __builtin_convertvector(l.q_position[a], D4) * k.metres_per_unit);
+    l.out_linear[a] = to_float((__builtin_convertvector(l.q_linear[a], D4) - k.linear_zero) * k.speed_per_unit);
+    l.out_angular[a] = to_float((__builtin_convertvector(l.q_angular[a], D4) - k.angular_zero) * k.speed_per_unit);
   }
   F4 value[3];
   F4 sum = all(0.0f), most_kept = all(0.0f);
   for (int j = 0; j < 3; ++j) {
-    value[j] = to_float((wide(l.q_smallest[j]) - k.orientation_zero) * k.component_per_unit);
+    value[j] = to_float((__builtin_convertvector(l.q_smallest[j], D4) - k.orientation_zero) * k.component_per_unit);
     sum += value[j] * value[j];
     const F4 magnitude = fabs4(value[j]);
     most_kept = most_kept < magnitude ? magnitude : most_kept;
