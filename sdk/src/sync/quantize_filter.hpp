@@ -19,7 +19,8 @@ class QuantizeFilter final : public StateFilter {
   /// `memo_frames` > 0 keeps, per body, what each of that many recent frames settled (a peer
   /// re-simulates those frames when it catches up); 0 keeps only the last value.
   QuantizeFilter(const wire::Quantizer& quantizer, std::size_t bodies, std::size_t memo_frames = 0)
-      : quantizer_(quantizer), last_(bodies), memo_(bodies * memo_frames), memo_frames_(memo_frames) {
+      : quantizer_(quantizer), last_(bodies), memo_(memo_frames), memo_index_(bodies * memo_frames) {
+    for (MemoRow& row : memo_) row.entries.reserve(bodies);  // at most one entry per body
     pending_.reserve(bodies);
     raw_.resize(bodies);
     settled_.resize(bodies);
@@ -30,14 +31,11 @@ class QuantizeFilter final : public StateFilter {
     // First the caches, whose per-body tables are large and visited in the engine's order: all
     // their entries are asked for before the first is needed, so that the misses overlap. A
     // frame newer than any filtered before cannot be in the memo.
-    const bool memo_may_hold = memo_frames_ != 0 && frame <= newest_frame_;
+    const bool memo_may_hold = !memo_.empty() && frame <= newest_frame_;
     newest_frame_ = std::max(newest_frame_, frame);
     for (BodyIndex b : bodies) {
       __builtin_prefetch(&last_[b]);
-      if (memo_may_hold) {
-        prefetch_code(b, frame);
-        __builtin_prefetch(&memo_at(b, frame).raw);
-      }
+      if (!memo_.empty()) __builtin_prefetch(&memo_index_[index_of(b, frame)]);
     }
     pending_.clear();
     for (std::size_t k = 0; k < bodies.size(); ++k) {
@@ -55,7 +53,7 @@ class QuantizeFilter final : public StateFilter {
       const std::size_t k = pending_[i];
       Last& last = last_[bodies[k]];
       remember(last, settled_[i]);
-      if (memo_frames_ != 0) memo_at(bodies[k], frame) = {true, last.fixed, last.quantized, states[k], last.state};
+      if (!memo_.empty()) memorize(bodies[k], frame, states[k], last);
       changed[k] = take(last, states[k]) ? 1 : 0;
     }
   }
@@ -75,18 +73,14 @@ class QuantizeFilter final : public StateFilter {
   /// the recent frames (so an owner's frame that agrees with the peer's own is not
   /// dequantised again).
   ObjectState dequantize(BodyIndex body, Frame frame, const wire::QuantizedState& code) const {
-    if (memo_frames_ != 0) {
-      const Memo& memo = memo_at(body, frame);
-      if (memo.filled && memo.quantized == code) return memo.settled;
+    if (const Memo* memo = find_memo(body, frame); memo != nullptr && memo->quantized == code) {
+      return memo->settled;
     }
     return quantizer_.dequantize(code);
   }
   /// A hint that dequantize(body, frame, ...) follows.
   void prefetch_code(BodyIndex body, Frame frame) const {
-    if (memo_frames_ == 0 || body >= last_.size()) return;
-    const Memo& memo = memo_at(body, frame);
-    __builtin_prefetch(&memo.filled);
-    __builtin_prefetch(&memo.settled);
+    if (!memo_.empty() && body < last_.size()) __builtin_prefetch(&memo_index_[index_of(body, frame)]);
   }
   /// Fields clamped to the world bounds or speed limits so far (once per state settled).
   std::uint64_t clamped() const { return clamped_; }
@@ -107,11 +101,11 @@ class QuantizeFilter final : public StateFilter {
     // looked up instead of done again. Both caches hold results of one pure function of the
     // state, so the result is the same whatever was filtered before (catch-up depends on it).
     if (!memo_may_hold) return false;
-    const Memo& memo = memo_at(body, frame);
-    if (!memo.filled || !bitwise_equal(memo.raw, state)) return false;
-    last.quantized = memo.quantized;
-    last.state = memo.settled;
-    last.fixed = memo.fixed;
+    const Memo* memo = find_memo(body, frame);
+    if (memo == nullptr || !bitwise_equal(memo->raw, state)) return false;
+    last.quantized = memo->quantized;
+    last.state = memo->settled;
+    last.fixed = memo->fixed;
     return true;
   }
   void settle_into(Last& last, const ObjectState& state) const {
@@ -139,23 +133,51 @@ class QuantizeFilter final : public StateFilter {
     ObjectState state;   // dequantize(quantized)
     bool fixed = false;  // state quantises to itself
   };
-  // Per frame slot and body: a stepped state and what settling it gave, a cache line each
-  // (the flags beside the code, which a received code is checked against).
-  struct alignas(64) Memo {
-    bool filled = false;
+  // What settling gave, for the recent frames: per frame, an entry for each body settled
+  // there, in the order they were (the engine's, which a catch-up re-steps them in), so that
+  // a frame's entries lie together and the lookups of a catch-up walk a few dense rows rather
+  // than one scattered line per body. memo_index_ tells where in its frame's row a body is.
+  struct Memo {
+    BodyIndex body = 0;
     bool fixed = false;
     wire::QuantizedState quantized;
-    alignas(64) ObjectState raw;
-    alignas(64) ObjectState settled;
+    ObjectState raw;
+    ObjectState settled;
   };
-  Memo& memo_at(BodyIndex body, Frame frame) const {
-    return memo_[static_cast<std::size_t>(frame) % memo_frames_ * last_.size() + body];
+  struct MemoRow {
+    Frame frame = kNoFrame;
+    std::vector<Memo> entries;  // capacity: one per body, reserved up front
+  };
+  std::size_t index_of(BodyIndex body, Frame frame) const {
+    return body * memo_.size() + static_cast<std::size_t>(frame) % memo_.size();
+  }
+  const Memo* find_memo(BodyIndex body, Frame frame) const {
+    if (memo_.empty() || body >= last_.size() || frame < 0) return nullptr;
+    const MemoRow& row = memo_[static_cast<std::size_t>(frame) % memo_.size()];
+    const std::uint32_t i = memo_index_[index_of(body, frame)];
+    if (row.frame != frame || i >= row.entries.size() || row.entries[i].body != body) return nullptr;
+    return &row.entries[i];
+  }
+  void memorize(BodyIndex body, Frame frame, const ObjectState& raw, const Last& last) const {
+    MemoRow& row = memo_[static_cast<std::size_t>(frame) % memo_.size()];
+    if (row.frame != frame) {
+      row.frame = frame;
+      row.entries.clear();
+    }
+    const Memo entry{body, last.fixed, last.quantized, raw, last.state};
+    std::uint32_t& i = memo_index_[index_of(body, frame)];
+    if (i < row.entries.size() && row.entries[i].body == body) {
+      row.entries[i] = entry;  // settled again in a catch-up that stepped it elsewhere
+    } else {
+      i = static_cast<std::uint32_t>(row.entries.size());
+      row.entries.push_back(entry);
+    }
   }
 
   // apply() is const in the interface; these are caches and a statistic.
   mutable std::vector<Last> last_;
-  mutable std::vector<Memo> memo_;  // memo_frames_ rows of last_.size() bodies
-  std::size_t memo_frames_;
+  mutable std::vector<MemoRow> memo_;              // one row per frame slot (memo_frames)
+  mutable std::vector<std::uint32_t> memo_index_;  // per body and frame slot
   mutable std::uint64_t clamped_ = 0, settled_count_ = 0;
   mutable Frame newest_frame_ = kNoFrame;
   // apply_all()'s scratch: which states no cache held, those states, and what settling them gave.
