@@ -283,8 +283,10 @@ void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> 
     }
   }
   auto injected = [&](BodyIndex b) { return injected_.contains(b); };
+  // The next frame starts after the filter has run, which reads nothing of the history, so
+  // that its settling overlaps the misses of the frame the start drops.
   if (!rewrite) {
-    history_.advance();  // every body carried over, flags cleared
+    history_.prefetch_advance();
   } else {
     const std::span<std::uint8_t> confirmed = history_.confirmed_flags(frame);
     std::fill(confirmed.begin(), confirmed.end(), std::uint8_t{0});
@@ -327,6 +329,7 @@ void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> 
       if (rewritten[k] != 0) sim_.write(filtered[k], states[k]);
     }
   }
+  if (!rewrite) history_.advance();  // every body carried over, flags cleared
   for (std::size_t k = 0; k < filtered.size(); ++k) history_.set(frame, filtered[k], states[k]);
   const std::span<std::uint8_t> confirmed = history_.confirmed_flags(frame);
   for (BodyIndex b : injected_.bodies()) {

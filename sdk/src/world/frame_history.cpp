@@ -153,6 +153,16 @@ void FrameHistory::prefetch(Frame f, BodyIndex body) const {
   __builtin_prefetch(&changes_[body * static_cast<std::size_t>(depth_) + slot(f)]);
 }
 
+void FrameHistory::prefetch_advance() const {
+  if (empty() || newest_ + 1 - oldest_ < depth_) return;
+  const std::size_t s = slot(oldest_);
+  for (BodyIndex body : listed_bodies_[s]) {
+    __builtin_prefetch(&bits(changed_, body)[s / 64]);
+    __builtin_prefetch(&changes_[body * static_cast<std::size_t>(depth_) + s]);
+    __builtin_prefetch(&before_[body], 1);
+  }
+}
+
 void FrameHistory::start_frame(Frame f) {
   const std::size_t base = slot(f) * body_count_;
   std::fill_n(confirmed_.begin() + static_cast<std::ptrdiff_t>(base), body_count_, 0);

@@ -66,6 +66,9 @@ class FrameHistory {
   void copy_states(Frame f, std::span<ObjectState> out) const;
   /// A hint that state(f, body) follows soon. Only a hint.
   void prefetch(Frame f, BodyIndex body) const;
+  /// A hint that advance() follows soon: the oldest frame's changes, which it may drop, are
+  /// asked for (they are a window old, so far from the cache). Only a hint.
+  void prefetch_advance() const;
 
   bool confirmed(Frame f, BodyIndex body) const;
   void set_confirmed(Frame f, BodyIndex body, bool value);
