@@ -115,6 +115,7 @@ void Peer::Impl::prefetch_for(const wire::Snapshot& snapshot, const SnapshotLink
   }
   for (const wire::ObjectRecord& record : snapshot.objects) {
     link.received.prefetch_states(record.index, snapshot.frame - static_cast<Frame>(record.baseline_age));
+    if (snapshot.quantized) quantize_filter.prefetch_code_entry(record.index, snapshot.frame);
   }
 }
 

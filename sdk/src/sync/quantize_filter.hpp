@@ -78,9 +78,17 @@ class QuantizeFilter final : public StateFilter {
     }
     return quantizer_.dequantize(code);
   }
-  /// A hint that dequantize(body, frame, ...) follows.
+  /// Hints that dequantize(body, frame, ...) follows, in two stages, each for many bodies
+  /// before the next: the first asks for where the memo keeps the body's entry, the second
+  /// (which reads that) for the entry.
   void prefetch_code(BodyIndex body, Frame frame) const {
-    if (!memo_.empty() && body < last_.size()) __builtin_prefetch(&memo_index_[index_of(body, frame)]);
+    if (!memo_.empty() && body < last_.size() && frame >= 0) __builtin_prefetch(&memo_index_[index_of(body, frame)]);
+  }
+  void prefetch_code_entry(BodyIndex body, Frame frame) const {
+    if (memo_.empty() || body >= last_.size() || frame < 0) return;
+    const MemoRow& row = memo_[static_cast<std::size_t>(frame) % memo_.size()];
+    const std::uint32_t i = memo_index_[index_of(body, frame)];
+    if (i < row.entries.size()) __builtin_prefetch(&row.entries[i]);
   }
   /// Fields clamped to the world bounds or speed limits so far (once per state settled).
   std::uint64_t clamped() const { return clamped_; }
