@@ -85,10 +85,7 @@ class QuantizeFilter final : public StateFilter {
     if (!memo_.empty() && body < last_.size() && frame >= 0) __builtin_prefetch(&memo_index_[index_of(body, frame)]);
   }
   void prefetch_code_entry(BodyIndex body, Frame frame) const {
-    if (memo_.empty() || body >= last_.size() || frame < 0) return;
-    const MemoRow& row = memo_[static_cast<std::size_t>(frame) % memo_.size()];
-    const std::uint32_t i = memo_index_[index_of(body, frame)];
-    if (i < row.entries.size()) __builtin_prefetch(&row.entries[i]);
+    if (const Memo* entry = candidate(body, frame)) __builtin_prefetch(entry);
   }
   /// Fields clamped to the world bounds or speed limits so far (once per state settled).
   std::uint64_t clamped() const { return clamped_; }
@@ -159,27 +156,32 @@ class QuantizeFilter final : public StateFilter {
   std::size_t index_of(BodyIndex body, Frame frame) const {
     return body * memo_.size() + static_cast<std::size_t>(frame) % memo_.size();
   }
-  const Memo* find_memo(BodyIndex body, Frame frame) const {
+  MemoRow& row_of(Frame frame) const { return memo_[static_cast<std::size_t>(frame) % memo_.size()]; }
+  // The entry memo_index_ points at for (body, frame), unchecked: it may be another body's, or
+  // of the frame the row held before.
+  Memo* candidate(BodyIndex body, Frame frame) const {
     if (memo_.empty() || body >= last_.size() || frame < 0) return nullptr;
-    const MemoRow& row = memo_[static_cast<std::size_t>(frame) % memo_.size()];
+    MemoRow& row = row_of(frame);
     const std::uint32_t i = memo_index_[index_of(body, frame)];
-    if (row.frame != frame || i >= row.entries.size() || row.entries[i].body != body) return nullptr;
-    return &row.entries[i];
+    return i < row.entries.size() ? &row.entries[i] : nullptr;
+  }
+  Memo* find_memo(BodyIndex body, Frame frame) const {
+    Memo* entry = candidate(body, frame);
+    return entry != nullptr && row_of(frame).frame == frame && entry->body == body ? entry : nullptr;
   }
   void memorize(BodyIndex body, Frame frame, const ObjectState& raw, const Last& last) const {
-    MemoRow& row = memo_[static_cast<std::size_t>(frame) % memo_.size()];
+    MemoRow& row = row_of(frame);
     if (row.frame != frame) {
       row.frame = frame;
       row.entries.clear();
     }
     const Memo entry{body, last.fixed, last.quantized, raw, last.state};
-    std::uint32_t& i = memo_index_[index_of(body, frame)];
-    if (i < row.entries.size() && row.entries[i].body == body) {
-      row.entries[i] = entry;  // settled again in a catch-up that stepped it elsewhere
-    } else {
-      i = static_cast<std::uint32_t>(row.entries.size());
-      row.entries.push_back(entry);
+    if (Memo* held = find_memo(body, frame)) {
+      *held = entry;  // settled again in a catch-up that stepped it elsewhere
+      return;
     }
+    memo_index_[index_of(body, frame)] = static_cast<std::uint32_t>(row.entries.size());
+    row.entries.push_back(entry);
   }
 
   // apply() is const in the interface; these are caches and a statistic.
