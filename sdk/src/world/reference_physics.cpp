@@ -104,8 +104,7 @@ BodyIndex ReferencePhysics::Impl::add(ObjectId id, const Shape& shape, float mas
   frozen.push_back(0);
 
   const std::size_t n = bodies.size();
-  saved_counters.assign(saved_frames.size() * n, 0);
-  std::fill(saved_frames.begin(), saved_frames.end(), kNoFrame);  // saved rows no longer fit
+  std::fill(saved_frames.begin(), saved_frames.end(), kNoFrame);  // saved frames lack the body
   contact_cache.clear();  // the static sentinel's index moves
   centers.resize(n);
   push.resize(n);

@@ -50,6 +50,7 @@ struct ReferencePhysics::Impl {
     planes[3] = {{0, 0, -1}, -c.arena_half_z};
     planes[4] = {{0, 0, 1}, -c.arena_half_z};
     saved_frames.assign(static_cast<std::size_t>(c.history_frames), kNoFrame);
+    saved_counters.resize(saved_frames.size());
     saved_caches.resize(saved_frames.size());
   }
 
@@ -93,7 +94,14 @@ struct ReferencePhysics::Impl {
   world::ContactCache contact_cache;
 
   std::vector<Frame> saved_frames;  // ring slot -> frame it holds
-  std::vector<int> saved_counters;  // ring slot x body
+  // Per ring slot, the sleep counters other than sleep_frames. A resting body's counter is
+  // sleep_frames, so these are about the awake bodies, a few of a large world: a save writes
+  // a few cache lines, not a row of every body (which a step has pushed out of the caches).
+  struct SavedCounter {
+    BodyIndex body;
+    int counter;
+  };
+  std::vector<std::vector<SavedCounter>> saved_counters;
   std::vector<std::vector<world::CachedImpulse>> saved_caches;  // ring slot
 
   // Per-step scratch, sized when bodies are added.
