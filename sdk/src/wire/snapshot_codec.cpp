@@ -16,6 +16,8 @@ constexpr Classes kPositionClasses{7, 12, 17};
 constexpr Classes kOrientationClasses{6, 10, 13};
 constexpr Classes kVelocityClasses{6, 10, 14};
 constexpr std::uint32_t kAbsoluteClass = 3;
+// A reader takes a vector's three differences in one BitReader::wide_bits call.
+static_assert(3 * std::max({kPositionClasses[2], kOrientationClasses[2], kVelocityClasses[2]}) <= 57);
 constexpr int kIndexBits = 20;
 constexpr std::uint32_t kMaxObjectCount = 2047;
 constexpr std::uint32_t kShortAge = 32;
@@ -80,8 +82,19 @@ bool serialize_vector(Stream& s, VectorField& f, bool with_baseline, const Class
     return serialize_absolute(s, f, max);
   }
   const int bits = classes[cls];
-  for (std::int32_t& x : f.value) {
-    if (!serialize_int(s, x, class_low(bits), class_high(bits))) return false;
+  if constexpr (Stream::reading) {
+    // The three differences are written one after the other (below), so one wide read takes
+    // them all. Each class is a power-of-two range: every offset is a valid value.
+    std::uint64_t packed = 0;
+    if (!s.wide_bits(packed, 3 * bits)) return false;
+    for (std::size_t a = 0; a < 3; ++a) {
+      const auto offset = static_cast<std::int32_t>((packed >> (a * static_cast<std::size_t>(bits))) & low_mask(bits));
+      f.value[a] = class_low(bits) + offset;
+    }
+  } else {
+    for (std::int32_t& x : f.value) {
+      if (!serialize_int(s, x, class_low(bits), class_high(bits))) return false;
+    }
   }
   if constexpr (Stream::reading) {
     f.coding = Coding::delta;
