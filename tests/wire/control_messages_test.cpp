@@ -161,6 +161,24 @@ TEST_CASE("control: damaged bodies are dropped with a reason") {
   }
 }
 
+TEST_CASE("control: a message decodes whole after one that was cut short") {
+  // The messages of a thread share one stream: a failed read must leave nothing behind that
+  // the next message would trip on.
+  const Ownership sent{{{1, 2, 3, 4, 5}}};
+  std::vector<std::uint8_t> bytes;
+  REQUIRE(encode(sent, bytes));
+  Ownership received;
+  for (std::size_t size = kBody + 1; size < bytes.size(); ++size) {
+    CAPTURE(size);
+    REQUIRE(decode(std::span<const std::uint8_t>(bytes.data(), size), received).reason() == DropReason::truncated);
+    REQUIRE(decode(bytes, received).ok());
+    CHECK(received == sent);
+  }
+  std::vector<std::uint8_t> again;  // and encoding after those failures writes the same bytes
+  REQUIRE(encode(sent, again));
+  CHECK(again == bytes);
+}
+
 TEST_CASE("control: a baseline with an impossible state is dropped as malformed") {
   for (int field = 0; field < 3; ++field) {
     CAPTURE(field);

@@ -56,6 +56,28 @@ class SpanReader : public std::streambuf {
   std::size_t remaining() const { return static_cast<std::size_t>(egptr() - gptr()); }
 };
 
+// Constructing a std::istream or std::ostream (its ios_base, its locale) cost more than most
+// control messages take to encode or decode, and a peer handles several every frame: each
+// thread keeps one of each, lent to one message at a time. Cereal's portable archives only
+// hand the stream's buffer the bytes (sgetn, sputn), so the stream keeps no state between
+// messages.
+template <class Stream>
+class LentStream {
+ public:
+  explicit LentStream(std::streambuf& buffer) : stream_(held()) { stream_.rdbuf(&buffer); }
+  ~LentStream() { stream_.rdbuf(nullptr); }  // the buffer dies with the message
+  LentStream(const LentStream&) = delete;
+  LentStream& operator=(const LentStream&) = delete;
+  Stream& get() { return stream_; }
+
+ private:
+  static Stream& held() {
+    thread_local Stream stream(nullptr);
+    return stream;
+  }
+  Stream& stream_;
+};
+
 // Cereal hands serialisation functions its own archive type; this one also knows the reader.
 class ReadArchive : public cereal::PortableBinaryInputArchive {
  public:
@@ -205,9 +227,9 @@ bool encode_message(MessageKind kind, const Message& message, std::vector<std::u
   write_header(kind, out);
   try {
     VectorWriter writer(out);
-    std::ostream stream(&writer);
+    LentStream<std::ostream> stream(writer);
     cereal::PortableBinaryOutputArchive archive(
-        stream, cereal::PortableBinaryOutputArchive::Options::LittleEndian());
+        stream.get(), cereal::PortableBinaryOutputArchive::Options::LittleEndian());
     archive(message);
   } catch (const EncodeRefused&) {
     out.clear();
@@ -229,8 +251,8 @@ DecodeStatus decode_message(MessageKind kind, std::span<const std::uint8_t> data
   if (body[0] != kLittleEndianMarker) return DropReason::malformed;
   SpanReader reader(body);
   try {
-    std::istream stream(&reader);
-    ReadArchive archive(reader, stream);
+    LentStream<std::istream> stream(reader);
+    ReadArchive archive(reader, stream.get());
     archive(message);
   } catch (const DecodeRefused& refused) {
     return refused.reason;
