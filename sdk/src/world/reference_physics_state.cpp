@@ -48,6 +48,9 @@ void ReferencePhysics::save(Frame frame) {
   const int rest = m.config.sleep_frames;
   const int* counters = m.sleep_counters.data();
   const std::size_t n = m.sleep_counters.size();
+  auto keep = [&](std::size_t b) {
+    if (counters[b] != rest) saved.push_back({static_cast<BodyIndex>(b), counters[b]});
+  };
   // Four counters read at a time, as two 64-bit words: most are resting bodies'.
   const std::uint64_t rest_pair = static_cast<std::uint32_t>(rest) * 0x1'0000'0001ull;
   std::size_t b = 0;
@@ -55,13 +58,9 @@ void ReferencePhysics::save(Frame frame) {
     std::uint64_t words[2];
     std::memcpy(words, counters + b, sizeof words);
     if (((words[0] ^ rest_pair) | (words[1] ^ rest_pair)) == 0) continue;
-    for (std::size_t k = b; k < b + 4; ++k) {
-      if (counters[k] != rest) saved.push_back({static_cast<BodyIndex>(k), counters[k]});
-    }
+    for (std::size_t k = b; k < b + 4; ++k) keep(k);
   }
-  for (; b < n; ++b) {
-    if (counters[b] != rest) saved.push_back({static_cast<BodyIndex>(b), counters[b]});
-  }
+  for (; b < n; ++b) keep(b);
   const auto cached = m.contact_cache.entries();
   m.saved_caches[s].assign(cached.begin(), cached.end());
 }
