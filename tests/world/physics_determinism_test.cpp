@@ -122,6 +122,41 @@ TEST_CASE("restoring any saved frame and re-stepping reproduces the run bit for 
   }
 }
 
+TEST_CASE("a frame restored and saved again under another number restores as the original") {
+  // Saved engine state belongs to frame numbers: restoring frame k and saving it as frame m
+  // with no step between must make m restore to what k does (contact impulses included),
+  // and leave k's own copy as it was.
+  constexpr Frame kFrames = 260, k = 200, m = 230;
+  ReferencePhysics physics(replay_config(kFrames + 1));
+  build_scene(physics);
+  Recording states;
+  record(physics, states);
+  physics.save(0);
+  for (Frame f = 1; f <= kFrames; ++f) {
+    step_frame(physics, f);
+    record(physics, states);
+  }
+  auto write_frame_k = [&] {
+    for (BodyIndex b = 0; b < physics.body_count(); ++b) physics.write(b, states[k][b]);
+  };
+  auto replay_after_restoring = [&](Frame saved_as) {
+    CAPTURE(saved_as);
+    write_frame_k();
+    physics.restore(saved_as);
+    for (Frame f = k + 1; f <= k + 20; ++f) {  // saves f: neither k nor m
+      CAPTURE(f);
+      step_frame(physics, f);
+      REQUIRE(frame_equal(states[f], physics));
+    }
+  };
+  REQUIRE(!frame_equal(states[k], physics));  // frame k is not simply the engine's current state
+  write_frame_k();
+  physics.restore(k);
+  physics.save(m);
+  replay_after_restoring(m);
+  replay_after_restoring(k);
+}
+
 TEST_CASE("restore works within the default 64-frame window, and falls back outside it") {
   ReferencePhysics physics(replay_config(64));
   build_scene(physics);

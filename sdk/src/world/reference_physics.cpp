@@ -104,6 +104,10 @@ BodyIndex ReferencePhysics::Impl::add(ObjectId id, const Shape& shape, float mas
   frozen.push_back(0);
 
   const std::size_t n = bodies.size();
+  if (n > counter_stride) {
+    counter_stride = std::max<std::size_t>(2 * counter_stride, 64);
+    saved_counters.assign(saved_frames.size() * counter_stride, 0);
+  }
   std::fill(saved_frames.begin(), saved_frames.end(), kNoFrame);  // saved frames lack the body
   contact_cache.clear();  // the static sentinel's index moves
   centers.resize(n);

@@ -50,8 +50,7 @@ struct ReferencePhysics::Impl {
     planes[3] = {{0, 0, -1}, -c.arena_half_z};
     planes[4] = {{0, 0, 1}, -c.arena_half_z};
     saved_frames.assign(static_cast<std::size_t>(c.history_frames), kNoFrame);
-    saved_counters.resize(saved_frames.size());
-    saved_caches.resize(saved_frames.size());
+    contact_cache = world::ContactCache(saved_frames.size());
   }
 
   BodyIndex add(ObjectId id, const world::Shape& shape, float mass, Vec3 inertia_factors,
@@ -94,15 +93,11 @@ struct ReferencePhysics::Impl {
   world::ContactCache contact_cache;
 
   std::vector<Frame> saved_frames;  // ring slot -> frame it holds
-  // Per ring slot, the sleep counters other than sleep_frames. A resting body's counter is
-  // sleep_frames, so these are about the awake bodies, a few of a large world: a save writes
-  // a few cache lines, not a row of every body (which a step has pushed out of the caches).
-  struct SavedCounter {
-    BodyIndex body;
-    int counter;
-  };
-  std::vector<std::vector<SavedCounter>> saved_counters;
-  std::vector<std::vector<world::CachedImpulse>> saved_caches;  // ring slot
+  // Ring slot x counter_stride: a slot's row holds every body's counter. The stride grows
+  // with the world by doubling, so adding n bodies one by one rebuilds the rows log(n) times,
+  // not n times.
+  std::vector<int> saved_counters;
+  std::size_t counter_stride = 0;
 
   // Per-step scratch, sized when bodies are added.
   world::SpatialGrid grid;

@@ -1,8 +1,6 @@
 // The reference physics outside its step: reading and writing bodies, saving and restoring
 // engine state per frame, the changed-body list, body types and user bytes.
 #include <algorithm>
-#include <cstdint>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -43,35 +41,18 @@ void ReferencePhysics::save(Frame frame) {
   Impl& m = *impl_;
   const std::size_t s = m.slot(frame);
   m.saved_frames[s] = frame;
-  std::vector<Impl::SavedCounter>& saved = m.saved_counters[s];
-  saved.clear();
-  const int rest = m.config.sleep_frames;
-  const int* counters = m.sleep_counters.data();
-  const std::size_t n = m.sleep_counters.size();
-  auto keep = [&](std::size_t b) {
-    if (counters[b] != rest) saved.push_back({static_cast<BodyIndex>(b), counters[b]});
-  };
-  // Four counters read at a time, as two 64-bit words: most are resting bodies'.
-  const std::uint64_t rest_pair = static_cast<std::uint32_t>(rest) * 0x1'0000'0001ull;
-  std::size_t b = 0;
-  for (; b + 4 <= n; b += 4) {
-    std::uint64_t words[2];
-    std::memcpy(words, counters + b, sizeof words);
-    if (((words[0] ^ rest_pair) | (words[1] ^ rest_pair)) == 0) continue;
-    for (std::size_t k = b; k < b + 4; ++k) keep(k);
-  }
-  for (; b < n; ++b) keep(b);
-  const auto cached = m.contact_cache.entries();
-  m.saved_caches[s].assign(cached.begin(), cached.end());
+  std::copy(m.sleep_counters.begin(), m.sleep_counters.end(),
+            m.saved_counters.begin() + static_cast<std::ptrdiff_t>(s * m.counter_stride));
+  m.contact_cache.save(s);
 }
 
 void ReferencePhysics::restore(Frame frame) {
   Impl& m = *impl_;
   const std::size_t s = m.slot(frame);
   if (m.saved_frames[s] == frame) {
-    std::fill(m.sleep_counters.begin(), m.sleep_counters.end(), m.config.sleep_frames);
-    for (const Impl::SavedCounter& c : m.saved_counters[s]) m.sleep_counters[c.body] = c.counter;
-    m.contact_cache.assign(m.saved_caches[s]);
+    const auto begin = m.saved_counters.begin() + static_cast<std::ptrdiff_t>(s * m.counter_stride);
+    std::copy(begin, begin + static_cast<std::ptrdiff_t>(m.bodies.size()), m.sleep_counters.begin());
+    m.contact_cache.restore(s);
     return;
   }
   m.contact_cache.clear();
