@@ -49,7 +49,7 @@ void ContactCache::store(std::span<const SolverContact> contacts, std::span<cons
     const SolverContact& c = contacts[i];
     const Pose& pose = poses[c.a];
     entries[i] = {c.a, c.b, pose.to_local_direction(c.point - pose.position), c.normal_impulse,
-                   c.tangent1_impulse, c.tangent2_impulse, static_cast<std::uint32_t>(i)};
+                  c.tangent1_impulse, c.tangent2_impulse, static_cast<std::uint32_t>(i)};
   }
   // A total order (std::sort needs no buffer, unlike stable_sort): the result depends only on
   // the contacts.
