@@ -229,15 +229,13 @@ struct ReferenceRegions {
       for (BodyIndex b = 0; b < count; ++b) {
         const Vec3 p = world.positions[b];
         const float r = world.radii[b];
-        if (overlap(center, simulated + h, p, r)) {
-          const float gap = distance(p, center) - r;
-          if (gap <= (is_member(previous_simulated, b) ? simulated + h : simulated)) {
-            regions.simulated[b] = 1;
-          }
-          if (overlap(center, core + h, p, r) &&
-              gap <= (is_member(previous_core, b) ? core + h : core)) {
-            regions.core[b] = 1;
-          }
+        // The bounding sphere within the simulated radius (hysteresis more for a member).
+        if (overlap(center, is_member(previous_simulated, b) ? simulated + h : simulated, p, r)) {
+          regions.simulated[b] = 1;
+        }
+        if (overlap(center, core + h, p, r) &&
+            distance(p, center) - r <= (is_member(previous_core, b) ? core + h : core)) {
+          regions.core[b] = 1;
         }
         if (b == c || !overlap(swept_center(c), swept_radius(c) + h, swept_center(b), swept_radius(b))) {
           continue;

@@ -12,25 +12,16 @@
 namespace shoal::authority {
 namespace {
 
-// The bounding-sphere overlap test that gates every membership test below.
-bool spheres_overlap(Vec3 center_a, float radius_a, Vec3 center_b, float radius_b) {
-  const float reach = radius_a + radius_b;
-  return length_squared(center_a - center_b) <= reach * reach;
-}
-
 // Bits of RegionBuilder::passed_: which bounding tests a body passed in the current query.
-constexpr std::uint8_t kSphereQuery = 1;
+constexpr std::uint8_t kCoreQuery = 1;
 constexpr std::uint8_t kContactQuery = 2;
 
-// A body whose bounding sphere's center lies within this fraction of (simulated radius + its
-// radius) from the query center passes the exact simulated-sphere test for certain: the margin
-// (0.1% of the reach) dwarfs the few ulps of rounding in that test's sqrt and subtraction.
-constexpr float kDeepInside = 0.999f;
-
-// One query's bounding tests, both rules, for every body.
+// One query's tests for every body: the simulated-sphere rule exactly, and the bounding tests
+// that gate the exact core and contact tests.
 struct BoundingQuery {
   Vec3 center;
-  float sphere_query = 0, core_query = 0, simulated = 0;  // reaches before each body's radius
+  float core_query = 0;  // the core's reach with hysteresis, before each body's radius
+  float simulated = 0, hysteresis = 0;
   Vec3 swept_center;
   float swept_query = 0;
 };
@@ -39,9 +30,14 @@ struct BodyArrays {
 };
 
 // The pass every query makes over the whole world, so it is written for the vectoriser: plain
-// pointers that it can prove apart (the region flags and the body arrays), no branch.
+// pointers that it can prove apart (the region flags and the body arrays), no branch. The
+// simulated region is decided here for every body (compared squared, as the bounding tests
+// are: no square root), since a region tens of metres wide holds most of a world and its
+// hysteresis band many bodies; only the few near the core or a predicted contact go on to
+// the exact tests.
 SHOAL_VECTOR_CLONES void bounding_pass(const BoundingQuery& q, const BodyArrays& bodies, std::size_t count,
-                   std::uint8_t* __restrict simulated, std::uint8_t* __restrict passed) {
+                   const std::uint8_t* __restrict was_simulated, std::uint8_t* __restrict simulated,
+                   std::uint8_t* __restrict passed) {
   const float* __restrict xs = bodies.xs;
   const float* __restrict ys = bodies.ys;
   const float* __restrict zs = bodies.zs;
@@ -53,22 +49,18 @@ SHOAL_VECTOR_CLONES void bounding_pass(const BoundingQuery& q, const BodyArrays&
   for (std::size_t i = 0; i < count; ++i) {
     const float dx = q.center.x - xs[i], dy = q.center.y - ys[i], dz = q.center.z - zs[i];
     const float distance_squared = dx * dx + dy * dy + dz * dz;
-    const float sphere_reach = q.sphere_query + radii[i];
+    // Within the simulated radius of the sphere, or within hysteresis more of it for a body
+    // that was a member.
+    const float simulated_reach = q.simulated + static_cast<float>(was_simulated[i]) * q.hysteresis + radii[i];
     const float core_reach = q.core_query + radii[i];
-    const float deep_reach = (q.simulated + radii[i]) * kDeepInside;
     const float sx = q.swept_center.x - swept_xs[i], sy = q.swept_center.y - swept_ys[i],
                 sz = q.swept_center.z - swept_zs[i];
     const float swept_reach = q.swept_query + swept_radii[i];
-    const bool in_sphere = distance_squared <= sphere_reach * sphere_reach;
+    const bool in_simulated = distance_squared <= simulated_reach * simulated_reach;
     const bool near_core = distance_squared <= core_reach * core_reach;
-    const bool deep = distance_squared <= deep_reach * deep_reach;
     const bool in_swept = sx * sx + sy * sy + sz * sz <= swept_reach * swept_reach;
-    // Deep inside the simulated sphere and clear of the core's: a member of the simulated
-    // region whatever the exact test's rounding, so it needs no exact test (most of a world
-    // lies there: the simulated region is tens of metres wide).
-    const bool simulated_only = deep && !near_core;
-    simulated[i] = static_cast<std::uint8_t>(simulated[i] | static_cast<std::uint8_t>(simulated_only));
-    passed[i] = static_cast<std::uint8_t>(static_cast<std::uint8_t>(in_sphere && !simulated_only) * kSphereQuery |
+    simulated[i] = static_cast<std::uint8_t>(simulated[i] | static_cast<std::uint8_t>(in_simulated));
+    passed[i] = static_cast<std::uint8_t>(static_cast<std::uint8_t>(near_core) * kCoreQuery |
                                           static_cast<std::uint8_t>(in_swept) * kContactQuery);
   }
 }
@@ -149,6 +141,7 @@ void RegionBuilder::compute(std::span<const BodyIndex> controlled, PeerRegions& 
   // The caller's flags become the previous membership; the swap keeps both buffers warm.
   std::swap(regions.core, previous_core_);
   std::swap(regions.simulated, previous_simulated_);
+  previous_simulated_.resize(count, 0);  // a first compute has none (the pass reads one per body)
   regions.core.assign(count, 0);
   regions.simulated.assign(count, 0);
   regions.core_bodies.clear();
@@ -157,20 +150,19 @@ void RegionBuilder::compute(std::span<const BodyIndex> controlled, PeerRegions& 
   const float hysteresis = config_.hysteresis;
   for (const BodyIndex body : controlled) {
     const float core = core_radius(body);
-    const float simulated = core + config_.simulated_radius;
-    // The bounding tests of both rules for every body in one branch-free pass (the simulated
-    // sphere contains the core sphere, so its bound covers both sphere rules).
+    // The simulated sphere for every body, and the bounding tests of the core's rules, in one
+    // branch-free pass.
     const Vec3 center = position(body);
     BoundingQuery query;
     query.center = center;
-    query.sphere_query = simulated + hysteresis;
     query.core_query = core + hysteresis;
-    query.simulated = simulated;
+    query.simulated = core + config_.simulated_radius;
+    query.hysteresis = hysteresis;
     query.swept_center = {swept_xs_[body], swept_ys_[body], swept_zs_[body]};
     query.swept_query = swept_radii_[body] + hysteresis;
     const BodyArrays arrays{xs_.data(), ys_.data(), zs_.data(), radii_.data(),
                             swept_xs_.data(), swept_ys_.data(), swept_zs_.data(), swept_radii_.data()};
-    bounding_pass(query, arrays, count, regions.simulated.data(), passed_.data());
+    bounding_pass(query, arrays, count, previous_simulated_.data(), regions.simulated.data(), passed_.data());
     passed_[body] &= static_cast<std::uint8_t>(~kContactQuery);  // no contact with itself
     // The exact tests for the bodies that passed, skipping runs of failures a word at a time.
     std::size_t i = 0;
@@ -185,7 +177,7 @@ void RegionBuilder::compute(std::span<const BodyIndex> controlled, PeerRegions& 
       }
       const auto candidate = static_cast<BodyIndex>(i++);
       const std::uint8_t passed = passed_[candidate];
-      if (passed & kSphereQuery) test_spheres(candidate, center, core, simulated, regions);
+      if (passed & kCoreQuery) test_core(candidate, center, core, regions);
       if (passed & kContactQuery) test_predicted_contact(candidate, body, regions);
     }
   }
@@ -198,17 +190,10 @@ void RegionBuilder::join_core(BodyIndex body, PeerRegions& regions) {
   regions.core_bodies.push_back(body);
 }
 
-void RegionBuilder::test_spheres(BodyIndex body, Vec3 center, float core_radius,
-                                 float simulated_radius, PeerRegions& regions) const {
-  const float hysteresis = config_.hysteresis;
-  const Vec3 p = position(body);
+void RegionBuilder::test_core(BodyIndex body, Vec3 center, float core_radius, PeerRegions& regions) const {
   // Distance from the sphere's center to the near side of the body's bounding sphere.
-  const float gap = distance(p, center) - radii_[body];
-  const float simulated_reach =
-      is_member(previous_simulated_, body) ? simulated_radius + hysteresis : simulated_radius;
-  if (gap <= simulated_reach) regions.simulated[body] = 1;
-  if (!spheres_overlap(center, core_radius + hysteresis, p, radii_[body])) return;
-  const float core_reach = is_member(previous_core_, body) ? core_radius + hysteresis : core_radius;
+  const float gap = distance(position(body), center) - radii_[body];
+  const float core_reach = is_member(previous_core_, body) ? core_radius + config_.hysteresis : core_radius;
   if (gap <= core_reach) join_core(body, regions);
 }
 

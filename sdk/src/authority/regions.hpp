@@ -75,12 +75,11 @@ class RegionBuilder {
   const AuthorityConfig& config() const { return config_; }
 
  private:
-  /// The exact membership tests for one candidate body that passed a query's bounding test.
-  /// Sphere rule: the body's bounding sphere overlaps the sphere (center, core_radius), or lies
-  /// within `hysteresis` of it when it was a core member before; the same for the simulated
-  /// region with simulated_radius (>= core_radius).
-  void test_spheres(BodyIndex body, Vec3 center, float core_radius, float simulated_radius,
-                    PeerRegions& regions) const;
+  /// The exact core test for a body that passed the query's bounding test: its bounding
+  /// sphere overlaps the sphere (center, core_radius), or lies within `hysteresis` of it when
+  /// it was a core member before. (The simulated region's rule, the same with
+  /// simulated_radius and the previous simulated membership, is exact in the bounding pass.)
+  void test_core(BodyIndex body, Vec3 center, float core_radius, PeerRegions& regions) const;
   static void join_core(BodyIndex body, PeerRegions& regions);
   /// Contact rule: the body is predicted to touch `controlled` within T_predict.
   void test_predicted_contact(BodyIndex body, BodyIndex controlled, PeerRegions& regions) const;
@@ -103,7 +102,7 @@ class RegionBuilder {
   // rebuilding a spatial index every frame (regions are wide, tens of metres, and a match has
   // a handful of controlled bodies).
   std::vector<float> swept_xs_, swept_ys_, swept_zs_, swept_radii_;
-  // Scratch: per body, which bounding tests of the current query it passed (kSphereQuery,
+  // Scratch: per body, which bounding tests of the current query it passed (kCoreQuery,
   // kContactQuery bits).
   std::vector<std::uint8_t> passed_;
   // Scratch: the membership before this compute(), swapped with the caller's flags.
