@@ -91,16 +91,13 @@ bool serialize_vector(Stream& s, VectorField& f, bool with_baseline, const Class
       const auto offset = static_cast<std::int32_t>((packed >> (a * static_cast<std::size_t>(bits))) & low_mask(bits));
       f.value[a] = class_low(bits) + offset;
     }
+    f.coding = Coding::delta;
+    // One encoding per value: the smallest class that fits, and no all-zero "change".
+    if (is_zero(f.value) || (cls > 0 && fits(f.value, classes[cls - 1]))) return s.fail(DropReason::malformed);
   } else {
     for (std::int32_t& x : f.value) {
       if (!serialize_int(s, x, class_low(bits), class_high(bits))) return false;
     }
-  }
-  if constexpr (Stream::reading) {
-    f.coding = Coding::delta;
-    // One encoding per value: the smallest class that fits, and no all-zero "change".
-    const bool zero = is_zero(f.value);
-    if (zero || (cls > 0 && fits(f.value, classes[cls - 1]))) return s.fail(DropReason::malformed);
   }
   return true;
 }
