@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <span>
 #include <vector>
@@ -57,6 +58,51 @@ TEST_CASE("bit stream: seeded values round-trip, and the measurer counts what th
     CHECK(reader.finish());
     CHECK(out == in);
   }
+}
+
+TEST_CASE("bit stream: bits written once into words append as if written field by field") {
+  core::Random random(11);
+  for (int i = 0; i < 500; ++i) {
+    std::vector<Sample> samples(1 + random.next_u64() % 5);
+    for (Sample& x : samples) {
+      x.small = static_cast<std::uint32_t>(random.next_u64() % 6);
+      x.flag = random.chance(0.5);
+      x.real = static_cast<float>(random.uniform(-1e6, 1e6));
+      x.wide = static_cast<std::uint32_t>(random.next_u64());
+    }
+    std::array<std::uint64_t, 8> words{};
+    words.fill(~std::uint64_t{0});  // a writer must not depend on cleared words
+    WordWriter once(words);
+    for (Sample& x : samples) REQUIRE(serialize(once, x));
+    // Appended after every lead of 0..63 bits, to meet every alignment.
+    const auto lead = static_cast<int>(random.next_u64() % 64);
+    std::uint32_t lead_bits = static_cast<std::uint32_t>(random.next_u64());
+    std::vector<std::uint8_t> direct, appended;
+    {
+      BitWriter writer(direct);
+      std::uint32_t first = lead_bits >> 8;
+      REQUIRE(writer.bits(lead_bits, std::min(lead, 32)));
+      if (lead > 32) REQUIRE(writer.bits(first, lead - 32));
+      for (Sample& x : samples) REQUIRE(serialize(writer, x));
+    }
+    {
+      BitWriter writer(appended);
+      std::uint32_t first = lead_bits >> 8;
+      REQUIRE(writer.bits(lead_bits, std::min(lead, 32)));
+      if (lead > 32) REQUIRE(writer.bits(first, lead - 32));
+      writer.append(words, once.bits_used());
+      CHECK(writer.bits_used() == static_cast<std::size_t>(lead) + once.bits_used());
+    }
+    CHECK(appended == direct);
+  }
+  // Full words refuse more, rather than write past them.
+  std::array<std::uint64_t, 1> one{};
+  WordWriter full(one);
+  std::uint32_t value = 5;
+  CHECK(full.bits(value, 32));
+  CHECK(full.bits(value, 32));
+  CHECK_FALSE(full.bits(value, 1));
+  CHECK(full.bits_used() == 64);
 }
 
 TEST_CASE("bit stream: bounds are honoured on both sides") {

@@ -163,6 +163,63 @@ TEST_CASE("snapshot: raw floats and acks round-trip") {
   CHECK(ack_back == ack);
 }
 
+TEST_CASE("snapshot: records encoded once go into packets of any header, each as encode writes it") {
+  const Quantizer q(kConfig);
+  core::Random random(31);
+  for (const bool quantized : {true, false}) {
+    Snapshot s = header(quantized, false);
+    std::vector<std::uint8_t> user(kMaxUserBytes);
+    for (BodyIndex i = 0; i < 12; ++i) {
+      const ObjectState state = random_state(random, i % 5 == 1);
+      ObjectRecord r = make_record(i * 3, q.quantize(state), nullptr, 0);
+      if (quantized && r.at_rest) {  // not sent at rest, and read back as unchanged
+        r.linear_velocity = r.angular_velocity = VectorField{Coding::unchanged, {}};
+      }
+      if (!quantized) {
+        r = ObjectRecord{};
+        r.index = i * 3;
+        r.raw = state;
+        r.at_rest = state.at_rest;
+      }
+      for (std::uint8_t& byte : user) byte = static_cast<std::uint8_t>(random.next_u64());
+      // Up to the most user bytes a type may have: the longest record there is.
+      if (i % 3 == 0) set_user_bytes(r, std::span(user).first(i == 0 ? kMaxUserBytes : i), {});
+      s.objects.push_back(r);
+    }
+    std::vector<EncodedRecord> encoded(s.objects.size());
+    std::vector<EncodedRef> refs;
+    for (std::size_t k = 0; k < s.objects.size(); ++k) {
+      REQUIRE(encode_record(s, s.objects[k], q.limits(), encoded[k]));
+      refs.push_back({s.objects[k].index, &encoded[k]});
+    }
+    // The longest record uses every word.
+    if (!quantized) CHECK(encoded[0].bits > 64 * (encoded[0].words.size() - 1));
+    std::vector<std::uint8_t> sizes(s.objects.back().index + 1);
+    for (const ObjectRecord& r : s.objects) sizes[r.index] = r.user_bytes.size;
+    // Headers of different lengths put the records at different bit offsets.
+    for (std::size_t inputs = 0; inputs <= 6; ++inputs) {
+      Snapshot h = s;
+      h.has_ack = inputs % 2 == 1;
+      if (h.has_ack) h.ack = {7, 0x5, {}};
+      for (std::size_t k = 0; k < inputs; ++k) {
+        h.inputs.push_back({h.frame - static_cast<Frame>(k), {{static_cast<float>(k), 0, 1}, 1}});
+      }
+      std::vector<std::uint8_t> spliced, whole;
+      REQUIRE(encode(h, refs, spliced));
+      REQUIRE(encode(h, q.limits(), whole));
+      CHECK(spliced == whole);
+      Snapshot decoded;
+      REQUIRE(decode(spliced, q.limits(), decoded, sizes));
+      CHECK(decoded == h);
+    }
+    // A record the format refused is not written.
+    refs[4].encoded = nullptr;
+    std::vector<std::uint8_t> bytes{1};
+    CHECK_FALSE(encode(s, refs, bytes));
+    CHECK(bytes.empty());
+  }
+}
+
 TEST_CASE("snapshot: what the format cannot carry is refused by the encoder") {
   const Quantizer q(kConfig);
   std::vector<std::uint8_t> bytes{1};

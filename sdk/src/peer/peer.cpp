@@ -120,6 +120,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
   last_contact.resize(body_count, kNoFrame);
   frozen_next.resize(body_count);
   made_records.resize(body_count);
+  packet_records.reserve(body_count);
   owned_bodies.reserve(body_count);
   decide_candidates.reserve(body_count);
   time_sync.set_reference_peer(0);  // the host defines the timeline while it is there

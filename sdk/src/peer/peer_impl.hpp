@@ -197,13 +197,17 @@ struct Peer::Impl {
   std::vector<std::uint8_t> frozen_next;  // per body: left out of the next step
   bool freezing = false;                  // the last step was given frozen_next
   // Per body: the record last made for it, for the frame and baseline age it was made for,
-  // and its bits but the index code (record_for).
+  // and its bits but the index code, encoded once for every packet that carries it
+  // (record_for).
   struct MadeRecord {
     Frame frame = kNoFrame;
-    std::uint32_t payload_bits = 0;
     wire::ObjectRecord record;
+    wire::EncodedRecord encoded;
+    bool fits = false;  // the format carries it (else a packet with it is not sent)
+    wire::EncodedRef ref() const { return {record.index, fits ? &encoded : nullptr}; }
   };
   std::vector<MadeRecord> made_records;
+  std::vector<wire::EncodedRef> packet_records;  // the next snapshot packet's, by index
   // Bodies whose newest frames may have changed since a per-frame pass last read them (all of
   // them after a catch-up, at the start, or for an engine that gives no list): the smoothing
   // and the region passes read only these.

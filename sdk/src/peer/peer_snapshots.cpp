@@ -148,8 +148,7 @@ const Peer::Impl::MadeRecord& Peer::Impl::record_for(SnapshotLink& link, BodyInd
   }
   if (user_bytes.any()) add_user_bytes(r, link, frame);
   made.frame = frame;
-  made.payload_bits = static_cast<std::uint32_t>(wire::record_bits(snapshot_out, r, 0, quantizer.limits()) -
-                                                 wire::index_bits(0));
+  made.fits = wire::encode_record(snapshot_out, r, quantizer.limits(), made.encoded);
   return made;
 }
 
@@ -167,17 +166,18 @@ std::span<std::uint8_t> Peer::Impl::held_user_bytes(Frame frame, BodyIndex body)
   return history.user_bytes(frame, body).first(user_bytes.size[body]);
 }
 
-// Sends snapshot_out (with the ack for this link) and logs it; returns the bytes sent.
+// Sends snapshot_out's header with packet_records (and the ack for this link) and logs it;
+// returns the bytes sent.
 std::size_t Peer::Impl::send_snapshot_packet(SnapshotLink& link, ConnectionId connection, Frame frame) {
   snapshot_out.has_ack = link.received.has_received();
   if (snapshot_out.has_ack) link.received.take_ack(snapshot_out.ack);
   snapshot_out.sequence = link.sent.begin_packet(frame);
   if (config.snapshots.quantize) {
-    for (const wire::ObjectRecord& r : snapshot_out.objects) {
-      link.sent.add(r.index, quantized[r.index], r.user_bytes.view());
+    for (const wire::EncodedRef& r : packet_records) {
+      link.sent.add(r.index, quantized[r.index], made_records[r.index].record.user_bytes.view());
     }
   }
-  if (!wire::encode(snapshot_out, quantizer.limits(), out_buffer)) return 0;
+  if (!wire::encode(snapshot_out, packet_records, out_buffer)) return 0;
   transport->send(connection, Channel::state, out_buffer);
   stats.snapshot_bytes_sent += out_buffer.size();
   return out_buffer.size();
@@ -189,7 +189,7 @@ void Peer::Impl::send_due(SnapshotLink& link, ConnectionId connection, Frame fra
   const std::span<const ObjectState> states = history.newest_states();  // of `frame`
   const std::size_t limit_bits =
       (static_cast<std::size_t>(config.snapshots.packet_budget_bytes) - wire::kHeaderSize) * 8;
-  snapshot_out.objects.clear();
+  packet_records.clear();
   snapshot_out.has_ack = link.received.has_received();  // as the packet will be sent
   std::size_t bits = wire::header_bits(snapshot_out);
   bool sent = false;
@@ -202,21 +202,21 @@ void Peer::Impl::send_due(SnapshotLink& link, ConnectionId connection, Frame fra
                                                         interval_number % config.snapshots.coasting_interval_frames == 0);
     if (!due) continue;
     const MadeRecord& made = record_for(link, b, frame);
-    const BodyIndex next = snapshot_out.objects.empty() ? 0 : snapshot_out.objects.back().index + 1;
-    std::size_t cost = made.payload_bits + wire::index_bits(b - next);
-    if (bits + cost > limit_bits && !snapshot_out.objects.empty()) {
+    const BodyIndex next = packet_records.empty() ? 0 : packet_records.back().index + 1;
+    std::size_t cost = made.encoded.bits + wire::index_bits(b - next);
+    if (bits + cost > limit_bits && !packet_records.empty()) {
       send_snapshot_packet(link, connection, frame);
       sent = true;
-      snapshot_out.objects.clear();
+      packet_records.clear();
       snapshot_out.has_ack = link.received.has_received();
       bits = wire::header_bits(snapshot_out);
-      cost = made.payload_bits + wire::index_bits(b);
+      cost = made.encoded.bits + wire::index_bits(b);
     }
-    snapshot_out.objects.push_back(made.record);
+    packet_records.push_back(made.ref());
     bits += cost;
   }
   // Inputs travel even when nothing owned is due, so remote prediction keeps up.
-  if (!snapshot_out.objects.empty() || (!sent && controlled && moving_due)) {
+  if (!packet_records.empty() || (!sent && controlled && moving_due)) {
     send_snapshot_packet(link, connection, frame);
     sent = true;
   }
@@ -268,7 +268,7 @@ void Peer::Impl::send_prioritized(SnapshotLink& link, ConnectionId connection, F
   const auto most_per_packet = static_cast<std::size_t>(room_bytes * 8 / kMinRecordBits) + 1;
   link.priority.order(candidates, most_per_packet);
 
-  snapshot_out.objects.clear();
+  packet_records.clear();
   snapshot_out.has_ack = link.received.has_received();
   const double room = std::min<double>(link.budget.available(), sc.packet_budget_bytes + sync::kPacketOverheadBytes);
   const double payload_bytes = room - sync::kPacketOverheadBytes - static_cast<double>(wire::kHeaderSize);
@@ -286,39 +286,39 @@ void Peer::Impl::send_prioritized(SnapshotLink& link, ConnectionId connection, F
     for (std::size_t i = 0; i < considered && limit_bits - bits >= kMinRecordBits; ++i) {
       const BodyIndex b = candidates[i];
       const MadeRecord& made = record_for(link, b, frame);
-      const std::size_t cost = made.payload_bits + wire::index_bits(std::min(b, kTypicalGap));
+      const std::size_t cost = made.encoded.bits + wire::index_bits(std::min(b, kTypicalGap));
       if (bits + cost > limit_bits) {  // a smaller one further down may still fit
         if (++misses == kMaxMisses) break;
         continue;
       }
-      snapshot_out.objects.push_back(made.record);
+      packet_records.push_back(made.ref());
       bits += cost;
     }
-    auto by_index = [](const wire::ObjectRecord& a, const wire::ObjectRecord& c) { return a.index < c.index; };
-    std::sort(snapshot_out.objects.begin(), snapshot_out.objects.end(), by_index);
+    auto by_index = [](const wire::EncodedRef& a, const wire::EncodedRef& c) { return a.index < c.index; };
+    std::sort(packet_records.begin(), packet_records.end(), by_index);
     auto exact_bits = [&] {
       std::size_t total = header;
       BodyIndex next = 0;
-      for (const wire::ObjectRecord& r : snapshot_out.objects) {
-        total += made_records[r.index].payload_bits + wire::index_bits(r.index - next);
+      for (const wire::EncodedRef& r : packet_records) {
+        total += made_records[r.index].encoded.bits + wire::index_bits(r.index - next);
         next = r.index + 1;
       }
       return total;
     };
-    while (!snapshot_out.objects.empty() && exact_bits() > limit_bits) {
+    while (!packet_records.empty() && exact_bits() > limit_bits) {
       // Estimates fell short: drop the least important until it fits.
-      auto least = std::min_element(snapshot_out.objects.begin(), snapshot_out.objects.end(),
-                                    [&](const wire::ObjectRecord& a, const wire::ObjectRecord& c) {
+      auto least = std::min_element(packet_records.begin(), packet_records.end(),
+                                    [&](const wire::EncodedRef& a, const wire::EncodedRef& c) {
                                       return link.priority.value(a.index) < link.priority.value(c.index);
                                     });
-      snapshot_out.objects.erase(least);
+      packet_records.erase(least);
     }
   }
   // Inputs travel every interval even when the budget is spent: remote prediction needs them.
-  if (snapshot_out.objects.empty() && !controlled) return;
+  if (packet_records.empty() && !controlled) return;
   const std::size_t bytes = send_snapshot_packet(link, connection, frame);
   link.budget.spend(static_cast<double>(bytes + sync::kPacketOverheadBytes));
-  for (const wire::ObjectRecord& r : snapshot_out.objects) link.priority.sent(r.index);
+  for (const wire::EncodedRef& r : packet_records) link.priority.sent(r.index);
   ++stats.snapshots_sent;
 }
 

@@ -11,6 +11,7 @@
 // bytes; the last byte is padded with zero bits.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -69,6 +70,14 @@ class BitWriter {
   }
   bool fail(DropReason) { return false; }  // writers are given valid values
   std::size_t bits_used() const { return bit_; }
+  /// Writes the first `count` bits of `words` (a WordWriter's), as bits() would have written
+  /// them one field at a time.
+  void append(std::span<const std::uint64_t> words, std::size_t count) {
+    for (std::size_t done = 0; done < count; done += 32) {
+      auto chunk = static_cast<std::uint32_t>(words[done / 64] >> (done % 64));
+      bits(chunk, static_cast<int>(std::min<std::size_t>(32, count - done)));
+    }
+  }
 
   /// Writes out the last partial bytes (zero-padded) and cuts `out` to what was written.
   void finish() {
@@ -151,6 +160,37 @@ class BitReader {
 };
 
 /// Counts the bits a serialize function would write, without writing.
+/// Writes into a fixed array of words, least significant bit first, for bits written once and
+/// appended to several datagrams (BitWriter::append). Fails, writing nothing more, when the
+/// array is full.
+class WordWriter {
+ public:
+  static constexpr bool writing = true;
+  static constexpr bool reading = false;
+
+  explicit WordWriter(std::span<std::uint64_t> words) : words_(words) {}
+
+  bool bits(std::uint32_t& value, int count) {
+    if (bit_ + static_cast<std::size_t>(count) > words_.size() * 64) return false;
+    const std::uint64_t v = value & low_mask(count);
+    const std::size_t word = bit_ / 64;
+    const std::size_t shift = bit_ % 64;
+    // A word is assigned when its first bit is written, so the array needs no clearing.
+    words_[word] = shift == 0 ? v : words_[word] | (v << shift);
+    if (shift + static_cast<std::size_t>(count) > 64 && word + 1 < words_.size()) {
+      words_[word + 1] = v >> (64 - shift);
+    }
+    bit_ += static_cast<std::size_t>(count);
+    return true;
+  }
+  bool fail(DropReason) { return false; }
+  std::size_t bits_used() const { return bit_; }
+
+ private:
+  std::span<std::uint64_t> words_;
+  std::size_t bit_ = 0;
+};
+
 class BitMeasurer {
  public:
   static constexpr bool writing = true;

@@ -150,9 +150,8 @@ bool serialize_index(Stream& s, BodyIndex& index, BodyIndex next) {
 }
 
 template <class Stream>
-bool serialize_state_record(Stream& s, const Snapshot& snapshot, ObjectRecord& r, BodyIndex next,
+bool serialize_state_record(Stream& s, const Snapshot& snapshot, ObjectRecord& r,
                             const QuantizedLimits& limits) {
-  if (!serialize_index(s, r.index, next)) return false;
   if (!serialize_bool(s, r.at_rest)) return false;
   const bool send_velocities = !r.at_rest || snapshot.velocities_at_rest;
 
@@ -233,11 +232,12 @@ bool serialize_user_bytes(Stream& s, ObjectRecord& r, bool with_baseline) {
   return true;
 }
 
-// `sizes` gives a decoded record's user-byte count by body; a written record carries its own.
+// A record after its index code (what encode_record writes once for many packets). `sizes`
+// gives a decoded record's user-byte count by body; a written record carries its own.
 template <class Stream>
-bool serialize_record(Stream& s, const Snapshot& snapshot, ObjectRecord& r, BodyIndex next,
-                      const QuantizedLimits& limits, std::span<const std::uint8_t> sizes) {
-  if (!serialize_state_record(s, snapshot, r, next, limits)) return false;
+bool serialize_record_payload(Stream& s, const Snapshot& snapshot, ObjectRecord& r,
+                              const QuantizedLimits& limits, std::span<const std::uint8_t> sizes) {
+  if (!serialize_state_record(s, snapshot, r, limits)) return false;
   if constexpr (Stream::reading) {
     r.user_bytes.size = r.index < sizes.size() ? sizes[r.index] : 0;
     r.user_bytes_unchanged = false;
@@ -314,20 +314,46 @@ bool serialize_header(Stream& s, Snapshot& m) {
   return true;
 }
 
-template <class Stream>
-bool serialize_snapshot(Stream& s, Snapshot& m, const QuantizedLimits& limits,
-                        std::span<const std::uint8_t> user_bytes_sizes = {}) {
+bool read_snapshot(BitReader& s, Snapshot& m, const QuantizedLimits& limits,
+                   std::span<const std::uint8_t> user_bytes_sizes) {
   if (!serialize_header(s, m)) return false;
-  std::uint32_t count = static_cast<std::uint32_t>(m.objects.size());
+  std::uint32_t count = 0;
   if (!serialize_uint(s, count, 0, kMaxObjectCount)) return false;
-  if constexpr (Stream::reading) {
-    if (count * kMinRecordBits > s.remaining_bits()) return s.fail(DropReason::truncated);
-    m.objects.resize(count);
-  }
+  if (count * kMinRecordBits > s.remaining_bits()) return s.fail(DropReason::truncated);
+  m.objects.resize(count);
   BodyIndex next = 0;
   for (ObjectRecord& r : m.objects) {
-    if (!serialize_record(s, m, r, next, limits, user_bytes_sizes)) return false;
+    if (!serialize_index(s, r.index, next) ||
+        !serialize_record_payload(s, m, r, limits, user_bytes_sizes)) {
+      return false;
+    }
     next = r.index + 1;
+  }
+  return true;
+}
+
+// The header, then `count` records, each an index code and the bits `record_at(i)` encoded
+// for it (an EncodedRef; a null one fails the whole).
+template <class RecordAt>
+bool write_snapshot(const Snapshot& snapshot, std::size_t count, RecordAt&& record_at,
+                    std::vector<std::uint8_t>& out) {
+  write_header(MessageKind::snapshot, out);
+  BitWriter writer(out);
+  std::size_t written_count = count;
+  bool written = serialize_header(writer, const_cast<Snapshot&>(snapshot)) &&
+                 serialize_uint(writer, written_count, 0, kMaxObjectCount);
+  BodyIndex next = 0;
+  for (std::size_t i = 0; written && i < count; ++i) {
+    const EncodedRef record = record_at(i);
+    BodyIndex index = record.index;
+    written = record.encoded != nullptr && serialize_index(writer, index, next);
+    if (written) writer.append(record.encoded->words, record.encoded->bits);
+    next = index + 1;
+  }
+  writer.finish();
+  if (!written || out.size() > kMaxUnreliableDatagram) {
+    out.clear();
+    return false;
   }
   return true;
 }
@@ -455,11 +481,9 @@ std::size_t header_bits(const Snapshot& snapshot) {
 
 std::size_t record_bits(const Snapshot& snapshot, const ObjectRecord& record, BodyIndex gap,
                         const QuantizedLimits& limits) {
-  BitMeasurer m;
-  ObjectRecord& r = const_cast<ObjectRecord&>(record);  // a measurer only reads
-  const BodyIndex next = record.index >= gap ? record.index - gap : 0;
-  serialize_record(m, snapshot, r, next, limits, {});
-  return m.bits_used();
+  EncodedRecord encoded;
+  (void)encode_record(snapshot, record, limits, encoded);  // bits up to a failure, as written
+  return index_bits(gap) + encoded.bits;
 }
 
 std::size_t index_bits(BodyIndex gap) {
@@ -469,16 +493,28 @@ std::size_t index_bits(BodyIndex gap) {
   return m.bits_used();
 }
 
+bool encode_record(const Snapshot& snapshot, const ObjectRecord& record, const QuantizedLimits& limits,
+                   EncodedRecord& out) {
+  WordWriter writer(out.words);
+  ObjectRecord& r = const_cast<ObjectRecord&>(record);  // a writer only reads
+  const bool written = serialize_record_payload(writer, snapshot, r, limits, {});
+  out.bits = static_cast<std::uint32_t>(writer.bits_used());
+  return written;
+}
+
 bool encode(const Snapshot& snapshot, const QuantizedLimits& limits, std::vector<std::uint8_t>& out) {
-  write_header(MessageKind::snapshot, out);
-  BitWriter writer(out);
-  const bool written = serialize_snapshot(writer, const_cast<Snapshot&>(snapshot), limits);
-  writer.finish();
-  if (!written || out.size() > kMaxUnreliableDatagram) {
-    out.clear();
-    return false;
-  }
-  return true;
+  EncodedRecord encoded;  // one record at a time
+  return write_snapshot(
+      snapshot, snapshot.objects.size(),
+      [&](std::size_t i) {
+        const ObjectRecord& r = snapshot.objects[i];
+        return EncodedRef{r.index, encode_record(snapshot, r, limits, encoded) ? &encoded : nullptr};
+      },
+      out);
+}
+
+bool encode(const Snapshot& snapshot, std::span<const EncodedRef> records, std::vector<std::uint8_t>& out) {
+  return write_snapshot(snapshot, records.size(), [&](std::size_t i) { return records[i]; }, out);
 }
 
 bool encode(const SnapshotAckMessage& message, std::vector<std::uint8_t>& out) {
@@ -497,7 +533,7 @@ DecodeStatus decode(std::span<const std::uint8_t> datagram, const QuantizedLimit
                     Snapshot& snapshot, std::span<const std::uint8_t> user_bytes_sizes) {
   if (const DecodeStatus header = expect_header(datagram, MessageKind::snapshot); !header) return header;
   BitReader reader(datagram.subspan(kHeaderSize));
-  if (!serialize_snapshot(reader, snapshot, limits, user_bytes_sizes) || !reader.finish()) return reader.reason();
+  if (!read_snapshot(reader, snapshot, limits, user_bytes_sizes) || !reader.finish()) return reader.reason();
   return DecodeStatus::success();
 }
 

@@ -90,6 +90,22 @@ struct Snapshot {
   bool operator==(const Snapshot&) const = default;
 };
 
+/// A record's bits after its index code, written once (encode_record) and appended to every
+/// packet that carries it: a body that goes to several peers in one frame, against baselines
+/// of the same age, is encoded once.
+struct EncodedRecord {
+  /// The longest record: raw floats (1 + 13 x 32 bits) and user bytes (1 + 8 x kMaxUserBytes).
+  static constexpr std::size_t kMaxBits = 1 + 13 * 32 + 1 + 8 * kMaxUserBytes;
+  std::array<std::uint64_t, (kMaxBits + 63) / 64> words{};
+  std::uint32_t bits = 0;
+};
+
+/// A record to write: the body's index and the bits encode_record wrote for it.
+struct EncodedRef {
+  BodyIndex index = 0;
+  const EncodedRecord* encoded = nullptr;
+};
+
 /// A standalone ack, for a peer with nothing else to send.
 struct SnapshotAckMessage {
   PeerId sender = kNoPeer;
@@ -131,6 +147,15 @@ constexpr std::size_t datagram_bytes(std::size_t bits) { return kHeaderSize + (b
 /// false, leaving `out` empty, when the datagram would exceed kMaxUnreliableDatagram or a
 /// field is outside what the format can carry.
 [[nodiscard]] bool encode(const Snapshot& snapshot, const QuantizedLimits& limits,
+                          std::vector<std::uint8_t>& out);
+/// The bits of `record` after its index code, as packets of `snapshot` carry them (they depend
+/// on the snapshot only through its `quantized` and `velocities_at_rest`). False when a field
+/// is outside what the format can carry.
+[[nodiscard]] bool encode_record(const Snapshot& snapshot, const ObjectRecord& record,
+                                 const QuantizedLimits& limits, EncodedRecord& out);
+/// encode() of records encoded beforehand, `records` in strictly ascending index (the
+/// snapshot's `objects` are not read): the same bytes as encode() of those records.
+[[nodiscard]] bool encode(const Snapshot& snapshot, std::span<const EncodedRef> records,
                           std::vector<std::uint8_t>& out);
 [[nodiscard]] bool encode(const SnapshotAckMessage& message, std::vector<std::uint8_t>& out);
 
