@@ -1,6 +1,7 @@
 #include "present/visual_smoother.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -183,12 +184,10 @@ void VisualSmoother::update_touched(float dt_seconds, std::span<const ObjectStat
   constexpr std::size_t kAhead = 6;
   core::visit_prefetching_ahead(
       total, kAhead,
-      [&](std::size_t k) {
+      [&](std::size_t k) -> std::array<const void*, 3> {
         const BodyIndex i = nth(k);
-        if (i >= n) return;
-        __builtin_prefetch(&bodies_[i]);
-        __builtin_prefetch(&previous_frame[i]);
-        __builtin_prefetch(&current_frame[i]);
+        if (i >= n) return {};
+        return {&bodies_[i], &previous_frame[i], &current_frame[i]};
       },
       [&](std::size_t k) { visit_once(nth(k)); });
   std::swap(changing_, next_changing_);
