@@ -5,10 +5,11 @@
 //     return serialize_uint(s, t.count, 0, 100) && serialize_bool(s, t.flag);
 //   }
 //
-// A writer never fails (callers check sizes with a BitMeasurer first, or let it grow); a
-// reader fails cleanly, remembering why, when the bits run out (truncated) or a value is
-// outside its range (malformed). Bits are packed least significant first into little-endian
-// bytes; the last byte is padded with zero bits.
+// A writer into a datagram never fails (callers check sizes with a BitMeasurer first, or let
+// it grow; a WordWriter, of fixed size, refuses what does not fit); a reader fails cleanly,
+// remembering why, when the bits run out (truncated) or a value is outside its range
+// (malformed). Bits are packed least significant first into little-endian bytes; the last
+// byte is padded with zero bits.
 #pragma once
 
 #include <algorithm>
@@ -159,7 +160,6 @@ class BitReader {
   DropReason reason_ = DropReason::count;
 };
 
-/// Counts the bits a serialize function would write, without writing.
 /// Writes into a fixed array of words, least significant bit first, for bits written once and
 /// appended to several datagrams (BitWriter::append). Fails, writing nothing more, when the
 /// array is full.
@@ -191,6 +191,7 @@ class WordWriter {
   std::size_t bit_ = 0;
 };
 
+/// Counts the bits a serialize function would write, without writing.
 class BitMeasurer {
  public:
   static constexpr bool writing = true;
