@@ -185,8 +185,7 @@ void Peer::wait(int timeout_ms) { impl_->transport->wait(timeout_ms); }
 
 bool Peer::poll_event(Event& event) {
   if (impl_->events.empty()) return false;
-  event = std::move(impl_->events.front());
-  impl_->events.pop_front();
+  event = impl_->events.pop();
   return true;
 }
 
@@ -246,11 +245,6 @@ BodyIndex Peer::Impl::body_of(ObjectId object) const {
                               " is not one of the simulation's bodies");
 }
 
-void Peer::Impl::emit(Event event) {
-  // A game that never polls must not grow memory without bound: the oldest events go first.
-  constexpr std::size_t kMaxQueuedEvents = 4096;
-  if (events.size() >= kMaxQueuedEvents) events.pop_front();
-  events.push_back(std::move(event));
-}
+void Peer::Impl::emit(Event event) { events.push(std::move(event)); }
 
 }  // namespace shoal

@@ -2,12 +2,12 @@
 // together in the order of one tick (ARCHITECTURE.md, "One tick on one peer").
 #pragma once
 
-#include <deque>
 #include <optional>
 #include <vector>
 
 #include "authority/ownership.hpp"
 #include "authority/regions.hpp"
+#include "core/bounded_queue.hpp"
 #include "peer/update_cost_clock.hpp"
 #include "present/frame_interpolator.hpp"
 #include "present/visual_smoother.hpp"
@@ -244,7 +244,8 @@ struct Peer::Impl {
     std::int64_t ping_sent_us;
   };
   std::vector<PendingPong> pending_pongs;  // answered once the clock has advanced
-  std::deque<Event> events;
+  // A game that never polls must not grow memory without bound: past 4096 the oldest go.
+  core::BoundedQueue<Event> events{4096};
   PeerStats stats;
   std::int64_t last_update_us = -1;
   std::int64_t last_ping_us = -1;
