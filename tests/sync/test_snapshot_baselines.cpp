@@ -7,6 +7,7 @@
 #include "match_harness.hpp"
 #include "sync/priority.hpp"
 #include "sync/snapshot_baselines.hpp"
+#include "wire/allocation_counter.hpp"
 #include "wire/snapshot_codec.hpp"
 
 using namespace shoal;
@@ -76,6 +77,30 @@ TEST_CASE("baselines advance only on acks, to the newest acked state of each obj
   CHECK(sent.acknowledged(1) != nullptr);
   sent.on_ack({static_cast<std::uint16_t>(second + 500), 0xFFFFFFFF, {}});  // never sent: ignored
   CHECK(*sent.acknowledged(1) == state_with(11));
+}
+
+TEST_CASE("the log of sent packets allocates nothing once its packets' sizes have settled") {
+  // Every slot of the log sees a packet only once per 256; packets of 1 to 12 objects, in an
+  // order that gives a slot a different size each time round.
+  sync::SentSnapshots sent(64);
+  Frame frame = 0;
+  auto send = [&](int n) {
+    sent.begin_packet(frame++);
+    for (int k = 0; k <= n % 12; ++k) sent.add(static_cast<BodyIndex>(k), state_with(static_cast<std::uint32_t>(n)));
+  };
+  int n = 0;
+  for (; n < 2 * 256; ++n) send(n);  // every slot used twice
+  start_counting_allocations();
+  for (; n < 6 * 256; ++n) {
+    send(n);
+    wire::SnapshotAck ack;
+    ack.newest = static_cast<std::uint16_t>(n);
+    ack.previous = 0xFFFFFFFF;
+    sent.on_ack(ack);
+  }
+  CHECK(counted_allocations().count == 0);
+  std::uint32_t age = 0;
+  CHECK(sent.baseline(3, frame, 64, age) != nullptr);  // the acks were taken
 }
 
 TEST_CASE("the receiver's acks name the newest sequence and the 32 before it, across wrap-around") {

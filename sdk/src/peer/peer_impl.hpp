@@ -238,6 +238,9 @@ struct Peer::Impl {
   };
   std::vector<std::unique_ptr<SnapshotLink>> snapshot_links;
   wire::Ownership ownership_out;
+  // Control messages decoded and built here, kept so that their vectors keep their capacity.
+  wire::Ownership ownership_in;
+  wire::Checksum checksum_in, checksum_out;
 
   struct PendingPong {
     ConnectionId connection;

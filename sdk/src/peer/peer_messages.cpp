@@ -72,14 +72,12 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
       return;
     }
     case wire::MessageKind::ownership: {
-      wire::Ownership m;
-      if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
-      return on_ownership(from, m);
+      if (auto s = wire::decode(bytes, ownership_in); !s) return drop(s.reason());
+      return on_ownership(from, ownership_in);
     }
     case wire::MessageKind::checksum: {
-      wire::Checksum m;
-      if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
-      return on_checksum(from, m);
+      if (auto s = wire::decode(bytes, checksum_in); !s) return drop(s.reason());
+      return on_checksum(from, checksum_in);
     }
     case wire::MessageKind::snapshot: {
       if (auto s = wire::decode(bytes, quantizer.limits(), snapshot_in, user_bytes.size); !s) return drop(s.reason());

@@ -279,8 +279,9 @@ void Peer::Impl::send_checksum(Frame frame) {
   // Frames older than the deepest catch-up are final on their owner.
   const Frame checked = frame - config.max_resimulated_frames - 4;
   if (!history.has(checked) || members.remotes().empty()) return;
-  wire::Checksum message;
+  wire::Checksum& message = checksum_out;
   message.frame = checked;
+  message.objects.clear();
   for (BodyIndex b : owned_bodies) {
     const Frame since = ownership->record(b).frame;
     if (since == kNoFrame || since <= checked) {

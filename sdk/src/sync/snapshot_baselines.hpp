@@ -88,12 +88,22 @@ class SentSnapshots {
     pending_[sequence % kPackets] = pending_mark(sequence);
     p.objects.clear();
     p.user_bytes.clear();
+    // Each of the log's slots sees a packet only every kPackets: grown one push at a time,
+    // they would go on allocating long after the link's packet sizes have settled. Room for
+    // the largest packet so far (at least kFirstRoom), rounded up to a power of two so that a
+    // slightly larger one does not send every slot to the allocator again, makes logging
+    // allocate nothing once every slot has it.
+    constexpr std::size_t kFirstRoom = 16;
+    const std::size_t room = std::bit_ceil(std::max(most_objects_, kFirstRoom));
+    p.objects.reserve(room);
+    p.user_bytes.reserve(room * user_bytes_stride_);
     return sequence;
   }
   /// Logs an object of the packet begun last (with its user bytes, when bodies have any).
   void add(BodyIndex body, const wire::QuantizedState& state, std::span<const std::uint8_t> user_bytes = {}) {
     Packet& p = packets_[static_cast<std::uint16_t>(next_sequence_ - 1) % kPackets];
     p.objects.push_back({body, state});
+    most_objects_ = std::max(most_objects_, p.objects.size());
     baselines_[body].sent = p.frame;
     if (user_bytes_stride_ > 0) {
       p.user_bytes.resize(p.objects.size() * user_bytes_stride_);
@@ -190,6 +200,7 @@ class SentSnapshots {
 
   std::size_t user_bytes_stride_;
   std::uint16_t next_sequence_ = 0;
+  std::size_t most_objects_ = 0;  // the most objects a logged packet has held
   // Every ack names 33 sequences, nearly all acked before: their pending marks sit together,
   // a few cache lines, so that only the packets an ack really advances are visited.
   std::array<std::uint32_t, kPackets> pending_{};
