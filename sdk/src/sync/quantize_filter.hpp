@@ -39,8 +39,8 @@ class QuantizeFilter final : public StateFilter {
     }
     pending_.clear();
     for (std::size_t k = 0; k < bodies.size(); ++k) {
-      if (looked_up(bodies[k], frame, states[k], memo_may_hold)) {
-        changed[k] = take(last_[bodies[k]], states[k]) ? 1 : 0;
+      if (const ObjectState* result = looked_up(bodies[k], frame, states[k], memo_may_hold)) {
+        changed[k] = take(*result, states[k]) ? 1 : 0;
       } else {
         pending_.push_back(static_cast<std::uint32_t>(k));
       }
@@ -54,7 +54,7 @@ class QuantizeFilter final : public StateFilter {
       Last& last = last_[bodies[k]];
       remember(last, settled_[i]);
       if (!memo_.empty()) memorize(bodies[k], frame, states[k], last);
-      changed[k] = take(last, states[k]) ? 1 : 0;
+      changed[k] = take(last.state, states[k]) ? 1 : 0;
     }
   }
   /// The code an owner sends for the state it holds, whose dequantisation is exactly that
@@ -67,7 +67,7 @@ class QuantizeFilter final : public StateFilter {
     Last& last = last_[body];
     if (!bitwise_equal(last.state, state)) settle_into(last, state);
     code = last.quantized;
-    return take(last, state);
+    return take(last.state, state);
   }
   /// quantizer.dequantize(code), looked up when this peer settled that code itself in one of
   /// the recent frames (so an owner's frame that agrees with the peer's own is not
@@ -94,24 +94,23 @@ class QuantizeFilter final : public StateFilter {
 
  private:
   struct Last;
-  // Whether a cache held the filtered `state` of (body, frame), which is then last_[body].
-  bool looked_up(BodyIndex body, Frame frame, const ObjectState& state, bool memo_may_hold) const {
+  // The filtered `state` of (body, frame) when a cache holds it, else nullptr.
+  const ObjectState* looked_up(BodyIndex body, Frame frame, const ObjectState& state, bool memo_may_hold) const {
     // A body the step did not move (asleep: most of a large world) still holds a value this
     // filter produced and knows to be a fixed point: quantising it again would change nothing,
     // so the work and the write-back are skipped.
-    Last& last = last_[body];
-    if (last.fixed && bitwise_equal(state, last.state)) return true;
+    const Last& last = last_[body];
+    if (last.fixed && bitwise_equal(state, last.state)) return &last.state;
     // A catch-up re-steps every body of the region, and most (those the correction does not
     // reach) come out of the step bit for bit as the first time: that frame's settling is
     // looked up instead of done again. Both caches hold results of one pure function of the
     // state, so the result is the same whatever was filtered before (catch-up depends on it).
-    if (!memo_may_hold) return false;
+    // last_ keeps what it held: only encode() needs it to match the newest state, and settles
+    // again when it does not (a catch-up replays the bodies this peer owns: they stay put).
+    if (!memo_may_hold) return nullptr;
     const Memo* memo = find_memo(body, frame);
-    if (memo == nullptr || !bitwise_equal(memo->raw, state)) return false;
-    last.quantized = memo->quantized;
-    last.state = memo->settled;
-    last.fixed = memo->fixed;
-    return true;
+    if (memo == nullptr || !bitwise_equal(memo->raw, state)) return nullptr;
+    return &memo->settled;
   }
   void settle_into(Last& last, const ObjectState& state) const {
     ++settled_count_;
@@ -124,30 +123,33 @@ class QuantizeFilter final : public StateFilter {
     // remembering as a fixed point; a moving body would never hit the cache anyway.
     last.fixed = result.state.at_rest && result.stable;
   }
-  /// Gives `state` the value last set; whether that changed it.
-  static bool take(const Last& last, ObjectState& state) {
-    if (bitwise_equal(last.state, state)) return false;
-    state = last.state;
+  /// Gives `state` the filtered value; whether that changed it.
+  static bool take(const ObjectState& filtered, ObjectState& state) {
+    if (bitwise_equal(filtered, state)) return false;
+    state = filtered;
     return true;
   }
 
   const wire::Quantizer& quantizer_;
-  // Per body, the last value set, together: two cache lines per filtered body.
+  // Per body, the last value settled, together: two cache lines per filtered body, the state
+  // and its flag in the first (all that the check for a fixed point reads).
   struct alignas(64) Last {
-    wire::QuantizedState quantized;
     ObjectState state;   // dequantize(quantized)
     bool fixed = false;  // state quantises to itself
+    wire::QuantizedState quantized;
   };
   // What settling gave, for the recent frames: per frame, an entry for each body settled
   // there, in the order they were (the engine's, which a catch-up re-steps them in), so that
   // a frame's entries lie together and the lookups of a catch-up walk a few dense rows rather
   // than one scattered line per body. memo_index_ tells where in its frame's row a body is.
+  // An entry starts with what a lookup checks (the state it was settled from, whose entry it
+  // is), then the result; the code, which only dequantize() reads, comes last.
   struct Memo {
+    ObjectState raw;
     BodyIndex body = 0;
     bool fixed = false;
-    wire::QuantizedState quantized;
-    ObjectState raw;
     ObjectState settled;
+    wire::QuantizedState quantized;
   };
   struct MemoRow {
     Frame frame = kNoFrame;
@@ -175,7 +177,7 @@ class QuantizeFilter final : public StateFilter {
       row.frame = frame;
       row.entries.clear();
     }
-    const Memo entry{body, last.fixed, last.quantized, raw, last.state};
+    const Memo entry{raw, body, last.fixed, last.state, last.quantized};
     if (Memo* held = find_memo(body, frame)) {
       *held = entry;  // settled again in a catch-up that stepped it elsewhere
       return;

@@ -98,7 +98,12 @@ void FrameHistory::carry(Frame f, BodyIndex body) {
 void FrameHistory::set(Frame f, BodyIndex body, const ObjectState& state) {
   if (core::bitwise_equal(this->state(f, body), state)) return;
   mark(body, f, state);
-  follow_rows(body, f);
+  // No later frame can hide a change of the newest frame (a step's): only its row follows.
+  if (f == newest_) {
+    newest_row_[body] = state;
+  } else {
+    follow_rows(body, f);
+  }
 }
 
 const ObjectState& FrameHistory::change_or_before(BodyIndex body, Frame change) const {
