@@ -106,7 +106,8 @@ class QuantizeFilter final : public StateFilter {
     // looked up instead of done again. Both caches hold results of one pure function of the
     // state, so the result is the same whatever was filtered before (catch-up depends on it).
     // last_ keeps what it held: only encode() needs it to match the newest state, and settles
-    // again when it does not (a catch-up replays the bodies this peer owns: they stay put).
+    // again when it does not. That is rare: encode() is for the bodies this peer owns, which a
+    // catch-up replays rather than re-steps (only sync-test mode re-steps them).
     if (!memo_may_hold) return nullptr;
     const Memo* memo = find_memo(body, frame);
     if (memo == nullptr || !bitwise_equal(memo->raw, state)) return nullptr;
