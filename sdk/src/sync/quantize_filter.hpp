@@ -148,7 +148,6 @@ class QuantizeFilter final : public StateFilter {
   struct Memo {
     ObjectState raw;
     BodyIndex body = 0;
-    bool fixed = false;
     ObjectState settled;
     wire::QuantizedState quantized;
   };
@@ -178,7 +177,7 @@ class QuantizeFilter final : public StateFilter {
       row.frame = frame;
       row.entries.clear();
     }
-    const Memo entry{raw, body, last.fixed, last.state, last.quantized};
+    const Memo entry{raw, body, last.state, last.quantized};
     if (Memo* held = find_memo(body, frame)) {
       *held = entry;  // settled again in a catch-up that stepped it elsewhere
       return;
