@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <limits>
 
 namespace shoal::transport {
@@ -16,6 +17,12 @@ constexpr std::array<std::uint8_t, 4> kPunchMagic{0x7E, 'S', 'P', 'N'};
 
 bool is_punch(std::span<const std::uint8_t> datagram) {
   return datagram.size() == kPunchDatagramSize && std::equal(kPunchMagic.begin(), kPunchMagic.end(), datagram.begin());
+}
+
+std::int64_t steady_now_us() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
 
 }  // namespace
@@ -101,7 +108,11 @@ void ConditionedRelay::punch(const Endpoint& remote) {
   }
 }
 
-void ConditionedRelay::pump(std::int64_t now_us) {
+void ConditionedRelay::pump() {
+  // Each datagram's arrival is the clock read just after taking it from its socket. A time
+  // read before the reads is stale by however long the process was descheduled in between
+  // (seconds' worth of milliseconds on a loaded machine), and would release what arrived in
+  // that gap early: sooner after it was sent than the link's latency allows.
   std::array<std::uint8_t, kMaxUdpPayload> received;
   Endpoint from;
   for (std::ptrdiff_t size; (size = public_socket_.receive_from(received, from)) >= 0;) {
@@ -117,7 +128,7 @@ void ConditionedRelay::pump(std::int64_t now_us) {
     }
     ++pipe->packets_in;
     pipe->bytes_in += static_cast<std::uint64_t>(size);
-    pipe->inbound.submit(now_us, datagram);
+    pipe->inbound.submit(steady_now_us(), datagram);
   }
   for (const auto& pipe : pipes_) {
     for (std::ptrdiff_t size; (size = pipe->socket.receive_from(received, from)) >= 0;) {
@@ -125,9 +136,10 @@ void ConditionedRelay::pump(std::int64_t now_us) {
         ++counters_.dropped_unknown_source;
         continue;
       }
-      pipe->outbound.submit(now_us, std::span(received.data(), static_cast<std::size_t>(size)));
+      pipe->outbound.submit(steady_now_us(), std::span(received.data(), static_cast<std::size_t>(size)));
     }
   }
+  const std::int64_t now_us = steady_now_us();
   for (const auto& pipe : pipes_) {
     while (pipe->inbound.release(now_us, datagram_)) pipe->socket.send_to(config_.inner, datagram_);
     while (pipe->outbound.release(now_us, datagram_)) {
@@ -160,7 +172,7 @@ std::int64_t ConditionedRelay::next_release_us() const {
   return next;
 }
 
-void ConditionedRelay::wait(std::int64_t now_us, int timeout_ms, int extra_fd) const {
+void ConditionedRelay::wait(int timeout_ms, int extra_fd) const {
   std::vector<pollfd>& fds = poll_fds_;
   fds.clear();
   fds.push_back({public_socket_.fd(), POLLIN, 0});
@@ -171,7 +183,7 @@ void ConditionedRelay::wait(std::int64_t now_us, int timeout_ms, int extra_fd) c
   const std::int64_t next = next_release_us();
   if (next != std::numeric_limits<std::int64_t>::max()) {
     // Round up so we never wake just before the datagram is due and spin.
-    timeout = std::clamp<std::int64_t>((next - now_us + 999) / 1000, 0, timeout);
+    timeout = std::clamp<std::int64_t>((next - steady_now_us() + 999) / 1000, 0, timeout);
   }
   ::poll(fds.data(), fds.size(), static_cast<int>(timeout));
 }

@@ -80,13 +80,14 @@ class ConditionedRelay {
   /// (they exist to open NAT mappings, not to carry anything).
   void punch(const Endpoint& remote);
 
-  /// Moves every waiting datagram into its conditioner and sends every one that is due.
-  void pump(std::int64_t now_us);
+  /// Moves every waiting datagram into its conditioner and sends every one that is due. Time
+  /// is the steady clock, read as each datagram is taken in.
+  void pump();
   /// When pump next has a datagram to release; INT64_MAX when none is queued.
   std::int64_t next_release_us() const;
   /// Blocks up to timeout_ms until one of the relay's sockets (or `extra_fd`, if >= 0) is
   /// readable or a conditioned datagram falls due.
-  void wait(std::int64_t now_us, int timeout_ms, int extra_fd) const;
+  void wait(int timeout_ms, int extra_fd) const;
 
   PipeRates rates(const Endpoint& remote) const;
   /// Both conditioners of one remote's pipe: outbound (towards it), inbound (from it).

@@ -3,7 +3,6 @@
 #include <enet/enet.h>
 
 #include <algorithm>
-#include <chrono>
 #include <mutex>
 #include <stdexcept>
 
@@ -24,12 +23,6 @@ constexpr std::size_t kMaxMessageSize = 64 * 1024;
 constexpr Endpoint kLoopback{0x7F000001, 0};
 constexpr enet_uint32 kMinRetransmitCapMs = 100;
 constexpr enet_uint32 kMaxRetransmitCapMs = 1000;
-
-std::int64_t now_us() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 void initialise_enet_once() {
   static std::once_flag once;
@@ -92,7 +85,7 @@ EnetTransport::~EnetTransport() {
       enet_peer_disconnect_now(connection.peer, kGoodbye);
     }
   }
-  relay_->pump(now_us());
+  relay_->pump();
 }
 
 void EnetTransport::configure_peer(_ENetPeer* peer, std::uint32_t timeout_ms) const {
@@ -216,13 +209,13 @@ bool EnetTransport::poll(TransportEvent& event) {
     finished_without_event_.pop_back();
     return true;
   }
-  relay_->pump(now_us());
+  relay_->pump();
   // Each ENet event is consumed; the loop ends when ENet has none left.
   for (;;) {
     bound_retransmission_timers();
     ENetEvent raw{};
     const int result = enet_host_service(host_.get(), &raw, 0);
-    relay_->pump(now_us());  // what ENet just sent leaves (or enters its conditioner) now
+    relay_->pump();  // what ENet just sent leaves (or enters its conditioner) now
     if (result <= 0) return false;
     if (translate(raw, event)) return true;
   }
@@ -249,7 +242,7 @@ void EnetTransport::bound_retransmission_timers() {
   }
 }
 
-void EnetTransport::wait(int timeout_ms) { relay_->wait(now_us(), timeout_ms, host_->socket); }
+void EnetTransport::wait(int timeout_ms) { relay_->wait(timeout_ms, host_->socket); }
 
 LinkStats EnetTransport::stats(ConnectionId connection) const {
   const Connection* found = find(connection);

@@ -118,8 +118,8 @@ int run(const Options& options) {
                                ? start + static_cast<std::int64_t>(options.seconds * 1e6)
                                : std::numeric_limits<std::int64_t>::max();
   while (stop_requested == 0 && now_us() < end) {
-    relay.wait(now_us(), 50, -1);
-    relay.pump(now_us());
+    relay.wait(50, -1);
+    relay.pump();
   }
   fmt::print("shoal-netsim: {} clients, {} datagrams from unknown sources dropped\n",
              relay.pipe_count(), relay.counters().dropped_unknown_source);
