@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "match_harness.hpp"
+#include "shoal/forwarding_transport.hpp"
 #include "match_scenarios.hpp"
 
 using namespace shoal;
@@ -18,6 +19,27 @@ PeerConfig base_config() {
   return c;
 }
 
+// Counts the messages a peer sent that no flush() yet let out (poll() sends them too).
+class FlushWatch final : public ForwardingTransport {
+ public:
+  using ForwardingTransport::ForwardingTransport;
+  bool send(ConnectionId c, Channel channel, std::span<const std::uint8_t> bytes) override {
+    ++sent;
+    ++waiting;
+    return inner().send(c, channel, bytes);
+  }
+  bool poll(TransportEvent& e) override {
+    waiting = 0;
+    return inner().poll(e);
+  }
+  void flush() override {
+    waiting = 0;
+    inner().flush();
+  }
+  int sent = 0;
+  int waiting = 0;
+};
+
 }  // namespace
 
 TEST_CASE("peers join, share one timeline within a frame, and see each other") {
@@ -29,6 +51,28 @@ TEST_CASE("peers join, share one timeline within a frame, and see each other") {
   m.run(3, [&] { worst = std::max(worst, frames_apart(m.players)); });
   CHECK(worst <= 1);
   for (Player& p : m.players) CHECK(p.peer->peers() == std::vector<PeerId>{0, 1, 2});
+}
+
+TEST_CASE("an update lets out everything it sent before it returns") {
+  // A transport that queues (ENet does) would otherwise hold this update's snapshots, pongs
+  // and claims until the next update's poll, a render frame later.
+  std::vector<FlushWatch*> watches;
+  FakeMatch m(3, ArenaSpec{3, 4}, base_config(), 12, -1, [&](int, std::unique_ptr<Transport> t) {
+    auto watch = std::make_unique<FlushWatch>(std::move(t));
+    watches.push_back(watch.get());
+    return std::unique_ptr<Transport>(std::move(watch));
+  });
+  m.enable_bots(12);
+  int rounds = 0, left_waiting = 0;
+  auto look = [&] {
+    ++rounds;
+    for (const FlushWatch* w : watches) left_waiting += w->waiting;
+  };
+  REQUIRE(m.connect(5));
+  m.run(2, look);
+  CHECK(rounds == 120);
+  for (const FlushWatch* w : watches) CHECK(w->sent > 200);  // snapshots, pings, pongs, claims
+  CHECK(left_waiting == 0);
 }
 
 TEST_CASE("time sync holds within one frame under 80 ms of jitter, with every one of 40 seeds") {

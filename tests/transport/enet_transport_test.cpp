@@ -2,6 +2,7 @@
 // statistics, bad configuration.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -50,6 +51,24 @@ TEST_CASE("two peers connect, see real addresses, exchange every channel, and sa
   CHECK_FALSE(a.saw(TransportEventKind::timed_out));
   CHECK_FALSE(b.saw(TransportEventKind::timed_out));
   CHECK_FALSE(a.send_text(a_to_b, Channel::control, "after goodbye"));
+}
+
+TEST_CASE("flush sends what send queued without taking events; until then it waits") {
+  TestPeer a, b;
+  const ConnectionId a_to_b = a.transport->connect(b.address());
+  REQUIRE(service_until({&a, &b}, [&] {
+    return a.saw(TransportEventKind::connected, a_to_b) && b.saw(TransportEventKind::connected);
+  }));
+  const ConnectionId b_to_a = b.first(TransportEventKind::connected);
+  auto b_has = [&](const char* text) {
+    const std::vector<std::string> texts = b.texts_from(b_to_a, Channel::control);
+    return std::find(texts.begin(), texts.end(), text) != texts.end();
+  };
+  // Only b is serviced from here on: a neither polls nor waits.
+  REQUIRE(a.send_text(a_to_b, Channel::control, "queued"));
+  CHECK_FALSE(service_until({&b}, [&] { return b_has("queued"); }, std::chrono::milliseconds(300)));
+  a.transport->flush();
+  CHECK(service_until({&b}, [&] { return b_has("queued"); }));
 }
 
 TEST_CASE("three peers form a full mesh and each hears both others") {

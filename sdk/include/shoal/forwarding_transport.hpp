@@ -19,6 +19,7 @@ class ForwardingTransport : public Transport {
     return inner_->send(connection, channel, bytes);
   }
   bool poll(TransportEvent& event) override { return inner_->poll(event); }
+  void flush() override { inner_->flush(); }
   void wait(int timeout_ms) override { inner_->wait(timeout_ms); }
   LinkStats stats(ConnectionId connection) const override { return inner_->stats(connection); }
   Address local_address() const override { return inner_->local_address(); }

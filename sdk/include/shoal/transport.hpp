@@ -66,6 +66,10 @@ class Transport {
                     std::span<const std::uint8_t> bytes) = 0;
   /// Sends queued messages and takes the next event, if any, without blocking.
   virtual bool poll(TransportEvent& event) = 0;
+  /// Sends queued messages now, taking no event. Peer calls it at the end of every update, so
+  /// that what an update sent leaves at once rather than at the next update's poll (a render
+  /// frame later). A transport whose send() already sends need not override it.
+  virtual void flush() {}
   /// Blocks up to timeout_ms for network activity (or a conditioner release), then returns.
   virtual void wait(int timeout_ms) = 0;
 

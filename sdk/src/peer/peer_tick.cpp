@@ -48,6 +48,10 @@ void Peer::Impl::update(std::int64_t now_us) {
     refresh_visuals(now_us);
     cost_clock.lap(&UpdateCost::present_ns);
   }
+  // What this update sent leaves now: left to the next update's poll, every snapshot and pong
+  // would wait a render frame, which receivers would have to catch up and time sync would
+  // read as a longer return leg.
+  transport->flush();
   last_update_us = now_us;
   cost_clock.end();
 }

@@ -221,6 +221,11 @@ bool EnetTransport::poll(TransportEvent& event) {
   }
 }
 
+void EnetTransport::flush() {
+  enet_host_flush(host_.get());
+  relay_->pump();  // what ENet just sent leaves (or enters its conditioner) now
+}
+
 void EnetTransport::bound_retransmission_timers() {
   // ENet 1.3.17 doubles a reliable command's retransmission timeout on every loss, without
   // limit, and only looks for due commands once the *oldest* one in flight is due. Under

@@ -36,6 +36,7 @@ class EnetTransport final : public Transport {
   void disconnect(ConnectionId connection) override;
   bool send(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes) override;
   bool poll(TransportEvent& event) override;
+  void flush() override;
   void wait(int timeout_ms) override;
 
   LinkStats stats(ConnectionId connection) const override;

@@ -149,6 +149,11 @@ bool Hybrid::poll(TransportEvent& event) {
   return events_.pop(event);
 }
 
+void Hybrid::flush() {
+  direct_->flush();
+  relay_->flush();
+}
+
 void Hybrid::wait(int timeout_ms) { direct_->wait(std::min(timeout_ms, kWaitSliceMs)); }
 
 LinkStats Hybrid::stats(ConnectionId connection) const {

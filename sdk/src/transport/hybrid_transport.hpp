@@ -43,6 +43,7 @@ class Hybrid final : public HybridTransport {
   void disconnect(ConnectionId connection) override;
   bool send(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes) override;
   bool poll(TransportEvent& event) override;
+  void flush() override;
   void wait(int timeout_ms) override;
   LinkStats stats(ConnectionId connection) const override;
   Address local_address() const override;
