@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "arrival_gate.hpp"
 #include "match_harness.hpp"
 #include "match_scenarios.hpp"
 #include "transport_replay.hpp"
@@ -46,7 +47,9 @@ struct EnetMatch {
       TransportConfig t;
       t.timeout_ms = 2000;
       t.conditioner = seeded(conditions, static_cast<std::size_t>(p));
-      std::unique_ptr<Transport> transport = make_enet_transport(t);
+      auto gate = std::make_unique<ArrivalGate>(make_enet_transport(t));
+      gates_.push_back(gate.get());
+      std::unique_ptr<Transport> transport = std::move(gate);
       if (wrap) transport = wrap(p, std::move(transport));
       players.push_back(make_player(spec, p, config, std::move(transport)));
     }
@@ -75,6 +78,7 @@ struct EnetMatch {
   bool run(double seconds, Done&& done) {
     const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
     for (long i = 0; i < static_cast<long>(seconds * 2000) && Clock::now() < deadline; ++i) {
+      for (ArrivalGate* gate : gates_) gate->open_round();  // before the clock: see arrival_gate.hpp
       now_us_ = steady_us();
       for (Player& p : players) update_player(p, now_us_);
       if (done()) return true;
@@ -97,6 +101,7 @@ struct EnetMatch {
   ArenaSpec spec_;
   std::uint64_t seed_;
   std::int64_t now_us_ = 0;
+  std::vector<ArrivalGate*> gates_;  // each peer's, owned by its transport chain
 };
 
 /// Every live peer holds every object at the newest common frame, bit for bit the same.
