@@ -111,8 +111,8 @@ void ConditionedRelay::punch(const Endpoint& remote) {
 void ConditionedRelay::pump() {
   // Each datagram's arrival is the clock read just after taking it from its socket. A time
   // read before the reads is stale by however long the process was descheduled in between
-  // (seconds' worth of milliseconds on a loaded machine), and would release what arrived in
-  // that gap early: sooner after it was sent than the link's latency allows.
+  // (tens of milliseconds on a loaded machine), and would release what arrived in that gap
+  // early: sooner after it was sent than the link's latency allows.
   std::array<std::uint8_t, kMaxUdpPayload> received;
   Endpoint from;
   for (std::ptrdiff_t size; (size = public_socket_.receive_from(received, from)) >= 0;) {
