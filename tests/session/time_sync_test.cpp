@@ -107,9 +107,12 @@ TEST_CASE("time sync follows the reference peer (the host) alone while it has sa
   }
   // Without the host's samples the median of the others is used.
   CHECK(*sync.target_match_frame(now) == doctest::Approx(relay_a.match_time_at(static_cast<double>(now)) + 0.05));
+  CHECK(sync.reference_samples() == 0);  // the others' samples do not count
   for (int i = 0; i < 8; ++i) now = exchange(sync, 5, host, now, 30'000, 30'000) + 50'000;
+  CHECK(sync.reference_samples() == 8);
   CHECK(std::fabs(*sync.target_match_frame(now) - host.match_time_at(static_cast<double>(now))) < 0.05);
   sync.forget(5);
+  CHECK(sync.reference_samples() == 0);
   CHECK(*sync.target_match_frame(now) > host.match_time_at(static_cast<double>(now)) + 0.5);
 }
 

@@ -59,6 +59,8 @@ struct PeerConfig {
   int checksum_interval_frames = 60;     ///< 0 disables desync detection
   /// Time sync keeps each peer's last 64 pongs: at 100 ms that is 6.4 s, long enough for the
   /// quickest legs to see through 80 ms of jitter; much faster pings shorten that window.
+  /// A joiner pings four times as often (at least every 10 ms apart) until it holds 32 of the
+  /// host's pongs, so that its first estimate does not rest on a handful.
   int ping_interval_ms = 100;
   /// A peer that times out keeps its id and its objects this long, so that it can rejoin
   /// after a network hiccup; 0 hands its objects to the default owner at once.

@@ -157,6 +157,8 @@ struct Peer::Impl {
   bool is_host = false;
   int pongs_received = 0;
   static constexpr int kPongsBeforeStart = 4;  // a few RTT samples before trusting the estimate
+  // Until time sync holds this many of the host's samples, pings go four times as often.
+  static constexpr std::size_t kQuickPingSamples = 32;
   ConnectionId host_connection = kNoConnection;
   bool rejoining = false;
   std::uint64_t secret;  // this peer's, random: proves a rejoin is really it

@@ -274,7 +274,12 @@ void Peer::Impl::sync_test_user_bytes(Frame frame, std::vector<ObjectId>& differ
 }
 
 void Peer::Impl::send_pings(std::int64_t now_us) {
-  if (last_ping_us >= 0 && now_us - last_ping_us < std::int64_t{config.ping_interval_ms} * 1000) return;
+  // A young estimate rests on few samples, and each is off by half the difference of its two
+  // legs' queueing: under heavy jitter the first seconds' estimate can be most of a frame off.
+  // So a joiner pings four times as often until the host's samples fill half the window.
+  const bool young = !is_host && time_sync.reference_samples() < kQuickPingSamples;
+  const int interval_ms = young ? std::max(10, config.ping_interval_ms / 4) : config.ping_interval_ms;
+  if (last_ping_us >= 0 && now_us - last_ping_us < std::int64_t{interval_ms} * 1000) return;
   last_ping_us = now_us;
   for (const session::Member& m : members.remotes()) send_to(m.connection, wire::Ping{now_us});
 }

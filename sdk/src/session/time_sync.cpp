@@ -83,13 +83,23 @@ std::optional<double> TimeSync::target_match_frame(std::int64_t now_us) const {
 }
 
 std::optional<double> TimeSync::rtt_us(PeerId peer) const {
+  const PeerSamples* found = find(peer);
+  if (found == nullptr) return std::nullopt;
+  std::vector<double> rtts;
+  rtts.reserve(found->ring.size());
+  for (const Sample& s : found->ring) rtts.push_back(s.rtt_us);
+  return median_in_place(rtts);
+}
+
+std::size_t TimeSync::reference_samples() const {
+  const PeerSamples* reference = find(reference_);
+  return reference == nullptr ? 0 : reference->ring.size();
+}
+
+const TimeSync::PeerSamples* TimeSync::find(PeerId peer) const {
   const auto it = std::find_if(peers_.begin(), peers_.end(),
                                [peer](const PeerSamples& p) { return p.peer == peer; });
-  if (it == peers_.end()) return std::nullopt;
-  std::vector<double> rtts;
-  rtts.reserve(it->ring.size());
-  for (const Sample& s : it->ring) rtts.push_back(s.rtt_us);
-  return median_in_place(rtts);
+  return it == peers_.end() ? nullptr : &*it;
 }
 
 TimeSync::PeerSamples& TimeSync::samples_of(PeerId peer) {
@@ -127,9 +137,7 @@ void TimeSync::update_combined_estimate() {
     combined_.reset();
     return;
   }
-  const auto reference = std::find_if(peers_.begin(), peers_.end(),
-                                      [this](const PeerSamples& p) { return p.peer == reference_; });
-  if (reference != peers_.end()) {
+  if (const PeerSamples* reference = find(reference_)) {
     combined_ = reference->estimate;
     return;
   }

@@ -61,6 +61,8 @@ class TimeSync {
   std::optional<double> rtt_us(PeerId peer) const;
 
   std::size_t peer_count() const { return peers_.size(); }
+  /// Samples kept of the reference peer: 0 when it has none, or when no reference is set.
+  std::size_t reference_samples() const;
   std::uint64_t rejected_samples() const { return rejected_samples_; }
 
  private:
@@ -86,6 +88,7 @@ class TimeSync {
   };
 
   PeerSamples& samples_of(PeerId peer);
+  const PeerSamples* find(PeerId peer) const;  ///< nullptr when it has no samples
   void update_peer_estimate(PeerSamples& peer);
   void update_combined_estimate();
 

@@ -166,7 +166,7 @@ typedef struct shoal_peer_config {
   int32_t max_resimulated_frames;      /**< catch-up work per update in frames, >= 1 */
   int32_t snapshot_interval_frames;    /**< owners send moving objects every N frames, >= 1 */
   int32_t checksum_interval_frames;    /**< desync checksum every N frames, 0 = off */
-  int32_t ping_interval_ms;            /**< time-sync ping period, >= 10 */
+  int32_t ping_interval_ms;            /**< time-sync ping period, >= 10 (a joiner: a quarter of it at first) */
   int32_t rejoin_grace_ms;             /**< how long a timed-out peer keeps its objects, 0 = not at all */
   int32_t catchup;                     /**< a shoal_catchup_scope */
   int32_t exact_compare;               /**< 1 = owner frames compared bit for bit, 0 = within the C++ default tolerances */
