@@ -53,7 +53,7 @@ TEST_CASE("two peers connect, see real addresses, exchange every channel, and sa
   CHECK_FALSE(a.send_text(a_to_b, Channel::control, "after goodbye"));
 }
 
-TEST_CASE("flush sends what send queued without taking events; until then it waits") {
+TEST_CASE("flush sends what send queued without taking events, and until then it waits") {
   TestPeer a, b;
   const ConnectionId a_to_b = a.transport->connect(b.address());
   REQUIRE(service_until({&a, &b}, [&] {
