@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include "arrival_gate.hpp"
 #include "match_harness.hpp"
@@ -56,7 +58,15 @@ struct EnetMatch {
     players[0].peer->host();
     Address host = players[0].peer->address();
     host.host = "127.0.0.1";
-    for (std::size_t p = 1; p < players.size(); ++p) players[p].peer->join(host);
+    // One after another: the host numbers joiners in the order their requests arrive, which
+    // over real sockets on a loaded machine need not be the order they were sent, and the
+    // tests name each peer by its index.
+    for (std::size_t p = 1; p < players.size(); ++p) {
+      players[p].peer->join(host);
+      if (!run(10, [&] { return players[p].peer->id() != kNoPeer; }) || players[p].peer->id() != p) {
+        throw std::runtime_error("player " + std::to_string(p) + " did not join as peer " + std::to_string(p));
+      }
+    }
   }
 
   /// Each peer's conditioner keeps its own seed, so that a failure replays.
@@ -80,6 +90,7 @@ struct EnetMatch {
     for (long i = 0; i < static_cast<long>(seconds * 2000) && Clock::now() < deadline; ++i) {
       for (ArrivalGate* gate : gates_) gate->open_round();  // before the clock: see arrival_gate.hpp
       now_us_ = steady_us();
+      rounds_us.push_back(now_us_);
       for (Player& p : players) update_player(p, now_us_);
       if (done()) return true;
       players[0].peer->wait(1);  // paces the loop; the conditions above decide, not the wait
@@ -101,6 +112,7 @@ struct EnetMatch {
   ArenaSpec spec_;
   std::uint64_t seed_;
   std::int64_t now_us_ = 0;
+  std::vector<std::int64_t> rounds_us;  ///< when every round updated the peers, the joins' included
   std::vector<ArrivalGate*> gates_;  // each peer's, owned by its transport chain
 };
 
@@ -251,6 +263,7 @@ TEST_CASE("over ENet: smoothing never changes the simulation state or what is se
                 if (p != 1) return t;
                 return std::make_unique<RecordingTransport>(std::move(t), recorded);
               });
+  const std::size_t joined_at = m.rounds_us.size();  // the rounds of the joins, untraced
   m.enable_bots(bot_seed);  // they play once in the match, in the replay as well
   auto look = [&] { original.look(*m.players[1].peer, m.now_us(), all_ids(spec)); };
   REQUIRE(m.run(10, [&] { look(); return m.connected(); }));
@@ -262,12 +275,13 @@ TEST_CASE("over ENet: smoothing never changes the simulation state or what is se
   TransportLog replayed;
   Player again = make_player(spec, 1, snappy, std::make_unique<ReplayTransport>(recorded, replayed));
   again.peer->join({});  // the recorded connection answers
-  again.bot.emplace(bot_seed + 1, spec.objects);
   Trace replay;
-  for (const std::int64_t now : original.update_us) {
-    update_player(again, now);
-    replay.look(*again.peer, now, all_ids(spec));
+  for (std::size_t i = 0; i < m.rounds_us.size(); ++i) {
+    if (i == joined_at) again.bot.emplace(bot_seed + 1, spec.objects);  // as enable_bots() did
+    update_player(again, m.rounds_us[i]);
+    if (i >= joined_at) replay.look(*again.peer, m.rounds_us[i], all_ids(spec));
   }
+  CHECK(replay.update_us == original.update_us);
   CHECK(replayed.polls.size() == recorded.polls.size());
   REQUIRE(replay.states.size() == original.states.size());
   int state_differs = 0, visual_differs = 0;
