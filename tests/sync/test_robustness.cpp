@@ -109,13 +109,13 @@ TEST_CASE("an owner whose snapshots disagree with its own frames raises a desync
   CHECK(std::find(desync.objects.begin(), desync.objects.end(), players[0].ball) != desync.objects.end());
 }
 
-TEST_CASE("an honest match raises no desync, in both catch-up scopes and with tolerant compare") {
+TEST_CASE("an honest match raises no desync, in both catch-up scopes and with exact compare") {
   for (int variant = 0; variant < 3; ++variant) {
     CAPTURE(variant);
     PeerConfig config;
     config.checksum_interval_frames = 30;
     if (variant == 1) config.catchup = CatchupScope::object;
-    if (variant == 2) config.compare.exact = false;
+    if (variant == 2) config.compare.exact = true;
     ArenaSpec spec{3, 8};
     FakeMatch m(3, spec, config, 94);
     m.network().set_conditions(link(40, 0.1f));
@@ -125,12 +125,7 @@ TEST_CASE("an honest match raises no desync, in both catch-up scopes and with to
     CHECK(total(m.players, &PeerStats::catchup_frames) > 0);
     const Divergence d = divergence(m.players, all_ids(spec));
     CHECK(d.objects_compared > 0);
-    if (variant == 2) {
-      CHECK(d.position_m <= 0.001f);
-      CHECK(d.rotation_rad <= 0.001f);
-    } else {
-      CHECK(d.bitwise);
-    }
+    CHECK(d.bitwise);
   }
 }
 

@@ -33,12 +33,23 @@
 namespace shoal {
 
 /// How a received owner frame is compared with the peer's own frame of the same number.
+/// A difference is an override: the peer re-simulates its simulated region from that frame
+/// (catch-up). Differences of a fraction of a millimetre between moving objects are invisible,
+/// and catching up on each one bit for bit nearly doubles the physics a busy match costs, so by
+/// default they are tolerated for a while: the next catch-up (which injects every owner frame
+/// from its start on) corrects them anyway, and one that no catch-up corrects within
+/// `tolerated_frames` gets a catch-up of its own. Frames where either side has the object at
+/// rest are always compared bit for bit, so a settled world ends with the owners' exact states
+/// (quantised on both sides) on every peer.
 struct CompareTolerance {
-  bool exact = true;                    ///< bitwise; else the tolerances below
+  bool exact = false;  ///< bitwise for every frame; else the tolerances below while moving
   float position_m = 0.001f;
   float rotation_rad = 0.001f;
   float linear_velocity_mps = 0.01f;
   float angular_velocity_radps = 0.01f;
+  /// Frames a difference within tolerance may stand before it is caught up on by itself
+  /// (>= 1): bounds how long peers hold different bits of a moving object.
+  int tolerated_frames = 30;
 };
 
 enum class CatchupScope : std::uint8_t {

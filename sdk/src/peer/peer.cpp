@@ -6,6 +6,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "peer/peer_impl.hpp"
 
@@ -43,6 +44,15 @@ const PeerConfig& validated(const PeerConfig& c) {
           "sync_test_frames is " + std::to_string(c.sync_test_frames) +
               ", expected 0 (off) up to history_frames - 1");
   require(c.session.size() <= wire::kMaxNameLength, "session name is longer than 255 bytes");
+  const CompareTolerance& t = c.compare;
+  for (const auto& [value, field] : {std::pair{t.position_m, "position_m"}, std::pair{t.rotation_rad, "rotation_rad"},
+                                     std::pair{t.linear_velocity_mps, "linear_velocity_mps"},
+                                     std::pair{t.angular_velocity_radps, "angular_velocity_radps"}}) {
+    require(std::isfinite(value) && value >= 0,
+            std::string("compare.") + field + " is " + std::to_string(value) + ", expected a finite tolerance >= 0");
+  }
+  require(t.tolerated_frames >= 1,
+          "compare.tolerated_frames is " + std::to_string(t.tolerated_frames) + ", expected at least 1");
   const SnapshotConfig& s = c.snapshots;
   require(s.packet_budget_bytes >= 64 && s.packet_budget_bytes <= static_cast<int>(wire::kMaxUnreliableDatagram),
           "snapshots.packet_budget_bytes is " + std::to_string(s.packet_budget_bytes) + ", expected 64..1200");
@@ -101,6 +111,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       interpolator(present::InterpolatorConfig{1.0f / config.tick_hz, 0.5f}),
       time_sync(session::TimeSyncConfig{config.tick_hz}),
       mismatched(body_count, 0),
+      tolerated(body_count),
       known_owner(body_count, kNoPeer),
       owned_by_me(body_count, 0),
       before(body_count),

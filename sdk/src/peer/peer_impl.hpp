@@ -22,6 +22,7 @@
 #include "sync/resimulator.hpp"
 #include "sync/rest_checks.hpp"
 #include "sync/snapshot_baselines.hpp"
+#include "sync/tolerated_differences.hpp"
 #include "wire/control_messages.hpp"
 #include "wire/quantize.hpp"
 #include "wire/snapshot_codec.hpp"
@@ -52,6 +53,7 @@ struct Peer::Impl {
   void start_match(std::int64_t now_us, Frame frame);
   void step_frame();
   void apply_corrections();
+  void correct_tolerated();
   bool correct_frozen_bodies(Frame from);
   void catch_up(Frame from);
   void note_step_changes();
@@ -104,6 +106,7 @@ struct Peer::Impl {
   /// `user_bytes`: the owner's bytes of the body (exactly its size; empty when it has none).
   void on_owner_frame(Frame frame, BodyIndex body, const ObjectState& state,
                       std::span<const std::uint8_t> user_bytes);
+  void note_mismatch(BodyIndex body, Frame frame);  // an override, corrected in the next update
   void check_resting_copies();
   bool check_resting_copy(BodyIndex body);
   /// This peer's user bytes of body at a held frame (its size; empty when it has none).
@@ -171,6 +174,7 @@ struct Peer::Impl {
   Frame earliest_mismatch = kNoFrame;
   std::vector<std::uint8_t> mismatched;        // per body
   std::vector<BodyIndex> mismatched_bodies;
+  sync::ToleratedDifferences tolerated;        // owner frames that agreed only within tolerance
   std::vector<PeerId> known_owner;             // per body, to report table-wide changes
   std::vector<std::uint8_t> owned_by_me;       // per body: replayed, never re-simulated
   std::vector<BodyIndex> owned_bodies;         // the same, as a list: the per-frame sends walk it

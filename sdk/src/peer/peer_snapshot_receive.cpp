@@ -142,12 +142,19 @@ void Peer::Impl::on_owner_frame(Frame frame, BodyIndex body, const ObjectState& 
   const ObjectState& own = history.state(frame, body);
   // User bytes are game state: they agree only when equal, whatever the tolerance.
   const bool bytes_agree = bytes.empty() || sync::user_bytes_equal(held_user_bytes(frame, body), bytes);
-  if (bytes_agree && sync::states_agree(state, own, config.compare)) {
-    // Confirmed means "holds the owner's data": within tolerance is not the same bits, and
-    // desync checksums compare bits.
-    if (sync::bitwise_equal(state, own)) history.set_confirmed(frame, body, true);
+  if (bytes_agree && sync::bitwise_equal(state, own)) {
+    history.set_confirmed(frame, body, true);  // holds the owner's data: desync checksums compare it
+    tolerated.confirmed(body, frame);
     return;
   }
+  if (bytes_agree && sync::states_agree(state, own, config.compare)) {
+    tolerated.note(body, frame);  // not the same bits: corrected by a later catch-up
+    return;
+  }
+  note_mismatch(body, frame);
+}
+
+void Peer::Impl::note_mismatch(BodyIndex body, Frame frame) {
   ++stats.overrides;
   if (earliest_mismatch == kNoFrame || frame < earliest_mismatch) earliest_mismatch = frame;
   if (!mismatched[body]) {

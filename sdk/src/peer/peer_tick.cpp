@@ -63,6 +63,7 @@ void Peer::Impl::start_match(std::int64_t now_us, Frame frame) {
   clock.emplace(clock_config, now_us, frame);
   resimulator.start(frame);
   rest_checks.clear();
+  tolerated.clear();
   touch_all();
   const std::vector<PeerId> live = members.live();
   ownership.emplace(config.authority, config.tick_hz, members.self(), live, body_count);
@@ -115,6 +116,7 @@ std::span<const std::uint8_t> Peer::Impl::frozen_for_next_step() {
 }
 
 void Peer::Impl::apply_corrections() {
+  if (!tolerated.empty()) correct_tolerated();
   if (earliest_mismatch == kNoFrame) return;
   const Frame newest = history.newest();
   const Frame from = earliest_mismatch;
@@ -122,6 +124,7 @@ void Peer::Impl::apply_corrections() {
   if (correct_frozen_bodies(from)) return;
   if (depth <= config.max_resimulated_frames && history.has(from)) {
     catch_up(from);
+    tolerated.caught_up(from);
   } else {
     // Too much work for one update: the owner's newest frame, extrapolated, wins at once (a
     // snap hands its correction to the smoother and touches its body itself).
@@ -135,6 +138,17 @@ void Peer::Impl::apply_corrections() {
   for (BodyIndex b : mismatched_bodies) mismatched[b] = 0;
   mismatched_bodies.clear();
   earliest_mismatch = kNoFrame;
+}
+
+// Differences within tolerance that no catch-up has corrected for tolerated_frames become
+// overrides of the newest frame that showed them (a shallow catch-up). One whose newest frame
+// is too old for that waits for a newer owner frame; one of a body this peer now owns is moot.
+void Peer::Impl::correct_tolerated() {
+  const Frame newest = history.newest();
+  const Frame oldest_allowed = std::max(history.oldest(), newest - config.max_resimulated_frames);
+  tolerated.take_overdue(newest - config.compare.tolerated_frames, oldest_allowed, [&](BodyIndex b, Frame f) {
+    if (owned_by_me[b] == 0) note_mismatch(b, f);
+  });
 }
 
 // Re-simulates from the overridden frame; every body the catch-up changed gets its correction

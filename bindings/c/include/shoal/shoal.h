@@ -169,7 +169,8 @@ typedef struct shoal_peer_config {
   int32_t ping_interval_ms;            /**< time-sync ping period, >= 10 (a joiner: a quarter of it at first) */
   int32_t rejoin_grace_ms;             /**< how long a timed-out peer keeps its objects, 0 = not at all */
   int32_t catchup;                     /**< a shoal_catchup_scope */
-  int32_t exact_compare;               /**< 1 = owner frames compared bit for bit, 0 = within the C++ default tolerances */
+  int32_t exact_compare;               /**< 1 = owner frames compared bit for bit; 0 (default) = moving objects within the
+                                            C++ default tolerances, corrected bit for bit within 30 frames, at rest bitwise */
   int32_t quantize;                    /**< 1 = quantise states on every peer (must match on all peers), 0 = raw floats */
   int32_t bytes_per_second;            /**< snapshot budget per remote peer, >= 1000 */
   int32_t freeze_outside_simulated_region; /**< 1 = simulate only near the controlled object, 0 = everything */
