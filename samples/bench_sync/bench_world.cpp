@@ -51,12 +51,21 @@ void build_arena(ReferencePhysics& physics, const WorldSpec& spec) {
 }
 
 Input Bot::input(const Peer& peer, ObjectId ball, Frame frame) {
+  const ObjectId object = target(frame);
+  return toward(peer.state(ball).position, peer.state(object).position);
+}
+
+ObjectId Bot::target(Frame frame) {
   if (frame >= next_pick_) {
     target_ = kFirstObject + static_cast<ObjectId>(random_.next_u64() %
                                                    static_cast<std::uint64_t>(objects_));
     next_pick_ = frame + 120 + static_cast<Frame>(random_.next_u64() % 120);
   }
-  const Vec3 to = peer.state(target_).position - peer.state(ball).position;
+  return target_;
+}
+
+Input Bot::toward(Vec3 ball, Vec3 target) {
+  const Vec3 to = target - ball;
   Input in;
   in.axis = normalized(Vec3{to.x, 0, to.z});
   return in;

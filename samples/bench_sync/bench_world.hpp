@@ -65,6 +65,11 @@ class Bot {
  public:
   Bot(std::uint64_t seed, int objects) : random_(seed), objects_(objects) {}
   Input input(const Peer& peer, ObjectId ball, Frame frame);
+  /// The object the ball heads for at `frame` (input() asks the same), for a bot that reads
+  /// positions from its Simulation rather than a Peer.
+  ObjectId target(Frame frame);
+  /// A push from `ball` toward `target`, along the floor.
+  static Input toward(Vec3 ball, Vec3 target);
 
  private:
   core::Random random_;

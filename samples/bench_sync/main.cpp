@@ -8,6 +8,9 @@
 //    frames) alternate, and the median ratio is reported.
 // 3. Settling (settle_cost.cpp): a step's moving states quantised one at a time and four at a
 //    time, side by side.
+// 4. Spatial index (spatial_cost.cpp): the candidates of every controlled body's core,
+//    simulated region and predicted contacts, found per frame by linear scans (as the
+//    authority layer does), a hashed grid and a tree of bounding volumes, side by side.
 //
 // Targets (issue 3): SDK overhead <= 10% of a physics step at 1,000 objects; an 8-frame
 // catch-up <= 1.1x 8 straight steps.
@@ -25,6 +28,7 @@
 #include "medians.hpp"
 #include "overhead.hpp"
 #include "settle_cost.hpp"
+#include "spatial_cost.hpp"
 #include "sync/resimulator.hpp"
 #include "world/frame_history.hpp"
 
@@ -57,7 +61,8 @@ constexpr const char* kUsage =
     "  --catchup-reps N  8-frame catch-ups timed per world size (10..100000, default 200;\n"
     "                    5,000 objects run N/4)\n"
     "  --objects N       measure only worlds of N objects (10..20000; for profiling)\n"
-    "  --peers N         measure only matches of N peers (2..16; for profiling)\n"
+    "  --peers N         measure only matches of N peers (2..16; for profiling), and in\n"
+    "                    part 4 only worlds of N balls\n"
     "  --json FILE       also write the figures to FILE as JSON\n";
 
 int parse_count(const std::string& flag, const char* text, int low, int high) {
@@ -196,7 +201,8 @@ struct Verdicts {
 };
 
 void write_json(const std::string& path, const std::vector<OverheadResult>& overhead,
-                const std::vector<CatchupResult>& catchup, const SettleCost& settle, const Verdicts& met) {
+                const std::vector<CatchupResult>& catchup, const SettleCost& settle,
+                const std::vector<SpatialCost>& spatial, const Verdicts& met) {
   std::ofstream out(path);
   if (!out) throw std::runtime_error("cannot write --json file '" + path + "'");
   out << "{\n  \"build_type\": \"" << SHOAL_BENCH_BUILD_TYPE << "\",\n"
@@ -233,6 +239,7 @@ void write_json(const std::string& path, const std::vector<OverheadResult>& over
   out << "  ],\n  \"settle\": {\"states\": " << settle.states << ", \"reps\": " << settle.reps
       << ", \"one_at_a_time_ns\": " << settle.one_at_a_time_ns << ", \"together_ns\": " << settle.together_ns
       << ", \"ratio\": " << settle.ratio << "},\n";
+  write_spatial_json(out, spatial);
   out << "  \"sdk_overhead_target_met\": {\"shared\": " << (met.shared ? "true" : "false")
       << ", \"alone\": " << (met.alone ? "true" : "false") << "},\n"
       << "  \"catchup_target_met\": " << (met.catchup ? "true" : "false") << "\n}\n";
@@ -318,6 +325,8 @@ int run(const Options& options) {
   std::printf("%14s %10s %9s\n", "one_at_a_time", "together", "ratio");
   std::printf("%14.1f %10.1f %8.2fx\n", settle.one_at_a_time_ns, settle.together_ns, settle.ratio);
 
+  const std::vector<SpatialCost> spatial = print_spatial_costs(options.objects, options.peers);
+
   Verdicts met;
   double worst_shared = 0, worst_alone = 0;
   bool at_1000 = false;
@@ -340,7 +349,7 @@ int run(const Options& options) {
   }
   std::printf("; catch-up <= 1.1x straight: %s\n", met.catchup ? "met" : "NOT met");
   if (options.json_path) {
-    write_json(*options.json_path, overhead, catchup, settle, met);
+    write_json(*options.json_path, overhead, catchup, settle, spatial, met);
     std::printf("figures written to %s\n", options.json_path->c_str());
   }
   return 0;
