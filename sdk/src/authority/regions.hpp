@@ -100,7 +100,8 @@ class RegionBuilder {
   // touch within the horizon is that their swept spheres overlap, which prunes pairs cheaply.
   // Queries scan the bodies linearly: a few scans per controlled body cost less than
   // rebuilding a spatial index every frame (regions are wide, tens of metres, and a match has
-  // a handful of controlled bodies).
+  // a handful of controlled bodies). shoal-bench-sync part 4 measures it: a hashed grid or a
+  // tree of bounding volumes costs 4 to 10 times as much, rebuilds included.
   std::vector<float> swept_xs_, swept_ys_, swept_zs_, swept_radii_;
   // Scratch: per body, which bounding tests of the current query it passed (kCoreQuery,
   // kContactQuery bits).
