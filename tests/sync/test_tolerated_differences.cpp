@@ -83,6 +83,7 @@ class DriftWorld : public Simulation {
 struct GlitchOutcome {
   int frames_differing = -1;
   std::uint64_t overrides_after = 0;  // peer 1's, from the glitch on
+  std::uint64_t tolerated_after = 0;  // the same, of owner frames tolerated
 };
 
 GlitchOutcome glitch_and_watch(const CompareTolerance& compare) {
@@ -118,6 +119,7 @@ GlitchOutcome glitch_and_watch(const CompareTolerance& compare) {
 
   GlitchOutcome outcome;
   const std::uint64_t overrides_before = joiner.stats().overrides;
+  const std::uint64_t tolerated_before = joiner.stats().tolerated;
   int differing = 0;
   for (int i = 0; i < 60 * 3; ++i) {
     render_frame();
@@ -133,6 +135,7 @@ GlitchOutcome glitch_and_watch(const CompareTolerance& compare) {
   }
   REQUIRE(worlds[1].nudged());
   outcome.overrides_after = joiner.stats().overrides - overrides_before;
+  outcome.tolerated_after = joiner.stats().tolerated - tolerated_before;
   return outcome;
 }
 
@@ -212,6 +215,7 @@ TEST_CASE("a moving object's sub-millimetre glitch is tolerated for a while, the
   // ...but not left standing either: corrected once overdue, by an override of its own.
   CHECK(t.frames_differing <= 30 + 20);
   CHECK(t.overrides_after >= 1);
+  CHECK(t.tolerated_after >= 5);  // the owner's frames in between, each noted
 
   CompareTolerance exact;
   exact.exact = true;
@@ -219,6 +223,7 @@ TEST_CASE("a moving object's sub-millimetre glitch is tolerated for a while, the
   INFO("exact: differed for ", e.frames_differing, " frames");
   CHECK(e.frames_differing >= 1);
   CHECK(e.frames_differing <= 10);
+  CHECK(e.tolerated_after == 0);
 }
 
 TEST_CASE("in a bot match, tolerating moving objects' tiny differences saves catch-ups and still settles bit for bit") {

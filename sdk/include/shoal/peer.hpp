@@ -128,6 +128,9 @@ struct RemotePeerStats {
 struct PeerStats {
   Frame frame = kNoFrame;
   std::uint64_t overrides = 0;        ///< owner frames that replaced a differing own frame
+  /// Owner frames of moving objects that differed only within CompareTolerance: left to a
+  /// later catch-up (or, once overdue, counted in overrides).
+  std::uint64_t tolerated = 0;
   std::uint64_t catchup_frames = 0;   ///< frames re-simulated by catch-up
   std::uint64_t snaps = 0;            ///< corrections too old to re-simulate
   std::uint64_t ownership_changes = 0;

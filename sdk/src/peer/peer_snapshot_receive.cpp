@@ -149,6 +149,7 @@ void Peer::Impl::on_owner_frame(Frame frame, BodyIndex body, const ObjectState& 
   }
   if (bytes_agree && sync::states_agree(state, own, config.compare)) {
     tolerated.note(body, frame);  // not the same bits: corrected by a later catch-up
+    ++stats.tolerated;
     return;
   }
   note_mismatch(body, frame);
