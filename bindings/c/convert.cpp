@@ -98,6 +98,7 @@ void snapshots_to_cpp(const shoal_peer_config& c, shoal::PeerConfig& p) {
   s.lod_far_factor = c.lod_far_factor;
   p.rest_snapshot_interval_frames = c.rest_snapshot_interval_frames;
   p.input_redundancy = c.input_redundancy;
+  p.input_delay_frames = c.input_delay_frames;
   p.max_clock_catchup_frames = c.max_clock_catchup_frames;
   s.coasting_interval_frames = c.coasting_interval_frames;
 }
@@ -120,6 +121,7 @@ void snapshots_to_c(const shoal::PeerConfig& p, shoal_peer_config& c) {
   c.lod_far_factor = s.lod_far_factor;
   c.rest_snapshot_interval_frames = p.rest_snapshot_interval_frames;
   c.input_redundancy = p.input_redundancy;
+  c.input_delay_frames = p.input_delay_frames;
   c.max_clock_catchup_frames = p.max_clock_catchup_frames;
   c.coasting_interval_frames = s.coasting_interval_frames;
 }

@@ -20,6 +20,7 @@ inline constexpr ObjectId kFirstObject = 1'000;  // shared objects: kFirstObject
 struct WorldSpec {
   int objects = 1000;
   int balls = 2;
+  int input_delay_frames = 0;  ///< every peer's PeerConfig::input_delay_frames
 };
 
 /// Physics config of the arena: walls sized so the objects fill it at a constant density

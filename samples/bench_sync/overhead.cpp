@@ -48,6 +48,7 @@ struct BenchPlayer {
     timed = std::make_unique<TimedSimulation>(*physics);
     PeerConfig config;
     config.measure_update_cost = measure_cost;
+    config.input_delay_frames = spec.input_delay_frames;
     peer = std::make_unique<Peer>(config, *timed, std::move(transport));
     ball = kFirstBall + static_cast<ObjectId>(id);
     peer->set_controlled(ball);
@@ -169,11 +170,12 @@ OverheadFigures replay_alone(const WorldSpec& spec, std::uint64_t seed, const Tr
 
 }  // namespace
 
-OverheadResult measure_overhead(int objects, int peers, int frames, std::uint64_t seed) {
-  const WorldSpec spec{objects, peers};
+OverheadResult measure_overhead(int objects, int peers, int frames, std::uint64_t seed, int input_delay_frames) {
+  const WorldSpec spec{objects, peers, input_delay_frames};
   OverheadResult r;
   r.objects = objects;
   r.peers = peers;
+  r.input_delay_frames = input_delay_frames;
   r.frames = frames;
   TrafficLog log;
   log.reserve();

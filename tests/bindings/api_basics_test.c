@@ -20,7 +20,7 @@ int main(void) {
   int64_t now_us = 1000000;
   int i, joined = 0;
 
-  CHECK(SHOAL_C_API_VERSION == 6);  /* version 6 added coasting_interval_frames */
+  CHECK(SHOAL_C_API_VERSION == 7);  /* version 7 added input_delay_frames */
   CHECK(strcmp(shoal_version(), SHOAL_EXPECTED_VERSION) == 0);
 
   REQUIRE_OK(shoal_peer_config_default(&config));
@@ -44,6 +44,7 @@ int main(void) {
   CHECK(config.rest_snapshot_interval_frames >= 1 && config.max_clock_catchup_frames >= 1);
   CHECK(config.input_redundancy >= 1 && config.input_redundancy <= 16);
   CHECK(config.coasting_interval_frames >= 1 && config.coasting_interval_frames <= 600);
+  CHECK(config.input_delay_frames == 0);
 
   REQUIRE_OK(shoal_world_config_default(&world_config));
   CHECK(world_config.dt > 0 && world_config.dt <= 1);

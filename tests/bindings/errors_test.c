@@ -350,6 +350,8 @@ static int snapshot_refusals(void) {
   REFUSED(max_clock_catchup_frames, 0, "max_clock_catchup_frames must be at least 1");
   REFUSED(coasting_interval_frames, 0, "coasting_interval_frames is 0, expected 1..600");
   REFUSED(coasting_interval_frames, 601, "coasting_interval_frames is 601");
+  REFUSED(input_delay_frames, -1, "input_delay_frames is -1, expected 0..16");
+  REFUSED(input_delay_frames, 17, "input_delay_frames is 17");
 
   c = defaults;  /* one end of every range, the switches the other way round */
   c.velocities_at_rest = 1;
@@ -368,6 +370,7 @@ static int snapshot_refusals(void) {
   c.input_redundancy = 16;
   c.max_clock_catchup_frames = 1;
   c.coasting_interval_frames = 1;
+  c.input_delay_frames = 0;
   CHECK(create_peer(network, world, &c) == SHOAL_OK);
   c = defaults;  /* and the other end */
   c.orientation_bits = 8;
@@ -377,6 +380,7 @@ static int snapshot_refusals(void) {
   c.lod_far_factor = 1;
   c.input_redundancy = 1;
   c.coasting_interval_frames = 600;
+  c.input_delay_frames = 16;
   CHECK(create_peer(network, world, &c) == SHOAL_OK);
 
   shoal_world_destroy(world);

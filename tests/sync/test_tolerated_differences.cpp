@@ -7,6 +7,7 @@
 #include <limits>
 #include <vector>
 
+#include "drift_world.hpp"
 #include "match_harness.hpp"
 #include "sync/state_compare.hpp"
 #include "sync/tolerated_differences.hpp"
@@ -16,64 +17,11 @@ using namespace shoal::test;
 
 namespace {
 
-ObjectState moving_at(Vec3 position, Vec3 velocity) {
-  ObjectState s;
-  s.position = position;
-  s.linear_velocity = velocity;
-  s.at_rest = false;
-  return s;
-}
-
 std::vector<std::pair<BodyIndex, Frame>> overdue(sync::ToleratedDifferences& t, Frame before, Frame newest_from) {
   std::vector<std::pair<BodyIndex, Frame>> taken;
   t.take_overdue(before, newest_from, [&](BodyIndex b, Frame f) { taken.emplace_back(b, f); });
   return taken;
 }
-
-/// Bodies that move at constant velocity forever (no friction, no collisions): a difference
-/// between two peers never ends by coming to rest. Body 0 is driven by its player's input.
-/// nudge() moves one body by a little after one step, once, as a glitch would.
-class DriftWorld : public Simulation {
- public:
-  explicit DriftWorld(int bodies) {
-    for (int i = 0; i < bodies; ++i) {
-      states_.push_back(moving_at({2.0f * static_cast<float>(i), 0.5f, 0}, {0, 0, i == 0 ? 0.0f : 0.25f * static_cast<float>(i)}));
-    }
-    states_[0].at_rest = true;
-  }
-  void step(Frame frame, std::span<const BodyInput> inputs) override {
-    for (const BodyInput& in : inputs) {
-      states_[in.body].linear_velocity = {in.input.axis.x, 0, in.input.axis.z};
-    }
-    for (ObjectState& s : states_) {
-      s.position += s.linear_velocity * (1.0f / 60);
-      s.at_rest = length_squared(s.linear_velocity) == 0;
-    }
-    if (frame == nudge_frame_ && !nudged_) {
-      states_[nudge_body_].position.x += nudge_m_;
-      nudged_ = true;
-    }
-  }
-  std::size_t body_count() const override { return states_.size(); }
-  ObjectId body_id(BodyIndex body) const override { return 1 + body; }
-  float bounding_radius(BodyIndex) const override { return 0.5f; }
-  ObjectState read(BodyIndex body) const override { return states_[body]; }
-  void write(BodyIndex body, const ObjectState& state) override { states_[body] = state; }
-
-  void nudge(BodyIndex body, Frame frame, float metres) {
-    nudge_body_ = body;
-    nudge_frame_ = frame;
-    nudge_m_ = metres;
-  }
-  bool nudged() const { return nudged_; }
-
- private:
-  std::vector<ObjectState> states_;
-  BodyIndex nudge_body_ = 0;
-  Frame nudge_frame_ = kNoFrame;
-  float nudge_m_ = 0;
-  bool nudged_ = false;
-};
 
 /// Two peers of a DriftWorld on the in-process network; peer 0 hosts, so it owns the drifting
 /// bodies (no player comes near them). Peer 1's copy of body 2 is nudged by 0.3 mm (a little

@@ -143,7 +143,8 @@ TEST_CASE("snapshot: raw floats and acks round-trip") {
   s.controlled = 42;
   s.has_ack = true;
   s.ack = {65535, 0x80000001, {0, 7, kMaxBodies - 1}};
-  s.inputs = {{5000, {{1, 0, -1}, 3}}, {4745, {{0, 0, 0}, 0}}};
+  // The ends of the input window: 16 frames ahead (a sender's input delay), 239 behind.
+  s.inputs = {{5000 + kMaxInputFramesAhead, {{1, 0, -1}, 3}}, {5000 - kMaxInputFramesBack, {{0, 0, 0}, 0}}};
   for (BodyIndex i = 0; i < 15; ++i) {
     ObjectRecord r;
     r.index = i * 7;
@@ -156,6 +157,13 @@ TEST_CASE("snapshot: raw floats and acks round-trip") {
   Snapshot decoded;
   REQUIRE(decode(bytes, q.limits(), decoded));
   CHECK(decoded == s);
+  std::vector<std::uint8_t> refused;
+  Snapshot outside = s;
+  outside.inputs[0].frame += 1;  // one frame further ahead than the format holds
+  CHECK_FALSE(encode(outside, q.limits(), refused));
+  outside = s;
+  outside.inputs[1].frame -= 1;  // one frame further back
+  CHECK_FALSE(encode(outside, q.limits(), refused));
 
   SnapshotAckMessage ack{9, {12, 0xFFFFFFFF, {1, 2, 3}}}, ack_back;
   REQUIRE(encode(ack, bytes));

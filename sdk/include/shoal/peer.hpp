@@ -67,6 +67,12 @@ struct PeerConfig {
   /// Objects at rest are sent this rarely (when snapshots.prioritize is off).
   int rest_snapshot_interval_frames = 30;
   int input_redundancy = 4;              ///< past inputs carried by each snapshot
+  /// Frames between set_input() and the frame the input applies to (GGPO's frame delay).
+  /// Each snapshot carries the inputs of the frames ahead, so remote peers know a player's
+  /// input before they simulate its frame instead of predicting it: with a delay that covers
+  /// the one-way latency, a remote player's own pushes cause no re-simulation at all. The cost
+  /// is that the local player's controls answer this many frames later. 0..16; 0 = none.
+  int input_delay_frames = 0;
   int checksum_interval_frames = 60;     ///< 0 disables desync detection
   /// Time sync keeps each peer's last 64 pongs: at 100 ms that is 6.4 s, long enough for the
   /// quickest legs to see through 80 ms of jitter; much faster pings shorten that window.

@@ -37,6 +37,9 @@ const PeerConfig& validated(const PeerConfig& c) {
           "rest_snapshot_interval_frames must be at least 1");
   require(c.input_redundancy >= 1 && c.input_redundancy <= 16,
           "input_redundancy is " + std::to_string(c.input_redundancy) + ", expected 1..16");
+  require(c.input_delay_frames >= 0 && c.input_delay_frames <= wire::kMaxInputFramesAhead,
+          "input_delay_frames is " + std::to_string(c.input_delay_frames) + ", expected 0.." +
+              std::to_string(wire::kMaxInputFramesAhead));
   require(c.checksum_interval_frames >= 0, "checksum_interval_frames must be 0 (off) or more");
   require(c.ping_interval_ms >= 10, "ping_interval_ms must be at least 10");
   require(c.rejoin_grace_ms >= 0, "rejoin_grace_ms must be 0 (off) or more");
@@ -100,7 +103,8 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       // Room for every frame a snapshot may carry: the history window plus the quarter of it
       // ahead that on_snapshot accepts, so no two of them share a ring row.
       owner_frames(body_count, config.history_frames + config.history_frames / 4 + 1, user_bytes.max),
-      inputs(config.history_frames),
+      // The history window plus the frames ahead a snapshot's inputs may name: no two share a row.
+      inputs(config.history_frames + input_frames_ahead(config) + 1),
       resimulator(simulation, history, owner_frames, inputs),
       cost_clock(config.measure_update_cost, resimulator),
       quantizer(config.snapshots),

@@ -43,6 +43,10 @@ inline Event make_event(EventKind kind, PeerId peer, ObjectId object = 0, Frame 
   return e;
 }
 
+// How far ahead of its newest frame a peer keeps inputs: those of snapshots up to a quarter of
+// the history ahead (what on_snapshot accepts), plus their senders' input delay.
+inline int input_frames_ahead(const PeerConfig& c) { return c.history_frames / 4 + wire::kMaxInputFramesAhead; }
+
 struct Peer::Impl {
   enum class Phase { idle, hosting, joining, syncing, in_match, left };
 

@@ -52,7 +52,7 @@ void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
     inputs.track(*body);
     control_modes[*body] = ControlMode::controlled;
     for (const wire::InputRecord& r : snapshot.inputs) {
-      if (r.frame > newest - config.history_frames && r.frame <= newest + config.history_frames / 4) {
+      if (r.frame > newest - config.history_frames && r.frame <= newest + input_frames_ahead(config)) {
         inputs.record(*body, r.frame, r.input);
       }
     }

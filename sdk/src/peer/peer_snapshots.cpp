@@ -63,8 +63,10 @@ void Peer::Impl::send_snapshots(Frame frame) {
   snapshot_out.controlled = controlled ? objects.id(*controlled) : wire::kNoObject;
   snapshot_out.inputs.clear();
   if (controlled) {
-    for (int k = 0; k < config.input_redundancy && frame - k >= 0; ++k) {
-      snapshot_out.inputs.push_back({frame - k, inputs.input(*controlled, frame - k)});
+    // The newest input is the one for the frame input_delay_frames ahead.
+    const Frame newest_input = frame + config.input_delay_frames;
+    for (int k = 0; k < config.input_redundancy && newest_input - k >= 0; ++k) {
+      snapshot_out.inputs.push_back({newest_input - k, inputs.input(*controlled, newest_input - k)});
     }
   }
 

@@ -78,7 +78,10 @@ void Peer::Impl::start_match(std::int64_t now_us, Frame frame) {
 
 void Peer::Impl::step_frame() {
   const Frame frame = history.newest() + 1;
-  if (controlled) inputs.record(*controlled, frame, current_input);
+  // The input set now is this player's for a frame input_delay_frames ahead (that frame's
+  // snapshot already carries it to the others). The frames before a new controlled object's
+  // first delayed input get none.
+  if (controlled) inputs.record(*controlled, frame + config.input_delay_frames, current_input);
   resimulator.step_forward({}, frozen_for_next_step());
   note_step_changes();
   if (config.sync_test_frames > 0) run_sync_test(frame);

@@ -296,9 +296,15 @@ bool serialize_header(Stream& s, Snapshot& m) {
   if constexpr (Stream::reading) m.inputs.resize(inputs);
   for (std::size_t k = 0; k < m.inputs.size(); ++k) {
     InputRecord& r = m.inputs[k];
-    std::int64_t back = static_cast<std::int64_t>(m.frame) - r.frame;
-    if (!serialize_uint(s, back, 0, 255)) return false;
-    if constexpr (Stream::reading) r.frame = static_cast<Frame>(m.frame - back);
+    // Negative for the frames ahead that a sender's input delay makes known already.
+    std::int32_t back = 0;
+    if constexpr (Stream::writing) {
+      const std::int64_t wide = static_cast<std::int64_t>(m.frame) - r.frame;
+      if (wide < -kMaxInputFramesAhead || wide > kMaxInputFramesBack) return s.fail(DropReason::malformed);
+      back = static_cast<std::int32_t>(wide);
+    }
+    if (!serialize_int(s, back, -kMaxInputFramesAhead, kMaxInputFramesBack)) return false;
+    if constexpr (Stream::reading) r.frame = static_cast<Frame>(static_cast<std::int64_t>(m.frame) - back);
     // Inputs mostly repeat: one bit says "the same as the record before".
     bool same = k > 0 && same_bits(r.input, m.inputs[k - 1].input);
     if (k > 0 && !serialize_bool(s, same)) return false;

@@ -27,6 +27,9 @@ inline constexpr ObjectId kNoObject = 0xFFFFFFFF;
 /// Body indices on the wire are 20 bits.
 inline constexpr std::uint32_t kMaxBodies = 1u << 20;
 inline constexpr std::size_t kMaxInputRecords = 16;
+/// How far ahead of its snapshot's frame an input may be (a sender's input delay), and behind.
+inline constexpr std::int32_t kMaxInputFramesAhead = 16;
+inline constexpr std::int32_t kMaxInputFramesBack = 239;
 inline constexpr std::size_t kMaxAckResets = 15;
 /// Baseline ages the format can express.
 inline constexpr std::uint32_t kMaxBaselineAge = 1056;

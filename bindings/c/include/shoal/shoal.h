@@ -28,7 +28,7 @@
 #include <stdint.h>
 
 /** Incremented whenever a declaration of this header changes incompatibly. */
-#define SHOAL_C_API_VERSION 6
+#define SHOAL_C_API_VERSION 7
 
 #if defined(_WIN32) && defined(SHOAL_C_SHARED)
 #  if defined(SHOAL_C_BUILDING)
@@ -209,6 +209,8 @@ typedef struct shoal_peer_config {
   int32_t max_clock_catchup_frames;    /**< frames one update may step when the clock is behind, >= 1 */
   /* Since version 6. */
   int32_t coasting_interval_frames;    /**< a moving object no core region holds goes about every N frames (less often far away), 1..600; 1 = every frame like the others */
+  /* Since version 7. */
+  int32_t input_delay_frames;          /**< frames between shoal_peer_set_input and the frame the input applies to, 0..16: remote peers then know it before they simulate that frame (GGPO's frame delay) */
 } shoal_peer_config;
 
 /** Fills *config with the defaults of a default-constructed shoal::PeerConfig. */
