@@ -8,7 +8,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
-# The main job: a LAN match of 4 peer processes on a bad network (about 20 s), then its
+# The main job: a LAN match of 4 peer processes on a bad network (about 25 s), then its
 # report; extra arguments are passed on (e.g. --plot build/match.png).
 main_target=shoal-lan-match
 main_args=(--peers 4 --objects 200 --seconds 14 --settle-seconds 6 --loss 0.05 --latency-ms 40

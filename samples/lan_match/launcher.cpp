@@ -117,7 +117,7 @@ class Launcher {
 
   int run() {
     const auto deadline = Clock::now() + kStartupAllowance +
-                          std::chrono::duration<double>(timeline_.seconds_at(timeline_.compare) + 2);
+                          std::chrono::duration<double>(timeline_.seconds_at(timeline_.last_compare()) + 2);
     while (!all_done() && Clock::now() < deadline) {
       read_children(100);
       reap_children();
@@ -193,6 +193,15 @@ class Launcher {
   // Whatever a process wrote before exiting is still in its pipe.
   void read_rest(Child& c) {
     for (int i = 0; i < 64 && c.from_child >= 0; ++i) read_children(0);
+  }
+
+  // Every child's sample of `frame` (nullptr where it has none).
+  std::vector<const PeerSample*> samples_at(shoal::Frame frame) const {
+    std::vector<const PeerSample*> samples;
+    for (const Child& c : children_) {
+      samples.push_back(c.final && c.final->figures.frame == frame ? &*c.final : second_of(c, frame));
+    }
+    return samples;
   }
 
   const PeerSample* second_of(const Child& c, shoal::Frame frame) const {
@@ -313,16 +322,22 @@ class Launcher {
     MatchReport report;
     report.objects = bodies_;
     report.balls = arena_.balls;
-    report.compared_frame = timeline_.compare;
-    std::vector<const PeerSample*> finals;
     for (const Child& c : children_) {
-      finals.push_back(c.final ? &*c.final : nullptr);
       if (c.failure) report.failures.push_back(*c.failure);
       if (c.final || !c.seconds.empty()) report.peers.push_back(summarise(c));
     }
     std::sort(report.peers.begin(), report.peers.end(),
               [](const PeerSummary& a, const PeerSummary& b) { return a.id < b.id; });
-    report.final = compare_samples(finals, bodies_);
+    // The first frame from `compare` on at which every peer saw every object at rest, else the
+    // last one sampled (see Timeline::settle_checks).
+    std::vector<const PeerSample*> compared;
+    for (shoal::Frame frame = timeline_.compare; frame <= timeline_.last_compare(); frame += timeline_.sample_interval) {
+      compared = samples_at(frame);
+      report.compared_frame = frame;
+      report.settled = all_at_rest(compared);
+      if (report.settled) break;
+    }
+    report.final = compare_samples(compared, bodies_);
     report.consistent = is_consistent(report);
     print_report(report);
 

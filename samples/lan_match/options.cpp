@@ -47,7 +47,8 @@ match:
   --peers N             peers, 1..16 (default 4)
   --objects K           shared objects, 1..2000 (default 200)
   --seconds S           seconds the bots play, 0.5..3600 (default 14)
-  --settle-seconds Q    seconds the world then settles before the comparison, 0.5..600 (default 6)
+  --settle-seconds Q    seconds the world then settles before the comparison (up to 3 s more
+                        if some peer still sees an object moving), 0.5..600 (default 6)
   --seed X              seed of the bots and of the link conditioner (default 1)
 network (each direction of every link):
   --loss P              fraction of datagrams lost, 0..1 (0.05 = 5%)

@@ -63,7 +63,8 @@ void take_sample(const shoal::Peer& peer, const std::vector<shoal::ObjectId>& bo
   sample.poses.clear();
   for (shoal::ObjectId id : bodies) {
     const std::optional<shoal::ObjectState> state = peer.state_at(id, frame);
-    sample.poses.push_back(state ? std::optional<Pose>(Pose{state->position, state->orientation}) : std::nullopt);
+    sample.poses.push_back(state ? std::optional<Pose>(Pose{state->position, state->orientation, state->at_rest})
+                                 : std::nullopt);
   }
 }
 
@@ -141,7 +142,7 @@ int play(const Options& options, SampleWriter& out) {
   PeerSample sample;
   sample.poses.reserve(bodies.size());
   shoal::Frame next_sample = timeline.sample_interval;
-  const auto deadline = Clock::now() + std::chrono::duration<double>(timeline.seconds_at(timeline.compare) + 30);
+  const auto deadline = Clock::now() + std::chrono::duration<double>(timeline.seconds_at(timeline.last_compare()) + 30);
   for (;;) {
     if (announcer) announcer->update();
     // Bots start once every peer is here, so nobody joins a world already in motion.
@@ -157,13 +158,13 @@ int play(const Options& options, SampleWriter& out) {
     }
     if (bot) {  // in the match
       const shoal::Frame now = peer.frame();
-      for (; next_sample < timeline.compare && now >= next_sample + timeline.report_delay;
+      for (; next_sample < timeline.last_compare() && now >= next_sample + timeline.report_delay;
            next_sample += timeline.sample_interval) {
         take_sample(peer, bodies, next_sample, sample);
         out.sample(sample);
       }
-      if (now >= timeline.compare + timeline.report_delay) {
-        take_sample(peer, bodies, timeline.compare, sample);
+      if (now >= timeline.last_compare() + timeline.report_delay) {
+        take_sample(peer, bodies, timeline.last_compare(), sample);
         sample.final = true;
         out.sample(sample);
         break;
@@ -171,7 +172,7 @@ int play(const Options& options, SampleWriter& out) {
     }
     if (Clock::now() > deadline) {
       throw std::runtime_error(fmt::format("the match did not reach frame {} in time (at frame {}, {})",
-                                           timeline.compare, peer.frame(),
+                                           timeline.last_compare(), peer.frame(),
                                            peer.in_match() ? "in the match" : "never joined"));
     }
     peer.wait(kWaitMs);

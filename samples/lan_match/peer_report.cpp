@@ -62,7 +62,8 @@ void SampleWriter::sample(const PeerSample& s) {
     }
     const shoal::Vec3& p = pose->position;
     const shoal::Quat& q = pose->orientation;
-    fmt::format_to(std::back_inserter(buffer_), "pose {} {} {} {} {} {} {}\n", p.x, p.y, p.z, q.w, q.x, q.y, q.z);
+    fmt::format_to(std::back_inserter(buffer_), "pose {} {} {} {} {} {} {} {}\n", p.x, p.y, p.z, q.w, q.x, q.y, q.z,
+                   pose->at_rest ? 1 : 0);
   }
   flush();
 }
@@ -88,7 +89,7 @@ void SampleReader::add_line(std::string_view line) {
     }
     std::optional<Pose> pose;
     if (line != "pose -") {
-      float v[7];
+      float v[8];
       std::size_t at = 5;
       for (float& value : v) {
         const std::size_t end = std::min(line.find(' ', at), line.size());
@@ -99,7 +100,12 @@ void SampleReader::add_line(std::string_view line) {
         }
         at = end + 1;
       }
-      pose = Pose{{v[0], v[1], v[2]}, {v[3], v[4], v[5], v[6]}};
+      if (v[7] != 0 && v[7] != 1) {
+        pending_.reset();
+        unreadable();
+        return;
+      }
+      pose = Pose{{v[0], v[1], v[2]}, {v[3], v[4], v[5], v[6]}, v[7] == 1};
     }
     pending_->poses.push_back(pose);
     if (pending_->poses.size() == pending_bodies_) {

@@ -4,7 +4,8 @@
 //   sample final=0|1 frame=F peer=ID peers=N rtt_ms=.. loss=.. kbps_out=.. kbps_in=..
 //          overrides=.. catchup_frames=.. ownership_changes=.. owned_objects=.. frozen_objects=..
 //          desyncs=.. bodies=B
-//   pose PX PY PZ QW QX QY QZ     (B lines, one per body in all_bodies order; "pose -" if unknown)
+//   pose PX PY PZ QW QX QY QZ R   (B lines, one per body in all_bodies order, R = 1 at rest;
+//                                  "pose -" if unknown)
 //   error MESSAGE
 // Numbers are printed in their shortest exact form, so poses compare bit for bit.
 #pragma once
@@ -43,6 +44,7 @@ struct PeerFigures {
 struct Pose {
   shoal::Vec3 position;
   shoal::Quat orientation;
+  bool at_rest = false;
 };
 
 /// A peer's figures and the pose of every body at the same frame.

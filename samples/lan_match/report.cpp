@@ -67,6 +67,16 @@ Divergence compare_samples(const std::vector<const PeerSample*>& samples, int bo
   return d;
 }
 
+bool all_at_rest(const std::vector<const PeerSample*>& samples) {
+  for (const PeerSample* s : samples) {
+    if (s == nullptr) return false;
+    for (const std::optional<Pose>& pose : s->poses) {
+      if (!pose || !pose->at_rest) return false;
+    }
+  }
+  return true;
+}
+
 bool is_consistent(const MatchReport& r) {
   return r.failures.empty() && r.final.bodies_lost == 0 && r.final.max_position_error_m <= kPositionTolerance &&
          r.final.max_rotation_error_rad <= kRotationTolerance;
@@ -81,8 +91,9 @@ void print_report(const MatchReport& r) {
                p.frames, p.rtt_ms, p.loss * 100, p.kbps_out, p.kbps_in, p.overrides, p.catchup_frames,
                p.ownership_changes, p.owned_objects, p.frozen_objects);
   }
-  fmt::print("\nobjects compared at frame {}: {} ({} shared, {} balls), lost: {}\n", r.compared_frame, r.objects,
-             r.objects - r.balls, r.balls, r.final.bodies_lost);
+  fmt::print("\nobjects compared at frame {} ({}): {} ({} shared, {} balls), lost: {}\n", r.compared_frame,
+             r.settled ? "all at rest" : "some still moving", r.objects, r.objects - r.balls, r.balls,
+             r.final.bodies_lost);
   fmt::print("final max position error: {:.6f} m, rotation error: {:.6f} rad (tolerance {} m, {} rad)\n",
              r.final.max_position_error_m, r.final.max_rotation_error_rad, kPositionTolerance, kRotationTolerance);
   for (const std::string& failure : r.failures) fmt::print("FAILED: {}\n", failure);
@@ -102,10 +113,10 @@ void write_json(const std::string& path, const MatchReport& r) {
                p.ownership_changes, p.owned_objects, p.frozen_objects, i + 1 < r.peers.size() ? "," : "");
   }
   fmt::print(file.handle,
-             "  ],\n  \"objects\": {},\n  \"objects_lost\": {},\n  \"final_max_position_error_m\": {},\n"
-             "  \"final_max_rotation_error_rad\": {},\n  \"consistent\": {}\n}}\n",
-             r.objects, r.final.bodies_lost, r.final.max_position_error_m, r.final.max_rotation_error_rad,
-             r.consistent);
+             "  ],\n  \"objects\": {},\n  \"objects_lost\": {},\n  \"compared_frame\": {},\n  \"settled\": {},\n"
+             "  \"final_max_position_error_m\": {},\n  \"final_max_rotation_error_rad\": {},\n  \"consistent\": {}\n}}\n",
+             r.objects, r.final.bodies_lost, r.compared_frame, r.settled, r.final.max_position_error_m,
+             r.final.max_rotation_error_rad, r.consistent);
   file.close();
 }
 

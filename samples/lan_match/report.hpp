@@ -20,6 +20,8 @@ struct Divergence {
 /// Compares every pair of samples (taken at the same frame); a missing sample (nullptr) loses
 /// every body. Samples must list the same number of bodies.
 Divergence compare_samples(const std::vector<const PeerSample*>& samples, int bodies);
+/// Whether every sample is there and holds every body, at rest.
+bool all_at_rest(const std::vector<const PeerSample*>& samples);
 
 /// One second of match time: each launched peer's figures (if it reported) and the divergence.
 struct SecondRow {
@@ -42,6 +44,7 @@ struct MatchReport {
   int objects = 0;       ///< bodies compared: shared objects and balls
   int balls = 0;
   shoal::Frame compared_frame = 0;
+  bool settled = false;  ///< every peer saw every object at rest at compared_frame
   Divergence final;
   std::vector<std::string> failures;  ///< peer processes that crashed, hung or failed
   bool consistent = false;
