@@ -25,6 +25,23 @@ inline SmoothingRules smoothing_with_warp(const SmoothingRules& rules, float war
 /// The flat direction from one point to another, as a push input's axis.
 inline Vec3 towards(Vec3 from, Vec3 to) { return normalized(Vec3{to.x - from.x, 0, to.z - from.z}); }
 
+/// Three peers' bots play 10 s over 3 balls and 12 objects at 30 +- 5 ms and 5% loss, then
+/// the world settles; checks that every peer ends with the same bits and no desync, and
+/// returns how many frames all peers re-simulated: for comparing configs.
+inline std::uint64_t catchup_frames_of_settled_bot_match(const PeerConfig& config, std::uint64_t seed,
+                                                         std::uint64_t bot_seed) {
+  const ArenaSpec spec{3, 12};
+  FakeMatch m(3, spec, config, seed);
+  m.network().set_conditions(link(30, 0.05f, 5));
+  REQUIRE(m.connect(5));
+  CHECK(m.play_then_settle(bot_seed, 10, 15));
+  const Divergence d = divergence(m.players, all_ids(spec));
+  CHECK(d.objects_compared > 0);
+  CHECK(d.bitwise);
+  CHECK(total(m.players, &PeerStats::desyncs) == 0);
+  return total(m.players, &PeerStats::catchup_frames);
+}
+
 /// Two players push one ball from opposite sides: each steers its own ball at it (player 0 only
 /// while `player_0_pushes`), and every look counts what the peers say of its owner.
 struct PushContest {

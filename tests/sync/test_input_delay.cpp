@@ -8,6 +8,7 @@
 
 #include "drift_world.hpp"
 #include "match_harness.hpp"
+#include "match_scenarios.hpp"
 #include "sync/state_compare.hpp"
 
 using namespace shoal;
@@ -110,16 +111,7 @@ TEST_CASE("in a bot match, an input delay of 3 frames saves most catch-ups and s
   const int delays[2] = {0, 3};
   for (int k = 0; k < 2; ++k) {
     CAPTURE(delays[k]);
-    ArenaSpec spec{3, 12};
-    FakeMatch m(3, spec, with_delay(delays[k]), 61);
-    m.network().set_conditions(link(30, 0.05f, 5));
-    REQUIRE(m.connect(5));
-    CHECK(m.play_then_settle(17, 10, 15));
-    catchup_frames[k] = total(m.players, &PeerStats::catchup_frames);
-    const Divergence d = divergence(m.players, all_ids(spec));
-    CHECK(d.objects_compared > 0);
-    CHECK(d.bitwise);
-    CHECK(total(m.players, &PeerStats::desyncs) == 0);
+    catchup_frames[k] = catchup_frames_of_settled_bot_match(with_delay(delays[k]), 61, 17);
   }
   INFO("catch-up frames: no delay ", catchup_frames[0], ", 3 frames ", catchup_frames[1]);
   CHECK(catchup_frames[0] > 0);

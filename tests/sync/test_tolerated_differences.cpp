@@ -9,6 +9,7 @@
 
 #include "drift_world.hpp"
 #include "match_harness.hpp"
+#include "match_scenarios.hpp"
 #include "sync/state_compare.hpp"
 #include "sync/tolerated_differences.hpp"
 
@@ -180,16 +181,7 @@ TEST_CASE("in a bot match, tolerating moving objects' tiny differences saves cat
     CAPTURE(exact);
     PeerConfig config;
     config.compare.exact = exact == 1;
-    ArenaSpec spec{3, 12};
-    FakeMatch m(3, spec, config, 97);
-    m.network().set_conditions(link(30, 0.05f, 5));
-    REQUIRE(m.connect(5));
-    CHECK(m.play_then_settle(21, 10, 15));
-    catchup_frames[exact] = total(m.players, &PeerStats::catchup_frames);
-    const Divergence d = divergence(m.players, all_ids(spec));
-    CHECK(d.objects_compared > 0);
-    CHECK(d.bitwise);
-    CHECK(total(m.players, &PeerStats::desyncs) == 0);
+    catchup_frames[exact] = catchup_frames_of_settled_bot_match(config, 97, 21);
   }
   INFO("catch-up frames: tolerant ", catchup_frames[0], ", exact ", catchup_frames[1]);
   CHECK(catchup_frames[1] > 0);
