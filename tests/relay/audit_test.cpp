@@ -153,6 +153,9 @@ TEST_CASE("an auditor refuses a config it cannot use, naming the field") {
   c.horizon_frames = 0;
   CHECK_THROWS_WITH_AS(Auditor{c}, doctest::Contains("horizon_frames"), std::invalid_argument);
   c = audit_config();
+  c.max_acceleration_mps2 = -1;
+  CHECK_THROWS_WITH_AS(Auditor{c}, doctest::Contains("max_acceleration_mps2"), std::invalid_argument);
+  c = audit_config();
   c.world = nullptr;
   CHECK_THROWS_WITH_AS(Auditor{c}, doctest::Contains("world"), std::invalid_argument);
   c = audit_config();

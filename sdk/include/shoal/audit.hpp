@@ -37,6 +37,13 @@ struct AuditConfig {
   /// Extra distance (m) beyond bounding radii and speeds within which another object makes a
   /// sample unsafe to check alone, >= 0.
   float reach_margin_m = 0.5f;
+  /// The fastest a body's speed can grow, m/s^2 (gravity plus the strongest push of the game's
+  /// controls), >= 0. It bounds where a moving object the auditor has not heard of for a while
+  /// may be now: its owner may have stopped sending it (to no one's simulated region, or the
+  /// owner is gone and the others simulate it on their own), and it may have fallen or been
+  /// pushed since. Too low, and an honest owner's object that such an object hits counts as a
+  /// mismatch.
+  float max_acceleration_mps2 = 30;
   int window_samples = 20;             ///< a verdict looks at the last this many samples, >= 1
   float suspect_ratio = 0.5f;          ///< mismatches / window above which a peer is a suspect, [0, 1)
   std::uint64_t seed = 1;              ///< sampling

@@ -39,6 +39,9 @@ void validate(const AuditConfig& c) {
   if (c.horizon_frames < 1 || c.horizon_frames > kMaxHorizon) bad("horizon_frames", c.horizon_frames, "1..16");
   if (!(c.position_tolerance_m > 0)) bad("position_tolerance_m", c.position_tolerance_m, "> 0");
   if (!(c.reach_margin_m >= 0)) bad("reach_margin_m", c.reach_margin_m, ">= 0");
+  if (!(c.max_acceleration_mps2 >= 0 && std::isfinite(c.max_acceleration_mps2))) {
+    bad("max_acceleration_mps2", c.max_acceleration_mps2, "a finite value >= 0");
+  }
   if (c.window_samples < 1) bad("window_samples", c.window_samples, ">= 1");
   if (!(c.suspect_ratio >= 0 && c.suspect_ratio < 1)) bad("suspect_ratio", c.suspect_ratio, "[0, 1)");
 }
@@ -165,10 +168,15 @@ struct Auditor::Impl {
     for (BodyIndex other = 0; other < body_count; ++other) {
       if (other == body) continue;
       const Timed& t = latest[other];
-      // Its newest known state may be older or newer than `from`: it moves at most this far.
-      const Frame apart = std::abs(t.frame == kNoFrame ? from : t.frame - from) + frames;
+      // Its newest known state may be older or newer than `from`: it moves at most this far,
+      // speeding up as fast as anything can (it may be long unsent: falling, pushed). One at
+      // rest stays put until something that moves reaches it, or its owner sends it moving.
+      const float t_apart =
+          static_cast<float>(std::abs(t.frame == kNoFrame ? from : t.frame - from) + frames) * dt;
       const float theirs =
-          radius[other] + (t.state.at_rest ? 0.0f : length(t.state.linear_velocity) * static_cast<float>(apart) * dt);
+          radius[other] + (t.state.at_rest ? 0.0f
+                                           : (length(t.state.linear_velocity) +
+                                              0.5f * config.max_acceleration_mps2 * t_apart) * t_apart);
       if (distance(start.position, t.state.position) < own + theirs) return true;
     }
     return false;
