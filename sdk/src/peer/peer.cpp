@@ -114,7 +114,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       smoother(body_count, config.smoothing),
       interpolator(present::InterpolatorConfig{1.0f / config.tick_hz, 0.5f}),
       time_sync(session::TimeSyncConfig{config.tick_hz}),
-      mismatched(body_count, 0),
+      mismatched_since(body_count, kNoFrame),
       tolerated(body_count),
       known_owner(body_count, kNoPeer),
       owned_by_me(body_count, 0),

@@ -58,7 +58,7 @@ struct Peer::Impl {
   void step_frame();
   void apply_corrections();
   void correct_tolerated();
-  bool correct_frozen_bodies(Frame from);
+  void correct_frozen_bodies();
   void catch_up(Frame from);
   void note_step_changes();
   void snap_to(BodyIndex body, Frame frame, const ObjectState& owner_state,
@@ -175,8 +175,7 @@ struct Peer::Impl {
   std::vector<std::pair<PeerId, BodyIndex>> remote_controlled;
 
   // Corrections found since the last tick.
-  Frame earliest_mismatch = kNoFrame;
-  std::vector<std::uint8_t> mismatched;        // per body
+  std::vector<Frame> mismatched_since;         // per body: its earliest overridden frame, or kNoFrame
   std::vector<BodyIndex> mismatched_bodies;
   sync::ToleratedDifferences tolerated;        // owner frames that agreed only within tolerance
   std::vector<PeerId> known_owner;             // per body, to report table-wide changes

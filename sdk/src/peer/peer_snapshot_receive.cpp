@@ -157,11 +157,9 @@ void Peer::Impl::on_owner_frame(Frame frame, BodyIndex body, const ObjectState& 
 
 void Peer::Impl::note_mismatch(BodyIndex body, Frame frame) {
   ++stats.overrides;
-  if (earliest_mismatch == kNoFrame || frame < earliest_mismatch) earliest_mismatch = frame;
-  if (!mismatched[body]) {
-    mismatched[body] = 1;
-    mismatched_bodies.push_back(body);
-  }
+  Frame& since = mismatched_since[body];
+  if (since == kNoFrame) mismatched_bodies.push_back(body);
+  if (since == kNoFrame || frame < since) since = frame;
 }
 
 // Resting copies of other peers' bodies that changed here, against what their owners last said

@@ -120,11 +120,11 @@ std::span<const std::uint8_t> Peer::Impl::frozen_for_next_step() {
 
 void Peer::Impl::apply_corrections() {
   if (!tolerated.empty()) correct_tolerated();
-  if (earliest_mismatch == kNoFrame) return;
-  const Frame newest = history.newest();
-  const Frame from = earliest_mismatch;
-  const int depth = newest - from;
-  if (correct_frozen_bodies(from)) return;
+  correct_frozen_bodies();
+  if (mismatched_bodies.empty()) return;
+  Frame from = mismatched_since[mismatched_bodies.front()];
+  for (BodyIndex b : mismatched_bodies) from = std::min(from, mismatched_since[b]);
+  const int depth = history.newest() - from;
   if (depth <= config.max_resimulated_frames && history.has(from)) {
     catch_up(from);
     tolerated.caught_up(from);
@@ -138,9 +138,8 @@ void Peer::Impl::apply_corrections() {
       }
     }
   }
-  for (BodyIndex b : mismatched_bodies) mismatched[b] = 0;
+  for (BodyIndex b : mismatched_bodies) mismatched_since[b] = kNoFrame;
   mismatched_bodies.clear();
-  earliest_mismatch = kNoFrame;
 }
 
 // Differences within tolerance that no catch-up has corrected for tolerated_frames become
@@ -175,22 +174,24 @@ void Peer::Impl::catch_up(Frame from) {
   touch(changed);
 }
 
-// Owners' frames of bodies frozen here since the mismatch: written in, nothing re-simulated,
-// and only those bodies' smoothing and regions are redone.
-bool Peer::Impl::correct_frozen_bodies(Frame from) {
+// Owners' frames of bodies frozen here since their mismatch (other players' balls far away,
+// mostly): written in, nothing re-simulated, and only those bodies' smoothing and regions are
+// redone. The others' catch-up then starts at their own earliest mismatch: a frozen body is
+// out of this peer's simulated region, where nothing it simulates could have touched it.
+void Peer::Impl::correct_frozen_bodies() {
   const Frame newest = history.newest();
   const std::span<const ObjectState> now_states = history.newest_states();
-  for (BodyIndex b : mismatched_bodies) before[b] = now_states[b];
-  if (!resimulator.correct_frozen(from, mismatched_bodies)) return false;
-  for (BodyIndex b : mismatched_bodies) {
-    if (!sync::bitwise_equal(before[b], now_states[b])) smoother.on_correction(b, before[b], now_states[b]);
+  std::erase_if(mismatched_bodies, [&](BodyIndex b) {
+    const Frame from = mismatched_since[b];
+    const ObjectState was = now_states[b];
+    const std::span<const BodyIndex> body(&b, 1);
+    if (!resimulator.correct_frozen(from, body)) return false;
+    if (!sync::bitwise_equal(was, now_states[b])) smoother.on_correction(b, was, now_states[b]);
     emit(make_event(EventKind::override_applied, owner_of(b), objects.id(b), from, newest - from));
-    mismatched[b] = 0;
-  }
-  touch(mismatched_bodies);
-  mismatched_bodies.clear();
-  earliest_mismatch = kNoFrame;
-  return true;
+    touch(body);
+    mismatched_since[b] = kNoFrame;
+    return true;
+  });
 }
 
 void Peer::Impl::note_step_changes() {
