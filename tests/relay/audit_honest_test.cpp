@@ -3,9 +3,8 @@
 // with its re-simulations, or an auditing relay expels honest players.
 #include <doctest/doctest.h>
 
+#include "audit_arena.hpp"
 #include "sync/hostile_peers.hpp"
-#include "sync/match_harness.hpp"
-#include "shoal/audit.hpp"
 #include "shoal/forwarding_transport.hpp"
 
 using namespace shoal;
@@ -31,13 +30,7 @@ class AuditTap final : public ForwardingTransport {
 };
 
 AuditConfig audit_config() {
-  AuditConfig c;
-  c.world = [] {
-    auto world = std::make_unique<ReferencePhysics>(arena_physics(kSpec));
-    build_arena(*world, kSpec);
-    return world;
-  };
-  c.snapshots = PeerConfig{}.snapshots;
+  AuditConfig c = arena_audit_config(kSpec);
   c.sample_probability = 1;  // every owner frame: as many checks as there can be
   return c;
 }

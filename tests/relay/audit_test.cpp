@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 
+#include "audit_arena.hpp"
 #include "relay_harness.hpp"
 #include "sync/hostile_peers.hpp"
 #include "shoal/audit.hpp"
@@ -20,13 +21,7 @@ const ArenaSpec kSpec{3, 6, 10};
 const std::string kSession = "audited";
 
 AuditConfig audit_config() {
-  AuditConfig c;
-  c.world = [] {
-    auto world = std::make_unique<ReferencePhysics>(arena_physics(kSpec));
-    build_arena(*world, kSpec);
-    return world;
-  };
-  c.snapshots = PeerConfig{}.snapshots;
+  AuditConfig c = arena_audit_config(kSpec);
   c.sample_probability = 0.5f;  // more checks per second than the default: a short test
   c.seed = 7;
   return c;
