@@ -21,6 +21,7 @@ struct WorldSpec {
   int objects = 1000;
   int balls = 2;
   int input_delay_frames = 0;  ///< every peer's PeerConfig::input_delay_frames
+  bool freeze_outside_simulated_region = true;  ///< every peer's PeerConfig field of that name
 };
 
 /// Physics config of the arena: walls sized so the objects fill it at a constant density

@@ -49,6 +49,7 @@ struct BenchPlayer {
     PeerConfig config;
     config.measure_update_cost = measure_cost;
     config.input_delay_frames = spec.input_delay_frames;
+    config.freeze_outside_simulated_region = spec.freeze_outside_simulated_region;
     peer = std::make_unique<Peer>(config, *timed, std::move(transport));
     ball = kFirstBall + static_cast<ObjectId>(id);
     peer->set_controlled(ball);
@@ -170,12 +171,14 @@ OverheadFigures replay_alone(const WorldSpec& spec, std::uint64_t seed, const Tr
 
 }  // namespace
 
-OverheadResult measure_overhead(int objects, int peers, int frames, std::uint64_t seed, int input_delay_frames) {
-  const WorldSpec spec{objects, peers, input_delay_frames};
+OverheadResult measure_overhead(int objects, int peers, int frames, std::uint64_t seed, int input_delay_frames,
+                                bool freeze) {
+  const WorldSpec spec{objects, peers, input_delay_frames, freeze};
   OverheadResult r;
   r.objects = objects;
   r.peers = peers;
   r.input_delay_frames = input_delay_frames;
+  r.freeze_outside_simulated_region = freeze;
   r.frames = frames;
   TrafficLog log;
   log.reserve();
