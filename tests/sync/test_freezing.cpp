@@ -31,10 +31,17 @@ ReferencePhysicsConfig strip_physics() {
 }
 
 // Balls: one in the middle; or peer 0's at the left end, peer 1's at the right end, and a
-// third (if any) near peer 0's.
+// third (if any) 4 m from peer 0's.
+float ball_x(int ball, int balls) {
+  const float left = -kStripHalf * 0.9f;
+  if (balls == 1) return 0.0f;
+  if (ball == 2) return left + 4;
+  return ball == 0 ? left : -left;
+}
+
 void build_strip(ReferencePhysics& physics, int balls, int objects) {
   for (int p = 0; p < balls; ++p) {
-    const float x = balls == 1 ? 0.0f : p == 2 ? -kStripHalf * 0.9f + 4 : (p == 0 ? -kStripHalf : kStripHalf) * 0.9f;
+    const float x = ball_x(p, balls);
     ObjectState s;
     s.position = {x, 0.5f, 2.0f};
     physics.add_sphere(kFirstBall + static_cast<ObjectId>(p), 0.5f, 2.0f, s);

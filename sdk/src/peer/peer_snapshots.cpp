@@ -82,8 +82,8 @@ void Peer::Impl::send_snapshots(Frame frame) {
       for (BodyIndex b : owned_bodies) {
         // Outside the receiver's simulated region only resting objects go, and rarely: enough
         // for every peer to agree on the whole world once it settles, at almost no cost.
-        // This peer's player goes everywhere: every peer keeps simulating it (it is never
-        // frozen) and places its region by it.
+        // This peer's player goes everywhere: every peer places its region by it, and one
+        // that freezes it (outside its simulated region) writes these frames in instead.
         relevant[b] = everything || authority::is_member(interest.simulated, b) || controlled == b;
         if (relevant[b] || states[b].at_rest) candidates.push_back(b);
       }
