@@ -173,12 +173,16 @@ void Peer::Impl::check_resting_copies() {
 bool Peer::Impl::check_resting_copy(BodyIndex body) {
   if (owned_by_me[body] != 0) return true;
   const ObjectState& own = history.newest_states()[body];
-  if (!own.at_rest) return true;  // kept still while moving: frozen here, the owner sends it
   SnapshotLink* link = find_snapshot_link(owner_of(body));
   if (link == nullptr) return true;
   Frame frame = kNoFrame;
   const wire::QuantizedState* said = link->received.newest(body, frame);
-  if (said != nullptr && !said->at_rest) return false;  // its record of coming to rest is due
+  // A copy that kept still while moving is frozen here (outside the simulated region). Where
+  // the owner's copy moves too, the owner sends it once it rests; where the owner last said it
+  // rests, the owner has nothing new to send, and this copy is repaired like a resting one.
+  const bool owner_moves = said != nullptr && !said->at_rest;
+  if (!own.at_rest && (said == nullptr || owner_moves)) return true;
+  if (owner_moves) return false;  // its record of coming to rest is due
   if (said != nullptr && sync::bitwise_equal(quantize_filter.dequantize(body, frame, *said), own)) return true;
   link->received.request_reset(body);
   ++stats.rest_repairs_requested;
