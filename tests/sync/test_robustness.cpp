@@ -89,6 +89,54 @@ TEST_CASE("a member cannot move objects it does not own") {
   CHECK(distance(m.players[0].peer->state(target).position, before.position) < 0.01f);
 }
 
+// A record dropped because its sender does not own the object (yet, as this peer sees it) is
+// acknowledged all the same with its packet, and its sender counts it delivered: a resting
+// object would never be sent again. Once this peer learns that the sender owns the object,
+// it takes the record after all.
+TEST_CASE("a record dropped before its sender's claim was heard is taken once the claim is") {
+  ArenaSpec spec{2, 4};
+  FakeMatch m(2, spec, PeerConfig{}, 93);
+  REQUIRE(m.connect(5));
+  Peer& peer = *m.players[0].peer;
+  Intruder newcomer{m.network().create_endpoint(79)};
+  newcomer.connection = newcomer.transport->connect(peer.address());
+  m.run(0.2);
+  newcomer.drain();
+  newcomer.send(Channel::control, encoded(wire::Hello{9, "shoal"}));
+  m.run(0.2);
+  newcomer.drain();
+  REQUIRE(peer.peers() == std::vector<PeerId>{0, 1, 9});
+  const ObjectId target = kFirstObject;
+  BodyIndex target_body = 0;
+  while (m.players[0].physics->body_id(target_body) != target) ++target_body;
+  const ObjectState before = peer.state(target);
+  REQUIRE(before.at_rest);
+
+  // The newcomer's record of the object, a metre aside, arrives before its claim: dropped.
+  const Frame frame = peer.frame() - 1;
+  ObjectState moved = before;
+  moved.position.x += 1;
+  wire::Snapshot record;
+  record.sender = 9;
+  record.frame = frame;
+  record.objects.push_back(wire::make_record(target_body, wire::Quantizer(SnapshotConfig{}).quantize(moved), nullptr, 0));
+  const auto not_owner_before = peer.stats().dropped[DropReason::not_owner];
+  newcomer.send(Channel::state, encoded(record));
+  m.run(0.1);
+  newcomer.drain();
+  REQUIRE(peer.stats().dropped[DropReason::not_owner] == not_owner_before + 1);
+  REQUIRE(peer.owner(target) != 9);
+  CHECK(distance(peer.state(target).position, before.position) < 0.01f);
+
+  // Its claim, as of that frame, arrives: the held record counts now, and nothing else is sent.
+  wire::Ownership claim{{{target, 9, 1000, 9, frame}}, true};
+  newcomer.send(Channel::control, encoded(claim));
+  m.run(0.1);
+  newcomer.drain();
+  REQUIRE(peer.owner(target) == 9);
+  CHECK(distance(peer.state(target).position, moved.position) < 0.01f);
+}
+
 TEST_CASE("an owner whose snapshots disagree with its own frames raises a desync naming them") {
   ArenaSpec spec{2, 4};
   PeerConfig config;

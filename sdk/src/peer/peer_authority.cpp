@@ -144,6 +144,7 @@ void Peer::Impl::note_owner_change(BodyIndex b) {
       history.set_confirmed(f, b, false);
     }
   }
+  take_held_record(b, owner, since);
   ++stats.ownership_changes;
   emit(make_event(EventKind::ownership_changed, owner, objects.id(b), history.newest()));
 }

@@ -111,6 +111,7 @@ struct Peer::Impl {
   void on_owner_frame(Frame frame, BodyIndex body, const ObjectState& state,
                       std::span<const std::uint8_t> user_bytes);
   void note_mismatch(BodyIndex body, Frame frame);  // an override, corrected in the next update
+  void take_held_record(BodyIndex body, PeerId owner, Frame since);  // see peer_snapshot_receive.cpp
   void check_resting_copies();
   bool check_resting_copy(BodyIndex body);
   /// This peer's user bytes of body at a held frame (its size; empty when it has none).

@@ -96,7 +96,7 @@ void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
       state = quantize_filter.dequantize(body, snapshot.frame, *q);
     }
     if (owner_of(body) != from) {  // nobody moves an object they do not own
-      drop(DropReason::not_owner);
+      drop(DropReason::not_owner);  // still held with the link's baselines: take_held_record()
       continue;
     }
     on_owner_frame(snapshot.frame, body, state, bytes);
@@ -153,6 +153,21 @@ void Peer::Impl::on_owner_frame(Frame frame, BodyIndex body, const ObjectState& 
     return;
   }
   note_mismatch(body, frame);
+}
+
+// A record its sender sent as the body's new owner, before this peer heard of the change, was
+// dropped as not the sender's, and acknowledged all the same with its packet: the owner counts
+// it delivered and would not send a resting object again. The newest such record is still held
+// with the link's baselines, and is taken now, as if it had just arrived.
+void Peer::Impl::take_held_record(BodyIndex body, PeerId owner, Frame since) {
+  if (!config.snapshots.quantize || owner == members.self() || history.empty()) return;
+  SnapshotLink* link = find_snapshot_link(owner);
+  if (link == nullptr) return;
+  Frame frame = kNoFrame;
+  const wire::QuantizedState* held = link->received.newest(body, frame);
+  if (held == nullptr || frame < since) return;
+  const ObjectState state = quantize_filter.dequantize(body, frame, *held);
+  on_owner_frame(frame, body, state, link->received.user_bytes(body, frame).first(user_bytes.size[body]));
 }
 
 void Peer::Impl::note_mismatch(BodyIndex body, Frame frame) {
