@@ -338,6 +338,8 @@ class Launcher {
       if (report.settled) break;
     }
     report.final = compare_samples(compared, bodies_);
+    constexpr std::size_t kDifferencesShown = 10;
+    report.differences = differing_bodies(compared, bodies_, kDifferencesShown);
     report.consistent = is_consistent(report);
     print_report(report);
 

@@ -77,6 +77,32 @@ bool all_at_rest(const std::vector<const PeerSample*>& samples) {
   return true;
 }
 
+std::vector<BodyDifference> differing_bodies(const std::vector<const PeerSample*>& samples, int bodies,
+                                             std::size_t most) {
+  std::vector<BodyDifference> found;
+  auto pose_of = [](const PeerSample* s, std::size_t b) {
+    return s != nullptr && b < s->poses.size() ? s->poses[b] : std::nullopt;
+  };
+  for (int body = 0; body < bodies && found.size() < most; ++body) {
+    const auto b = static_cast<std::size_t>(body);
+    bool differs = false;
+    for (std::size_t i = 0; i < samples.size() && !differs; ++i) {
+      const std::optional<Pose> p = pose_of(samples[i], b);
+      differs = !p;
+      for (std::size_t j = i + 1; j < samples.size() && !differs; ++j) {
+        const std::optional<Pose> q = pose_of(samples[j], b);
+        differs = !q || shoal::distance(p->position, q->position) > kPositionTolerance ||
+                  shoal::angle_between(p->orientation, q->orientation) > kRotationTolerance;
+      }
+    }
+    if (!differs) continue;
+    BodyDifference d{body, {}};
+    for (const PeerSample* s : samples) d.poses.push_back(pose_of(s, b));
+    found.push_back(std::move(d));
+  }
+  return found;
+}
+
 bool is_consistent(const MatchReport& r) {
   return r.failures.empty() && r.final.bodies_lost == 0 && r.final.max_position_error_m <= kPositionTolerance &&
          r.final.max_rotation_error_rad <= kRotationTolerance;
@@ -96,6 +122,20 @@ void print_report(const MatchReport& r) {
              r.final.bodies_lost);
   fmt::print("final max position error: {:.6f} m, rotation error: {:.6f} rad (tolerance {} m, {} rad)\n",
              r.final.max_position_error_m, r.final.max_rotation_error_rad, kPositionTolerance, kRotationTolerance);
+  if (!r.differences.empty()) {
+    fmt::print("bodies that differ (the first {}; each peer's position, and whether at rest):\n", r.differences.size());
+    for (const BodyDifference& d : r.differences) {
+      fmt::print("  body {}:", d.body);
+      for (const std::optional<Pose>& p : d.poses) {
+        if (p) {
+          fmt::print(" ({:.3f}, {:.3f}, {:.3f}){}", p->position.x, p->position.y, p->position.z, p->at_rest ? "" : " moving");
+        } else {
+          fmt::print(" (none)");
+        }
+      }
+      fmt::print("\n");
+    }
+  }
   for (const std::string& failure : r.failures) fmt::print("FAILED: {}\n", failure);
   fmt::print("verdict: {}\n", r.consistent ? "CONSISTENT" : "NOT CONSISTENT");
 }

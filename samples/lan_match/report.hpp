@@ -23,6 +23,16 @@ Divergence compare_samples(const std::vector<const PeerSample*>& samples, int bo
 /// Whether every sample is there and holds every body, at rest.
 bool all_at_rest(const std::vector<const PeerSample*>& samples);
 
+/// A body the peers disagree on: each sample's pose of it (none where a sample lacks it).
+struct BodyDifference {
+  int body = 0;
+  std::vector<std::optional<Pose>> poses;  ///< by sample
+};
+/// The first `most` bodies whose poses differ between two samples beyond the verdict's
+/// tolerances, or that some sample lacks: what to look at when a match is not consistent.
+std::vector<BodyDifference> differing_bodies(const std::vector<const PeerSample*>& samples, int bodies,
+                                             std::size_t most);
+
 /// One second of match time: each launched peer's figures (if it reported) and the divergence.
 struct SecondRow {
   double time_s = 0;
@@ -46,6 +56,7 @@ struct MatchReport {
   shoal::Frame compared_frame = 0;
   bool settled = false;  ///< every peer saw every object at rest at compared_frame
   Divergence final;
+  std::vector<BodyDifference> differences;  ///< the first few, by differing_bodies()
   std::vector<std::string> failures;  ///< peer processes that crashed, hung or failed
   bool consistent = false;
 };
