@@ -44,25 +44,43 @@ struct File {
 
 }  // namespace
 
+namespace {
+
+// The largest differences between any two samples' poses of one body, or nothing when some
+// sample lacks it.
+std::optional<Divergence> body_divergence(const std::vector<const PeerSample*>& samples, std::size_t b) {
+  for (const PeerSample* s : samples) {
+    if (s == nullptr || b >= s->poses.size() || !s->poses[b]) return std::nullopt;
+  }
+  Divergence d;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    for (std::size_t j = i + 1; j < samples.size(); ++j) {
+      const Pose& p = *samples[i]->poses[b];
+      const Pose& q = *samples[j]->poses[b];
+      d.max_position_error_m = std::max(d.max_position_error_m, shoal::distance(p.position, q.position));
+      d.max_rotation_error_rad =
+          std::max(d.max_rotation_error_rad, shoal::angle_between(p.orientation, q.orientation));
+    }
+  }
+  return d;
+}
+
+bool within_tolerance(const Divergence& d) {
+  return d.max_position_error_m <= kPositionTolerance && d.max_rotation_error_rad <= kRotationTolerance;
+}
+
+}  // namespace
+
 Divergence compare_samples(const std::vector<const PeerSample*>& samples, int bodies) {
   Divergence d;
   for (int body = 0; body < bodies; ++body) {
-    const auto b = static_cast<std::size_t>(body);
-    bool lost = false;
-    for (const PeerSample* s : samples) lost = lost || s == nullptr || b >= s->poses.size() || !s->poses[b];
-    if (lost) {
+    const std::optional<Divergence> one = body_divergence(samples, static_cast<std::size_t>(body));
+    if (!one) {
       ++d.bodies_lost;
       continue;
     }
-    for (std::size_t i = 0; i < samples.size(); ++i) {
-      for (std::size_t j = i + 1; j < samples.size(); ++j) {
-        const Pose& p = *samples[i]->poses[b];
-        const Pose& q = *samples[j]->poses[b];
-        d.max_position_error_m = std::max(d.max_position_error_m, shoal::distance(p.position, q.position));
-        d.max_rotation_error_rad =
-            std::max(d.max_rotation_error_rad, shoal::angle_between(p.orientation, q.orientation));
-      }
-    }
+    d.max_position_error_m = std::max(d.max_position_error_m, one->max_position_error_m);
+    d.max_rotation_error_rad = std::max(d.max_rotation_error_rad, one->max_rotation_error_rad);
   }
   return d;
 }
@@ -80,32 +98,20 @@ bool all_at_rest(const std::vector<const PeerSample*>& samples) {
 std::vector<BodyDifference> differing_bodies(const std::vector<const PeerSample*>& samples, int bodies,
                                              std::size_t most) {
   std::vector<BodyDifference> found;
-  auto pose_of = [](const PeerSample* s, std::size_t b) {
-    return s != nullptr && b < s->poses.size() ? s->poses[b] : std::nullopt;
-  };
   for (int body = 0; body < bodies && found.size() < most; ++body) {
     const auto b = static_cast<std::size_t>(body);
-    bool differs = false;
-    for (std::size_t i = 0; i < samples.size() && !differs; ++i) {
-      const std::optional<Pose> p = pose_of(samples[i], b);
-      differs = !p;
-      for (std::size_t j = i + 1; j < samples.size() && !differs; ++j) {
-        const std::optional<Pose> q = pose_of(samples[j], b);
-        differs = !q || shoal::distance(p->position, q->position) > kPositionTolerance ||
-                  shoal::angle_between(p->orientation, q->orientation) > kRotationTolerance;
-      }
+    if (const std::optional<Divergence> d = body_divergence(samples, b); d && within_tolerance(*d)) continue;
+    BodyDifference difference{body, {}};
+    for (const PeerSample* s : samples) {
+      difference.poses.push_back(s != nullptr && b < s->poses.size() ? s->poses[b] : std::nullopt);
     }
-    if (!differs) continue;
-    BodyDifference d{body, {}};
-    for (const PeerSample* s : samples) d.poses.push_back(pose_of(s, b));
-    found.push_back(std::move(d));
+    found.push_back(std::move(difference));
   }
   return found;
 }
 
 bool is_consistent(const MatchReport& r) {
-  return r.failures.empty() && r.final.bodies_lost == 0 && r.final.max_position_error_m <= kPositionTolerance &&
-         r.final.max_rotation_error_rad <= kRotationTolerance;
+  return r.failures.empty() && r.final.bodies_lost == 0 && within_tolerance(r.final);
 }
 
 void print_report(const MatchReport& r) {

@@ -53,81 +53,75 @@ class DriftingSimulation final : public ForwardingSimulation {
   bool reports_all_ = true;
 };
 
+constexpr ArenaSpec kSpec{.balls = 2, .objects = 9};
+constexpr ObjectId kMiddle = kFirstObject + 4;  // at the arena's center: far from both balls' cores
+constexpr auto kMiddleBody = static_cast<BodyIndex>(kSpec.balls + 4);  // balls are added first
+
+// Two peers a second into their match, the middle object owned by peer 0 and alike on both;
+// peer 1's physics drifts it once `drift` is armed. No periodic refresh of settled objects.
+std::unique_ptr<FakeMatch> drift_match(PeerConfig config, std::uint64_t seed, std::shared_ptr<Drift> drift) {
+  config.snapshots.settled_refresh_s = 1000;
+  drift->body = kMiddleBody;
+  auto m = std::make_unique<FakeMatch>(2, kSpec, config, seed, -1, TransportWrapper{},
+                                       [drift, made = 0](ReferencePhysics& physics) mutable {
+                                         return std::make_unique<DriftingSimulation>(physics, made++ == 1 ? drift : nullptr);
+                                       });
+  m->network().set_conditions(link(30, 0.05f, 5));
+  REQUIRE(m->connect(5));
+  m->run(1);
+  REQUIRE(m->players[0].peer->owner(kMiddle) == m->players[0].peer->id());
+  REQUIRE(sync::bitwise_equal(m->players[0].peer->state(kMiddle), m->players[1].peer->state(kMiddle)));
+  return m;
+}
+
 }  // namespace
 
 TEST_CASE("a resting copy that this peer's physics moved is repaired from its owner") {
-  const ArenaSpec spec{.balls = 2, .objects = 9};
-  const ObjectId middle = kFirstObject + 4;  // at the arena's center: far from both balls' cores
-  const BodyIndex middle_body = static_cast<BodyIndex>(spec.balls + 4);  // balls are added first
-  PeerConfig config;
-  config.snapshots.settled_refresh_s = 1000;  // no periodic refresh within the test
   auto drift = std::make_shared<Drift>();
-  drift->body = middle_body;
-  int made = 0;
-  FakeMatch m(2, spec, config, 83, -1, {}, [&](ReferencePhysics& physics) {
-    return std::make_unique<DriftingSimulation>(physics, made++ == 1 ? drift : nullptr);
-  });
-  m.network().set_conditions(link(30, 0.05f, 5));
-  REQUIRE(m.connect(5));
-  m.run(1);
-  Peer& owner = *m.players[0].peer;
-  Peer& drifting = *m.players[1].peer;
-  REQUIRE(owner.owner(middle) == owner.id());
-  REQUIRE(sync::bitwise_equal(owner.state(middle), drifting.state(middle)));
+  const std::unique_ptr<FakeMatch> m = drift_match(PeerConfig{}, 83, drift);
+  Peer& owner = *m->players[0].peer;
+  Peer& drifting = *m->players[1].peer;
 
   drift->armed = true;
-  m.run(0.1);
+  m->run(0.1);
   REQUIRE_FALSE(drift->armed);
-  REQUIRE(drifting.state(middle).at_rest);
+  REQUIRE(drifting.state(kMiddle).at_rest);
   // Its physics moved it; the owner's copy never moved, so the owner has nothing new to send.
-  CHECK(drifting.state(middle).position.x > owner.state(middle).position.x + 0.25f);
+  CHECK(drifting.state(kMiddle).position.x > owner.state(kMiddle).position.x + 0.25f);
 
-  m.run(2);
+  m->run(2);
   CHECK(drifting.stats().rest_repairs_requested >= 1);
-  CHECK(sync::bitwise_equal(owner.state(middle), drifting.state(middle)));
+  CHECK(sync::bitwise_equal(owner.state(kMiddle), drifting.state(kMiddle)));
   // Nothing else was asked for: every other copy agreed with its owner.
   CHECK(drifting.stats().rest_repairs_requested <= 2);
-  CHECK(divergence(m.players, all_ids(spec)).bitwise);
+  CHECK(divergence(m->players, all_ids(kSpec)).bitwise);
 }
 
 // The same, but the copy is left moving where this peer does not simulate it: frozen there, it
 // keeps still without ever coming to rest, while its owner says it rests.
 TEST_CASE("a copy frozen while moving, whose owner says it rests, is repaired from its owner") {
-  const ArenaSpec spec{.balls = 2, .objects = 9};
-  const ObjectId middle = kFirstObject + 4;
-  const BodyIndex middle_body = static_cast<BodyIndex>(spec.balls + 4);
   PeerConfig config;
-  config.snapshots.settled_refresh_s = 1000;
   // Simulated regions of a few metres around the balls (7.2 m out): the middle is outside both.
   config.authority.simulated_radius = 1;
   auto drift = std::make_shared<Drift>();
-  drift->body = middle_body;
   drift->velocity = {1, 0, 0};
-  int made = 0;
-  FakeMatch m(2, spec, config, 89, -1, {}, [&](ReferencePhysics& physics) {
-    return std::make_unique<DriftingSimulation>(physics, made++ == 1 ? drift : nullptr);
-  });
-  m.network().set_conditions(link(30, 0.05f, 5));
-  REQUIRE(m.connect(5));
-  m.run(1);
-  Peer& owner = *m.players[0].peer;
-  Peer& drifting = *m.players[1].peer;
-  REQUIRE(owner.owner(middle) == owner.id());
-  REQUIRE(sync::bitwise_equal(owner.state(middle), drifting.state(middle)));
+  const std::unique_ptr<FakeMatch> m = drift_match(config, 89, drift);
+  Peer& owner = *m->players[0].peer;
+  Peer& drifting = *m->players[1].peer;
 
   drift->armed = true;
-  m.run(0.1);
+  m->run(0.1);
   REQUIRE_FALSE(drift->armed);
   // Frozen here: a step later it still moves, and has not moved on.
-  REQUIRE_FALSE(drifting.state(middle).at_rest);
-  CHECK(drifting.state(middle).position.x == doctest::Approx(owner.state(middle).position.x + 0.3f).epsilon(0.01));
+  REQUIRE_FALSE(drifting.state(kMiddle).at_rest);
+  CHECK(drifting.state(kMiddle).position.x == doctest::Approx(owner.state(kMiddle).position.x + 0.3f).epsilon(0.01));
   CHECK(drifting.stats().frozen_objects > 0);
-  REQUIRE(owner.state(middle).at_rest);
+  REQUIRE(owner.state(kMiddle).at_rest);
   const std::uint64_t repairs_before = drifting.stats().rest_repairs_requested;
-  m.run(2);
+  m->run(2);
   CHECK(drifting.stats().rest_repairs_requested > repairs_before);
-  CHECK(sync::bitwise_equal(owner.state(middle), drifting.state(middle)));
-  CHECK(divergence(m.players, all_ids(spec)).bitwise);
+  CHECK(sync::bitwise_equal(owner.state(kMiddle), drifting.state(kMiddle)));
+  CHECK(divergence(m->players, all_ids(kSpec)).bitwise);
 }
 
 }  // namespace shoal::test
