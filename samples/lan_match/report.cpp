@@ -42,10 +42,6 @@ struct File {
   std::FILE* handle;
 };
 
-}  // namespace
-
-namespace {
-
 // The largest differences between any two samples' poses of one body, or nothing when some
 // sample lacks it.
 std::optional<Divergence> body_divergence(const std::vector<const PeerSample*>& samples, std::size_t b) {

@@ -74,6 +74,13 @@ std::unique_ptr<FakeMatch> drift_match(PeerConfig config, std::uint64_t seed, st
   return m;
 }
 
+// Arms the drift and runs until the step after has made it.
+void drift_once(FakeMatch& m, Drift& drift) {
+  drift.armed = true;
+  m.run(0.1);
+  REQUIRE_FALSE(drift.armed);
+}
+
 }  // namespace
 
 TEST_CASE("a resting copy that this peer's physics moved is repaired from its owner") {
@@ -82,9 +89,7 @@ TEST_CASE("a resting copy that this peer's physics moved is repaired from its ow
   Peer& owner = *m->players[0].peer;
   Peer& drifting = *m->players[1].peer;
 
-  drift->armed = true;
-  m->run(0.1);
-  REQUIRE_FALSE(drift->armed);
+  drift_once(*m, *drift);
   REQUIRE(drifting.state(kMiddle).at_rest);
   // Its physics moved it; the owner's copy never moved, so the owner has nothing new to send.
   CHECK(drifting.state(kMiddle).position.x > owner.state(kMiddle).position.x + 0.25f);
@@ -109,9 +114,7 @@ TEST_CASE("a copy frozen while moving, whose owner says it rests, is repaired fr
   Peer& owner = *m->players[0].peer;
   Peer& drifting = *m->players[1].peer;
 
-  drift->armed = true;
-  m->run(0.1);
-  REQUIRE_FALSE(drift->armed);
+  drift_once(*m, *drift);
   // Frozen here: a step later it still moves, and has not moved on.
   REQUIRE_FALSE(drifting.state(kMiddle).at_rest);
   CHECK(drifting.state(kMiddle).position.x == doctest::Approx(owner.state(kMiddle).position.x + 0.3f).epsilon(0.01));
