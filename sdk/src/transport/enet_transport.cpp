@@ -23,6 +23,7 @@ constexpr std::size_t kMaxMessageSize = 64 * 1024;
 constexpr Endpoint kLoopback{0x7F000001, 0};
 constexpr enet_uint32 kMinRetransmitCapMs = 100;
 constexpr enet_uint32 kMaxRetransmitCapMs = 1000;
+constexpr enet_uint32 kUnmeasuredRetransmitMs = 250;
 
 void initialise_enet_once() {
   static std::once_flag once;
@@ -233,11 +234,22 @@ void EnetTransport::bound_retransmission_timers() {
   // command. We cap each timeout at a few round trips and let every command be checked on
   // each service. Silence is still detected: timeout_ms runs from the first unacknowledged
   // resend and is reset only by an acknowledgement (enet_peer_timeout's maximum).
-  for (auto& [id, connection] : connections_) {
-    ENetPeer* peer = connection.peer;
+  //
+  // Every ENet peer is bounded, those still in the handshake too. An accepting host completes
+  // a connection only when the ack of its VERIFY_CONNECT arrives, and asks for that ack again
+  // only by resending the VERIFY_CONNECT, with the same doubling: at 20% loss each way the
+  // connector then often counted itself connected while the host, seconds later, still
+  // waited (dropping everything the connector sent meanwhile), until the connector timed out.
+  // Until a peer has measured a round trip (ENet assumes 500 ms), its commands are resent
+  // every kUnmeasuredRetransmitMs.
+  for (std::size_t i = 0; i < host_->peerCount; ++i) {
+    ENetPeer* peer = &host_->peers[i];
+    if (peer->state == ENET_PEER_STATE_DISCONNECTED || peer->state == ENET_PEER_STATE_ZOMBIE) continue;
     const enet_uint32 cap =
-        std::clamp<enet_uint32>(4 * (peer->roundTripTime + peer->roundTripTimeVariance),
-                                kMinRetransmitCapMs, kMaxRetransmitCapMs);
+        peer->lastReceiveTime == 0
+            ? kUnmeasuredRetransmitMs
+            : std::clamp<enet_uint32>(4 * (peer->roundTripTime + peer->roundTripTimeVariance),
+                                      kMinRetransmitCapMs, kMaxRetransmitCapMs);
     for (ENetListIterator node = enet_list_begin(&peer->sentReliableCommands);
          node != enet_list_end(&peer->sentReliableCommands); node = enet_list_next(node)) {
       auto* command = reinterpret_cast<ENetOutgoingCommand*>(node);  // the list node is its first member
