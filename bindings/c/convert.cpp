@@ -23,6 +23,9 @@ static_assert(same_kind<shoal::EventKind::ownership_changed, SHOAL_EVENT_OWNERSH
 static_assert(same_kind<shoal::EventKind::override_applied, SHOAL_EVENT_OVERRIDE_APPLIED>);
 static_assert(same_kind<shoal::EventKind::snapped, SHOAL_EVENT_SNAPPED>);
 static_assert(same_kind<shoal::EventKind::desync, SHOAL_EVENT_DESYNC>);
+static_assert(same_kind<shoal::EventKind::join_failed, SHOAL_EVENT_JOIN_FAILED>);
+static_assert(static_cast<int>(shoal::JoinStep::failed) == SHOAL_JOIN_FAILED);
+static_assert(static_cast<int>(shoal::JoinFailure::host_lost) == SHOAL_JOIN_FAILURE_HOST_LOST);
 
 static_assert(SHOAL_NO_PEER == shoal::kNoPeer && SHOAL_NO_FRAME == shoal::kNoFrame);
 static_assert(SHOAL_SESSION_CAPACITY == 256, "PeerConfig accepts session names up to 255 bytes");
@@ -138,6 +141,7 @@ shoal::PeerConfig to_cpp(const shoal_peer_config& c) {
   p.checksum_interval_frames = c.checksum_interval_frames;
   p.ping_interval_ms = c.ping_interval_ms;
   p.rejoin_grace_ms = c.rejoin_grace_ms;
+  p.join_timeout_ms = c.join_timeout_ms;
   switch (c.catchup) {
     case SHOAL_CATCHUP_REGION: p.catchup = shoal::CatchupScope::region; break;
     case SHOAL_CATCHUP_OBJECT: p.catchup = shoal::CatchupScope::object; break;
@@ -174,6 +178,7 @@ shoal_peer_config to_c(const shoal::PeerConfig& p) {
   c.checksum_interval_frames = p.checksum_interval_frames;
   c.ping_interval_ms = p.ping_interval_ms;
   c.rejoin_grace_ms = p.rejoin_grace_ms;
+  c.join_timeout_ms = p.join_timeout_ms;
   c.catchup = p.catchup == shoal::CatchupScope::object ? SHOAL_CATCHUP_OBJECT : SHOAL_CATCHUP_REGION;
   c.exact_compare = p.compare.exact ? 1 : 0;
   c.quantize = p.snapshots.quantize ? 1 : 0;
@@ -314,6 +319,8 @@ shoal_event to_c(const shoal::Event& e) {
   std::copy_n(e.objects.begin(), copied, c.objects);
   c.object_count = static_cast<std::uint32_t>(copied);
   c.objects_truncated = e.objects.size() > copied ? 1 : 0;
+  c.join_step = static_cast<std::int32_t>(e.step);  // shoal_join_step mirrors JoinStep's order
+  c.join_failure = static_cast<std::int32_t>(e.failure);
   return c;
 }
 

@@ -22,6 +22,18 @@ int shoal_peer_in_match(const shoal_peer* peer, int32_t* out_in_match) {
   });
 }
 
+int shoal_peer_join_progress(const shoal_peer* peer, shoal_join_progress* out_progress) {
+  return guarded(__func__, [&] {
+    shoal_join_progress& out = require(out_progress, "out_progress");
+    const shoal::JoinProgress p = require(peer, "peer").peer->join_progress();
+    out.step = static_cast<int32_t>(p.step);
+    out.done = p.done;
+    out.needed = p.needed;
+    out.elapsed_ms = p.elapsed_ms;
+    return SHOAL_OK;
+  });
+}
+
 int shoal_peer_id(const shoal_peer* peer, uint16_t* out_id) {
   return guarded(__func__, [&] {
     uint16_t& out = require(out_id, "out_id");

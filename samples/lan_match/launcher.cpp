@@ -221,7 +221,8 @@ class Launcher {
       bool complete = true, any = false;
       for (const Child& c : children_) {
         const PeerSample* s = second_of(c, frame);
-        complete = complete && (s != nullptr || !c.running());
+        // A peer still joining holds no row up: the row shows how far it has come instead.
+        complete = complete && (s != nullptr || !c.running() || !c.reader.peer);
         any = any || s != nullptr;
         samples.push_back(s);
       }
@@ -244,7 +245,13 @@ class Launcher {
       row.overrides_per_s.push_back(overrides);
       row.catchup_frames_per_s.push_back(catchup);
       if (!s) {
-        line += fmt::format(" | #{} --", i);
+        const std::optional<shoal::JoinProgress>& phase = children_[i].reader.phase;
+        if (!children_[i].reader.peer && phase) {
+          line += fmt::format(" | #{} {}", i, shoal::to_string(phase->step));
+          if (phase->needed > 0) line += fmt::format(" {}/{}", phase->done, phase->needed);
+        } else {
+          line += fmt::format(" | #{} --", i);
+        }
         continue;
       }
       present.push_back(s);
@@ -300,6 +307,7 @@ class Launcher {
     p.owned_objects = last.owned_objects;
     p.frozen_objects = last.frozen_objects;
     p.desyncs = last.desyncs;
+    p.join_ms = last.join_ms;
     int n = 0;
     for (const PeerSample& s : c.seconds) {
       if (s.figures.peers_seen < 2) continue;  // before anyone else joined: nothing to measure

@@ -29,6 +29,12 @@ constexpr int kWaitMs = 4;               // loop pacing: well under one 16.7 ms 
 constexpr int kAutoFindMs = 2000;        // --peer without --host/--join: look this long, then host
 constexpr int kJoinFindMs = 10000;       // --join: look this long, then give up
 constexpr auto kLinger = std::chrono::seconds(5);  // after reporting, while the others finish
+constexpr auto kPhaseInterval = std::chrono::milliseconds(250);  // join progress, until joined
+
+std::string describe_join_failure(const shoal::Event& e) {
+  const std::string who = e.peer == shoal::kNoPeer ? "the host" : fmt::format("peer {}", e.peer);
+  return fmt::format("join failed: stuck in {} ({}: {})", shoal::to_string(e.step), who, shoal::to_string(e.failure));
+}
 
 PeerFigures figures_of(const shoal::Peer& peer) {
   const shoal::PeerStats stats = peer.stats();
@@ -52,6 +58,8 @@ PeerFigures figures_of(const shoal::Peer& peer) {
   f.desyncs = stats.desyncs;
   f.owned_objects = stats.owned_objects;
   f.frozen_objects = stats.frozen_objects;
+  const shoal::JoinProgress join = peer.join_progress();
+  f.join_ms = join.step == shoal::JoinStep::joined ? join.elapsed_ms : -1;
   return f;
 }
 
@@ -142,6 +150,7 @@ int play(const Options& options, SampleWriter& out) {
   PeerSample sample;
   sample.poses.reserve(bodies.size());
   shoal::Frame next_sample = timeline.sample_interval;
+  auto next_phase = Clock::now();
   const auto deadline = Clock::now() + std::chrono::duration<double>(timeline.seconds_at(timeline.last_compare()) + 30);
   for (;;) {
     if (announcer) announcer->update();
@@ -149,7 +158,12 @@ int play(const Options& options, SampleWriter& out) {
     everyone_here = everyone_here || (bot && peer.peers().size() >= static_cast<std::size_t>(options.peers));
     if (everyone_here) peer.set_input(peer.frame() < timeline.bots_stop ? bot->input(peer, ball) : shoal::Input{});
     peer.update();
+    if (Clock::now() >= next_phase && peer.join_progress().step != shoal::JoinStep::joined) {
+      out.phase(peer.join_progress());
+      next_phase = Clock::now() + kPhaseInterval;
+    }
     for (shoal::Event event; peer.poll_event(event);) {
+      if (event.kind == shoal::EventKind::join_failed) throw std::runtime_error(describe_join_failure(event));
       if (event.kind != shoal::EventKind::joined_match) continue;
       ball = ball_of(arena, event.peer);
       peer.set_controlled(ball);

@@ -39,7 +39,24 @@ bool read_field(std::string_view line, std::string_view key, Number& value) {
   return read_number(field(line, key), value);
 }
 
+bool read_step(std::string_view text, shoal::JoinStep& step) {
+  for (int i = 0; i <= static_cast<int>(shoal::JoinStep::failed); ++i) {
+    const auto candidate = static_cast<shoal::JoinStep>(i);
+    if (shoal::to_string(candidate) == text) {
+      step = candidate;
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
+
+void SampleWriter::phase(const shoal::JoinProgress& p) {
+  fmt::format_to(std::back_inserter(buffer_), "phase step={} done={} needed={} elapsed_ms={}\n", shoal::to_string(p.step),
+                 p.done, p.needed, p.elapsed_ms);
+  flush();
+}
 
 void SampleWriter::joined(shoal::PeerId peer, std::string_view address) {
   fmt::format_to(std::back_inserter(buffer_), "joined peer={} address={}\n", peer, address);
@@ -51,10 +68,10 @@ void SampleWriter::sample(const PeerSample& s) {
   fmt::format_to(std::back_inserter(buffer_),
                  "sample final={} frame={} peer={} peers={} rtt_ms={} loss={} kbps_out={} kbps_in={} "
                  "overrides={} catchup_frames={} ownership_changes={} owned_objects={} frozen_objects={} desyncs={} "
-                 "bodies={}\n",
+                 "join_ms={} bodies={}\n",
                  s.final ? 1 : 0, f.frame, f.peer, f.peers_seen, f.rtt_ms, f.loss, f.kbps_out, f.kbps_in,
                  f.overrides, f.catchup_frames, f.ownership_changes, f.owned_objects, f.frozen_objects, f.desyncs,
-                 s.poses.size());
+                 f.join_ms, s.poses.size());
   for (const std::optional<Pose>& pose : s.poses) {
     if (!pose) {
       fmt::format_to(std::back_inserter(buffer_), "pose -\n");
@@ -114,7 +131,15 @@ void SampleReader::add_line(std::string_view line) {
     }
     return;
   }
-  if (line.starts_with("joined ")) {
+  if (line.starts_with("phase ")) {
+    shoal::JoinProgress p;
+    if (read_step(field(line, "step"), p.step) && read_field(line, "done", p.done) &&
+        read_field(line, "needed", p.needed) && read_field(line, "elapsed_ms", p.elapsed_ms)) {
+      phase = p;
+    } else {
+      unreadable();
+    }
+  } else if (line.starts_with("joined ")) {
     shoal::PeerId id = shoal::kNoPeer;
     if (read_field(line, "peer", id)) peer = id; else unreadable();
   } else if (line.starts_with("sample ")) {
@@ -130,7 +155,7 @@ void SampleReader::add_line(std::string_view line) {
                     read_field(line, "ownership_changes", f.ownership_changes) &&
                     read_field(line, "owned_objects", f.owned_objects) &&
                     read_field(line, "frozen_objects", f.frozen_objects) && read_field(line, "desyncs", f.desyncs) &&
-                    read_field(line, "bodies", pending_bodies_);
+                    read_field(line, "join_ms", f.join_ms) && read_field(line, "bodies", pending_bodies_);
     if (!ok) {
       unreadable();
       return;

@@ -1,9 +1,10 @@
 // What a peer process tells the launcher, as text lines on its stdout (readable by a person
 // running `shoal-lan-match --peer` by hand too):
+//   phase step=STEP done=D needed=N elapsed_ms=MS   (now and then, until joined)
 //   joined peer=ID address=HOST:PORT
 //   sample final=0|1 frame=F peer=ID peers=N rtt_ms=.. loss=.. kbps_out=.. kbps_in=..
 //          overrides=.. catchup_frames=.. ownership_changes=.. owned_objects=.. frozen_objects=..
-//          desyncs=.. bodies=B
+//          desyncs=.. join_ms=.. bodies=B
 //   pose PX PY PZ QW QX QY QZ R   (B lines, one per body in all_bodies order, R = 1 at rest;
 //                                  "pose -" if unknown)
 //   error MESSAGE
@@ -19,6 +20,7 @@
 
 #include <fmt/format.h>
 
+#include "shoal/join.hpp"
 #include "shoal/math.hpp"
 #include "shoal/types.hpp"
 
@@ -39,6 +41,7 @@ struct PeerFigures {
   std::uint64_t desyncs = 0;
   std::uint64_t owned_objects = 0;
   std::uint64_t frozen_objects = 0;  ///< outside the peer's simulated region, not simulated
+  std::int64_t join_ms = -1;         ///< how long joining took (-1: not joined yet)
 };
 
 struct Pose {
@@ -58,6 +61,7 @@ struct PeerSample {
 class SampleWriter {
  public:
   explicit SampleWriter(std::FILE* out) : out_(out) {}
+  void phase(const shoal::JoinProgress& progress);
   void joined(shoal::PeerId peer, std::string_view address);
   void sample(const PeerSample& sample);
   void error(std::string_view message);
@@ -75,6 +79,7 @@ class SampleReader {
   void add_line(std::string_view line);
 
   std::optional<shoal::PeerId> peer;  ///< once "joined" was read
+  std::optional<shoal::JoinProgress> phase;  ///< the last "phase" read
   std::vector<PeerSample> samples;    ///< complete samples, in arrival order; the caller drains
   std::vector<std::string> errors;    ///< "error" lines and unreadable lines
 

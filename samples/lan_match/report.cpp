@@ -111,12 +111,12 @@ bool is_consistent(const MatchReport& r) {
 }
 
 void print_report(const MatchReport& r) {
-  fmt::print("\n{:>4} {:>7} {:>7} {:>6} {:>9} {:>9} {:>10} {:>15} {:>18} {:>14} {:>15}\n", "peer", "frames",
-             "rtt_ms", "loss", "kbps_out", "kbps_in", "overrides", "catchup_frames", "ownership_changes",
+  fmt::print("\n{:>4} {:>7} {:>7} {:>7} {:>6} {:>9} {:>9} {:>10} {:>15} {:>18} {:>14} {:>15}\n", "peer", "join_ms",
+             "frames", "rtt_ms", "loss", "kbps_out", "kbps_in", "overrides", "catchup_frames", "ownership_changes",
              "owned_objects", "frozen_objects");
   for (const PeerSummary& p : r.peers) {
-    fmt::print("{:>4} {:>7} {:>7.1f} {:>5.1f}% {:>9.1f} {:>9.1f} {:>10} {:>15} {:>18} {:>14} {:>15}\n", p.id,
-               p.frames, p.rtt_ms, p.loss * 100, p.kbps_out, p.kbps_in, p.overrides, p.catchup_frames,
+    fmt::print("{:>4} {:>7} {:>7} {:>7.1f} {:>5.1f}% {:>9.1f} {:>9.1f} {:>10} {:>15} {:>18} {:>14} {:>15}\n", p.id,
+               p.join_ms, p.frames, p.rtt_ms, p.loss * 100, p.kbps_out, p.kbps_in, p.overrides, p.catchup_frames,
                p.ownership_changes, p.owned_objects, p.frozen_objects);
   }
   fmt::print("\nobjects compared at frame {} ({}): {} ({} shared, {} balls), lost: {}\n", r.compared_frame,
@@ -148,10 +148,10 @@ void write_json(const std::string& path, const MatchReport& r) {
   for (std::size_t i = 0; i < r.peers.size(); ++i) {
     const PeerSummary& p = r.peers[i];
     fmt::print(file.handle,
-               "    {{\"id\": {}, \"frames\": {}, \"rtt_ms\": {}, \"loss\": {}, \"kbps_out\": {}, \"kbps_in\": {}, "
+               "    {{\"id\": {}, \"join_ms\": {}, \"frames\": {}, \"rtt_ms\": {}, \"loss\": {}, \"kbps_out\": {}, \"kbps_in\": {}, "
                "\"overrides\": {}, \"catchup_frames\": {}, \"ownership_changes\": {}, \"owned_objects\": {}, "
                "\"frozen_objects\": {}}}{}\n",
-               p.id, p.frames, p.rtt_ms, p.loss, p.kbps_out, p.kbps_in, p.overrides, p.catchup_frames,
+               p.id, p.join_ms, p.frames, p.rtt_ms, p.loss, p.kbps_out, p.kbps_in, p.overrides, p.catchup_frames,
                p.ownership_changes, p.owned_objects, p.frozen_objects, i + 1 < r.peers.size() ? "," : "");
   }
   fmt::print(file.handle,

@@ -47,6 +47,7 @@ struct PeerSummary {
   float rtt_ms = 0, loss = 0, kbps_out = 0, kbps_in = 0;  ///< means over the match's seconds
   std::uint64_t overrides = 0, catchup_frames = 0, ownership_changes = 0, owned_objects = 0, desyncs = 0;
   std::uint64_t frozen_objects = 0;  ///< at the end
+  std::int64_t join_ms = -1;         ///< how long its join took (0 for the host; -1 never joined)
 };
 
 struct MatchReport {

@@ -20,7 +20,7 @@ int main(void) {
   int64_t now_us = 1000000;
   int i, joined = 0;
 
-  CHECK(SHOAL_C_API_VERSION == 7);  /* version 7 added input_delay_frames */
+  CHECK(SHOAL_C_API_VERSION == 8);  /* version 8 added joining's progress and failure */
   CHECK(strcmp(shoal_version(), SHOAL_EXPECTED_VERSION) == 0);
 
   REQUIRE_OK(shoal_peer_config_default(&config));
@@ -45,6 +45,7 @@ int main(void) {
   CHECK(config.input_redundancy >= 1 && config.input_redundancy <= 16);
   CHECK(config.coasting_interval_frames >= 1 && config.coasting_interval_frames <= 600);
   CHECK(config.input_delay_frames == 0);
+  CHECK(config.join_timeout_ms >= 100);
 
   REQUIRE_OK(shoal_world_config_default(&world_config));
   CHECK(world_config.dt > 0 && world_config.dt <= 1);
@@ -88,6 +89,11 @@ int main(void) {
     }
   }
   CHECK(joined == 1);
+  {
+    shoal_join_progress progress;
+    REQUIRE_OK(shoal_peer_join_progress(peer, &progress));
+    CHECK(progress.step == SHOAL_JOIN_JOINED && progress.elapsed_ms == 0);  /* the host: at once */
+  }
   REQUIRE_OK(shoal_peer_in_match(peer, &in_match));
   CHECK(in_match == 1);
   REQUIRE_OK(shoal_peer_id(peer, &id));
@@ -128,6 +134,37 @@ int main(void) {
     CHECK(state.position.y <= 5.001f);
     REQUIRE_OK(shoal_peer_destroy(low));
     REQUIRE_OK(shoal_world_destroy(other));
+  }
+
+  {
+    /* Nobody answers at the address a joiner asks: it fails in the connecting step, in time. */
+    shoal_peer* joiner = NULL;
+    shoal_transport* lonely = NULL;
+    shoal_world* own = NULL;
+    shoal_join_progress progress;
+    shoal_peer_config impatient = config;
+    int failed = 0;
+    impatient.join_timeout_ms = 500;
+    REQUIRE_OK(shoal_world_create(&world_config, &own));
+    REQUIRE_OK(shoal_memory_network_create_endpoint(network, 0, 1000, &lonely));
+    REQUIRE_OK(shoal_peer_create_with_world(&impatient, own, lonely, &joiner));
+    REQUIRE_OK(shoal_peer_join(joiner, "mem", 999));
+    for (i = 0; i < 60 && !failed; ++i) {
+      REQUIRE_OK(shoal_memory_network_set_time_us(network, now_us += 16667));
+      REQUIRE_OK(shoal_peer_update_at(joiner, now_us));
+      while (shoal_peer_poll_event(joiner, &event) == 1) {
+        if (event.kind != SHOAL_EVENT_JOIN_FAILED) continue;
+        failed = 1;
+        CHECK(event.join_step == SHOAL_JOIN_CONNECTING);
+        CHECK(event.join_failure == SHOAL_JOIN_FAILURE_NO_ANSWER);
+        CHECK(event.peer == SHOAL_NO_PEER);
+      }
+    }
+    CHECK(failed == 1);
+    REQUIRE_OK(shoal_peer_join_progress(joiner, &progress));
+    CHECK(progress.step == SHOAL_JOIN_FAILED && progress.elapsed_ms >= 500 && progress.elapsed_ms < 600);
+    REQUIRE_OK(shoal_peer_destroy(joiner));
+    REQUIRE_OK(shoal_world_destroy(own));
   }
 
   REQUIRE_OK(shoal_peer_destroy(peer));

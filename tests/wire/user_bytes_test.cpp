@@ -132,14 +132,14 @@ TEST_CASE("user bytes: late-join baselines carry them, oversized and truncated s
   CHECK(decoded.objects[1].user_bytes.size == 4);
   CHECK(decoded.objects[1].user_bytes.data[3] == 250);
 
-  // The size byte of the last object sits 5 bytes before the end (then its 4 bytes).
+  // The size byte of the last object sits 6 bytes before the end (then its 4 bytes and `last`).
   std::vector<std::uint8_t> oversized = bytes;
-  oversized[oversized.size() - 5] = static_cast<std::uint8_t>(kMaxUserBytes + 1);
+  oversized[oversized.size() - 6] = static_cast<std::uint8_t>(kMaxUserBytes + 1);
   DecodeStatus status = decode(oversized, decoded);
   REQUIRE_FALSE(status.ok());
   CHECK(status.reason() == DropReason::malformed);
   std::vector<std::uint8_t> longer = bytes;
-  longer[longer.size() - 5] = 5;  // announces more than the datagram holds
+  longer[longer.size() - 6] = 5;  // announces more than the datagram holds
   status = decode(longer, decoded);
   REQUIRE_FALSE(status.ok());
   CHECK(status.reason() == DropReason::truncated);

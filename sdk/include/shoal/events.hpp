@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "shoal/join.hpp"
 #include "shoal/types.hpp"
 
 namespace shoal {
@@ -19,6 +20,9 @@ enum class EventKind : std::uint8_t {
   override_applied,   ///< an owner corrected object at frame, depth frames in the past
   snapped,            ///< object was too far behind to re-simulate: snapped to the owner
   desync,             ///< confirmed frame disagrees with peer's checksum for objects
+  join_failed,        ///< this peer gave up joining: `step` it was stuck in, `failure` why,
+                      ///< `peer` the member that never answered (kNoPeer: the host); the
+                      ///< peer has left, and a new Peer may try again
 };
 
 struct Event {
@@ -28,6 +32,8 @@ struct Event {
   Frame frame = kNoFrame;
   int depth = 0;
   std::vector<ObjectId> objects;  ///< desync only
+  JoinStep step = JoinStep::idle;           ///< join_failed only
+  JoinFailure failure = JoinFailure::none;  ///< join_failed only
 };
 
 }  // namespace shoal

@@ -24,6 +24,7 @@
 #include "shoal/authority_config.hpp"
 #include "shoal/drop_reason.hpp"
 #include "shoal/events.hpp"
+#include "shoal/join.hpp"
 #include "shoal/simulation.hpp"
 #include "shoal/smoothing.hpp"
 #include "shoal/snapshot_config.hpp"
@@ -82,6 +83,10 @@ struct PeerConfig {
   /// A peer that times out keeps its id and its objects this long, so that it can rejoin
   /// after a network hiccup; 0 hands its objects to the default owner at once.
   int rejoin_grace_ms = 5000;
+  /// How long join() may take, every step included (shoal/join.hpp); past it the join fails
+  /// with EventKind::join_failed naming the step it was stuck in. Each step retries what the
+  /// network loses meanwhile. 100..600000.
+  int join_timeout_ms = 10000;
   CompareTolerance compare;
   SnapshotConfig snapshots;              ///< encoding, priority and byte budget
   CatchupScope catchup = CatchupScope::region;
@@ -166,7 +171,9 @@ class Peer {
 
   /// Starts a match as its host (peer 0, frame 0 is now).
   void host();
-  /// Joins the match hosted at `host`; joined_match follows once the clock is synchronised.
+  /// Joins the match hosted at `host`; joined_match follows once the clock is synchronised,
+  /// and join_progress() says `joined` once every older peer's baseline arrived too. Past
+  /// PeerConfig::join_timeout_ms, join_failed says where it was stuck instead.
   void join(const Address& host);
   /// Leaves the match gracefully; the others hand this peer's objects to the default owner
   /// at once. Blocks up to 250 ms so that the goodbye actually leaves.
@@ -198,6 +205,8 @@ class Peer {
 
   PeerId id() const;          ///< kNoPeer until hosted or joined
   bool in_match() const;
+  /// Which step of joining the peer is in (shoal/join.hpp), with its progress.
+  JoinProgress join_progress() const;
   Frame frame() const;
   std::vector<PeerId> peers() const;  ///< live peers, self included, ascending
   PeerStats stats() const;

@@ -43,6 +43,8 @@ const PeerConfig& validated(const PeerConfig& c) {
   require(c.checksum_interval_frames >= 0, "checksum_interval_frames must be 0 (off) or more");
   require(c.ping_interval_ms >= 10, "ping_interval_ms must be at least 10");
   require(c.rejoin_grace_ms >= 0, "rejoin_grace_ms must be 0 (off) or more");
+  require(c.join_timeout_ms >= 100 && c.join_timeout_ms <= 600'000,
+          "join_timeout_ms is " + std::to_string(c.join_timeout_ms) + ", expected 100..600000 ms");
   require(c.sync_test_frames >= 0 && c.sync_test_frames < c.history_frames,
           "sync_test_frames is " + std::to_string(c.sync_test_frames) +
               ", expected 0 (off) up to history_frames - 1");
@@ -156,11 +158,13 @@ void Peer::host() {
   if (impl_->phase != Impl::Phase::idle) throw std::logic_error("shoal::Peer::host: already started");
   impl_->members.set_self(0);
   impl_->is_host = true;
+  impl_->joining.host();
   impl_->phase = Impl::Phase::hosting;  // the match starts at the first update
 }
 
 void Peer::join(const Address& host) {
   if (impl_->phase != Impl::Phase::idle) throw std::logic_error("shoal::Peer::join: already started");
+  impl_->joining.begin(host, std::int64_t{impl_->config.join_timeout_ms} * 1000);
   impl_->host_connection = impl_->transport->connect(host);
   impl_->phase = Impl::Phase::joining;
 }
@@ -216,6 +220,11 @@ std::optional<ObjectState> Peer::state_at(ObjectId object, Frame frame) const {
   const BodyIndex body = impl_->body_of(object);
   if (!impl_->history.has(frame)) return std::nullopt;
   return impl_->history.state(frame, body);
+}
+
+JoinProgress Peer::join_progress() const {
+  return impl_->joining.progress(impl_->join_step(), impl_->pongs_received, Impl::kPongsBeforeStart,
+                                 std::max<std::int64_t>(impl_->last_update_us, 0));
 }
 
 PeerId Peer::owner(ObjectId object) const { return impl_->owner_of(impl_->body_of(object)); }

@@ -12,6 +12,7 @@
 #include "present/frame_interpolator.hpp"
 #include "present/visual_smoother.hpp"
 #include "session/frame_clock.hpp"
+#include "session/joining.hpp"
 #include "session/membership.hpp"
 #include "session/time_sync.hpp"
 #include "shoal/peer.hpp"
@@ -93,6 +94,9 @@ struct Peer::Impl {
   void on_connected(ConnectionId connection);
   void on_disconnected(ConnectionId connection, bool timed_out, std::int64_t now_us);
   void admit(const session::Member& member, bool rejoined);
+  void advance_join(std::int64_t now_us);
+  void fail_join(std::int64_t now_us, JoinFailure failure);
+  JoinStep join_step() const;
   void expire_absent(std::int64_t now_us);
   void start_rejoin();
   void request_baselines();
@@ -170,7 +174,8 @@ struct Peer::Impl {
   ConnectionId host_connection = kNoConnection;
   bool rejoining = false;
   std::uint64_t secret;  // this peer's, random: proves a rejoin is really it
-  std::vector<std::pair<ConnectionId, PeerId>> pending_mesh;  // opened by us, not yet connected
+  session::Joining joining;
+  std::int64_t next_host_attempt_us = 0;  // joining: when to ask the host again
   std::optional<BodyIndex> controlled;
   Input current_input;
   std::vector<std::pair<PeerId, BodyIndex>> remote_controlled;

@@ -14,14 +14,11 @@ void Peer::Impl::on_connected(ConnectionId connection) {
     send_to(connection, request);
     return;
   }
-  auto pending = std::find_if(pending_mesh.begin(), pending_mesh.end(),
-                              [&](auto& p) { return p.first == connection; });
-  if (pending == pending_mesh.end()) return;  // incoming: it introduces itself
-  const PeerId id = pending->second;
-  pending_mesh.erase(pending);
+  const std::optional<session::PendingLink> link = joining.take_link(connection);
+  if (!link) return;  // incoming: it introduces itself
   send_to(connection, wire::Hello{members.self(), config.session, secret});
-  const bool rejoined = members.take_absent(id).has_value();
-  admit({id, connection, transport->remote_address(connection), 0}, rejoined);
+  const bool rejoined = members.take_absent(link->peer).has_value();
+  admit({link->peer, connection, transport->remote_address(connection), 0}, rejoined);
 }
 
 void Peer::Impl::admit(const session::Member& member, bool rejoined) {
@@ -32,17 +29,35 @@ void Peer::Impl::admit(const session::Member& member, bool rejoined) {
   // The newer of two peers asks the older for what it owns (a late joiner's baseline).
   if (phase == Phase::in_match && member.id < members.self()) {
     send_to(member.connection, wire::BaselineRequest{});
+    joining.await_baseline(member.id);
   }
   emit(make_event(rejoined ? EventKind::peer_rejoined : EventKind::peer_joined, member.id));
 }
 
 void Peer::Impl::on_disconnected(ConnectionId connection, bool timed_out, std::int64_t now_us) {
-  std::erase_if(pending_mesh, [&](auto& p) { return p.first == connection; });
-  if (connection == host_connection) host_connection = kNoConnection;
+  if (phase == Phase::joining && connection == host_connection) {
+    // No welcome yet: ask again shortly, until the join's deadline.
+    constexpr std::int64_t kHostRetryUs = 250'000;
+    host_connection = kNoConnection;
+    joining.host_attempt_failed(!timed_out);
+    next_host_attempt_us = now_us + kHostRetryUs;
+    return;
+  }
+  if (const std::optional<session::PendingLink> link = joining.take_link(connection)) {
+    // A member the host named did not answer this time: try again while the join lasts.
+    if (!joining.finished()) joining.mesh().push_back({transport->connect(link->address), link->peer, link->address});
+    return;
+  }
+  if (connection == host_connection) {
+    host_connection = kNoConnection;
+    // Before the match, the host is the one that admitted this peer and keeps its clock.
+    if (phase == Phase::syncing) return fail_join(now_us, JoinFailure::host_lost);
+  }
   if (timed_out && config.rejoin_grace_ms > 0 && phase == Phase::in_match) {
     const std::int64_t deadline = now_us + std::int64_t{config.rejoin_grace_ms} * 1000;
     if (auto id = members.mark_absent(connection, deadline)) {
       time_sync.forget(*id);
+      joining.baseline_done(*id);
       emit(make_event(EventKind::peer_lost, *id));
       // Everyone gone at once: it is this peer that dropped. Ask the host to take it back.
       if (members.remotes().empty() && members.self() != 0) start_rejoin();
@@ -50,6 +65,46 @@ void Peer::Impl::on_disconnected(ConnectionId connection, bool timed_out, std::i
     return;
   }
   if (auto id = members.remove_connection(connection)) peer_gone(*id);
+}
+
+void Peer::Impl::advance_join(std::int64_t now_us) {
+  if (phase == Phase::joining && host_connection == kNoConnection && now_us >= next_host_attempt_us) {
+    host_connection = transport->connect(joining.host_address());
+  }
+  if (phase == Phase::in_match && !joining.finished() && joining.baselines_complete()) {
+    joining.finish(now_us, false);
+  }
+  if (joining.overdue(now_us)) {
+    fail_join(now_us, join_step() == JoinStep::connecting && joining.refused() ? JoinFailure::refused
+                                                                             : JoinFailure::no_answer);
+  }
+}
+
+JoinStep Peer::Impl::join_step() const {
+  if (joining.failed()) return JoinStep::failed;
+  switch (phase) {
+    case Phase::idle: return JoinStep::idle;
+    case Phase::joining: return JoinStep::connecting;
+    case Phase::syncing: return joining.meshed() ? JoinStep::syncing : JoinStep::meshing;
+    case Phase::hosting: return JoinStep::syncing;
+    case Phase::in_match:
+    case Phase::left: return joining.finished() ? JoinStep::joined : JoinStep::baselines;
+  }
+  return JoinStep::idle;
+}
+
+void Peer::Impl::fail_join(std::int64_t now_us, JoinFailure failure) {
+  const JoinStep step = join_step();
+  Event event = make_event(EventKind::join_failed, joining.blocking_peer(step));
+  event.step = step;
+  event.failure = failure;
+  joining.finish(now_us, true);
+  // Whoever admitted this peer forgets it at once rather than after a timeout.
+  if (members.self() != kNoPeer) broadcast(wire::PeerLeft{members.self()});
+  for (const session::Member& m : members.remotes()) transport->disconnect(m.connection);
+  if (host_connection != kNoConnection) transport->disconnect(host_connection);
+  phase = Phase::left;
+  emit(std::move(event));
 }
 
 void Peer::Impl::start_rejoin() {
@@ -74,6 +129,7 @@ void Peer::Impl::expire_absent(std::int64_t now_us) {
 
 void Peer::Impl::peer_gone(PeerId peer) {
   time_sync.forget(peer);
+  joining.baseline_done(peer);
   std::erase_if(remote_controlled, [&](auto& rc) {
     if (rc.first != peer) return false;
     inputs.untrack(rc.second);
@@ -139,7 +195,8 @@ void Peer::Impl::on_welcome(ConnectionId connection, const wire::Welcome& welcom
   if (!valid) return drop(DropReason::malformed);
   // By convention the first member is the host that sent the welcome.
   const wire::Member& host = welcome.members.front();
-  if (rejoining) {
+  const bool rejoin = rejoining;
+  if (rejoin) {
     rejoining = false;
     members.take_absent(host.id);
     admit({host.id, connection, transport->remote_address(connection), 0}, true);
@@ -148,11 +205,15 @@ void Peer::Impl::on_welcome(ConnectionId connection, const wire::Welcome& welcom
     members.add({host.id, connection, transport->remote_address(connection), 0});
     phase = Phase::syncing;
   }
+  std::size_t others = 0;
   for (std::size_t i = 1; i < welcome.members.size(); ++i) {
     const wire::Member& m = welcome.members[i];
     if (m.id == welcome.your_id || members.find(m.id) != nullptr) continue;
-    pending_mesh.emplace_back(transport->connect({m.host, m.port}), m.id);
+    const Address address{m.host, m.port};
+    joining.mesh().push_back({transport->connect(address), m.id, address});
+    ++others;
   }
+  if (!rejoin) joining.welcomed(others);
 }
 
 void Peer::Impl::on_hello(ConnectionId connection, const wire::Hello& hello) {
@@ -182,34 +243,43 @@ void Peer::Impl::on_hello(ConnectionId connection, const wire::Hello& hello) {
 }
 
 void Peer::Impl::request_baselines() {
+  std::vector<PeerId> older;
   for (const session::Member& m : members.remotes()) {
-    if (m.id < members.self()) send_to(m.connection, wire::BaselineRequest{});
+    if (m.id >= members.self()) continue;
+    send_to(m.connection, wire::BaselineRequest{});
+    older.push_back(m.id);
   }
+  joining.await_baselines(std::move(older));
 }
 
 void Peer::Impl::send_baseline(ConnectionId connection) {
-  if (phase != Phase::in_match) return;
-  // Several messages when needed: each stays well under the control datagram limit.
+  // Several messages when needed: each stays well under the control datagram limit. The last
+  // says so, even when this peer owns nothing (or is not in the match yet): the newcomer
+  // counts the peers it has heard from.
   constexpr std::size_t kObjectsPerMessage = 400;
-  const Frame frame = history.newest();
-  const std::span<const ObjectState> states = history.newest_states();
   wire::Baseline message;
-  message.frame = frame;
-  for (BodyIndex b : owned_bodies) {
-    wire::BaselineObject& o = message.objects.emplace_back();
-    o.object = objects.id(b);
-    o.state = states[b];
-    o.user_bytes.assign(held_user_bytes(frame, b));
-    if (message.objects.size() == kObjectsPerMessage) {
-      send_to(connection, message);
-      message.objects.clear();
+  if (phase == Phase::in_match) {
+    const Frame frame = history.newest();
+    const std::span<const ObjectState> states = history.newest_states();
+    message.frame = frame;
+    for (BodyIndex b : owned_bodies) {
+      wire::BaselineObject& o = message.objects.emplace_back();
+      o.object = objects.id(b);
+      o.state = states[b];
+      o.user_bytes.assign(held_user_bytes(frame, b));
+      if (message.objects.size() == kObjectsPerMessage) {
+        send_to(connection, message);
+        message.objects.clear();
+      }
     }
   }
-  if (!message.objects.empty()) send_to(connection, message);
+  message.last = true;
+  send_to(connection, message);
 }
 
 void Peer::Impl::on_baseline(PeerId from, const wire::Baseline& baseline) {
   if (phase != Phase::in_match) return;
+  if (baseline.last) joining.baseline_done(from);
   for (const wire::BaselineObject& o : baseline.objects) {
     const auto body = objects.find(o.object);
     if (!body) {

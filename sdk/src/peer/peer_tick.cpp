@@ -12,6 +12,7 @@ namespace shoal {
 void Peer::Impl::update(std::int64_t now_us) {
   cost_clock.begin();
   if (last_update_us >= 0 && now_us < last_update_us) now_us = last_update_us;  // never backwards
+  joining.tick(now_us);
   drain_transport(now_us);
   cost_clock.lap(&UpdateCost::receive_ns);
   expire_absent(now_us);
@@ -21,7 +22,8 @@ void Peer::Impl::update(std::int64_t now_us) {
       break;
     case Phase::syncing:
       send_pings(now_us);
-      if (pongs_received >= kPongsBeforeStart) {
+      // Only once linked to every member: its snapshots and claims must reach them all.
+      if (joining.meshed() && pongs_received >= kPongsBeforeStart) {
         if (auto target = time_sync.target_match_frame(now_us)) {
           start_match(now_us, static_cast<Frame>(std::floor(*target)));
         }
@@ -30,6 +32,7 @@ void Peer::Impl::update(std::int64_t now_us) {
     default:
       break;
   }
+  advance_join(now_us);
   if (phase == Phase::in_match) {
     cost_clock.lap(&UpdateCost::session_ns);
     apply_corrections();

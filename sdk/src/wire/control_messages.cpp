@@ -205,7 +205,7 @@ template <class Archive> void serialize(Archive& a, BaselineObject& m) {
     s.at_rest, BoundedUserBytes{m.user_bytes});
 }
 template <class Archive> void serialize(Archive& a, Baseline& m) {
-  a(m.frame, BoundedVector<BaselineObject>{m.objects});
+  a(m.frame, BoundedVector<BaselineObject>{m.objects}, m.last);
 }
 template <class Archive> void serialize(Archive& a, Ping& m) { a(m.sent_us); }
 template <class Archive> void serialize(Archive& a, Pong& m) { a(m.echoed_sent_us, m.match_frame); }

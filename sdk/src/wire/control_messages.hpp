@@ -114,10 +114,11 @@ struct BaselineObject {
 };
 
 /// The states of (some of) the objects the sender owns at one frame, on the reliable channel;
-/// a full baseline may take several.
+/// a full baseline may take several, and the last one says so (it may list nothing).
 struct Baseline {
   Frame frame = kNoFrame;
   std::vector<BaselineObject> objects;
+  bool last = false;
 
   bool operator==(const Baseline&) const = default;
 };

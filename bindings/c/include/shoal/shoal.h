@@ -28,7 +28,7 @@
 #include <stdint.h>
 
 /** Incremented whenever a declaration of this header changes incompatibly. */
-#define SHOAL_C_API_VERSION 7
+#define SHOAL_C_API_VERSION 8
 
 #if defined(_WIN32) && defined(SHOAL_C_SHARED)
 #  if defined(SHOAL_C_BUILDING)
@@ -211,6 +211,8 @@ typedef struct shoal_peer_config {
   int32_t coasting_interval_frames;    /**< a moving object no core region holds goes about every N frames (less often far away), 1..600; 1 = every frame like the others */
   /* Since version 7. */
   int32_t input_delay_frames;          /**< frames between shoal_peer_set_input and the frame the input applies to, 0..16: remote peers then know it before they simulate that frame (GGPO's frame delay) */
+  /* Since version 8. */
+  int32_t join_timeout_ms;             /**< how long a join may take, every step included, 100..600000; past it SHOAL_EVENT_JOIN_FAILED */
 } shoal_peer_config;
 
 /** Fills *config with the defaults of a default-constructed shoal::PeerConfig. */
@@ -541,8 +543,37 @@ typedef enum shoal_event_kind {
   SHOAL_EVENT_OWNERSHIP_CHANGED = 5,   /**< object's owner became peer */
   SHOAL_EVENT_OVERRIDE_APPLIED = 6,    /**< an owner corrected object at frame, depth frames back */
   SHOAL_EVENT_SNAPPED = 7,             /**< object was too far behind to re-simulate: snapped */
-  SHOAL_EVENT_DESYNC = 8               /**< frame disagrees with peer's checksum for objects */
+  SHOAL_EVENT_DESYNC = 8,              /**< frame disagrees with peer's checksum for objects */
+  SHOAL_EVENT_JOIN_FAILED = 9          /**< gave up joining (since version 8): join_step says where, join_failure why,
+                                            peer which member never answered (SHOAL_NO_PEER: the host) */
 } shoal_event_kind;
+
+/** The steps of joining a match, in order (mirrors shoal::JoinStep; since version 8). */
+typedef enum shoal_join_step {
+  SHOAL_JOIN_IDLE = 0,                 /**< neither host nor join yet */
+  SHOAL_JOIN_CONNECTING = 1,           /**< reaching the host, asking for an id (retried) */
+  SHOAL_JOIN_MESHING = 2,              /**< connecting to every member the host named (retried) */
+  SHOAL_JOIN_SYNCING = 3,              /**< measuring the match clock against the host's */
+  SHOAL_JOIN_BASELINES = 4,            /**< in the match, waiting for each older peer's baseline */
+  SHOAL_JOIN_JOINED = 5,               /**< in the match with everything it needs */
+  SHOAL_JOIN_FAILED = 6                /**< gave up: see SHOAL_EVENT_JOIN_FAILED */
+} shoal_join_step;
+
+/** Why a join failed (mirrors shoal::JoinFailure; since version 8). */
+typedef enum shoal_join_failure {
+  SHOAL_JOIN_FAILURE_NONE = 0,
+  SHOAL_JOIN_FAILURE_NO_ANSWER = 1,    /**< the peer named (or the host) never answered in time */
+  SHOAL_JOIN_FAILURE_REFUSED = 2,      /**< the host turned the request down */
+  SHOAL_JOIN_FAILURE_HOST_LOST = 3     /**< the host connection ended before the match started here */
+} shoal_join_failure;
+
+/** How far joining has come (shoal::JoinProgress). */
+typedef struct shoal_join_progress {
+  int32_t step;                        /**< a shoal_join_step */
+  int32_t done;                        /**< the step's count so far (meshing: links; syncing: clock samples; baselines: peers) */
+  int32_t needed;                      /**< ... of this many; 0 when the step counts nothing */
+  int64_t elapsed_ms;                  /**< how long joining took, or has been trying */
+} shoal_join_progress;
 
 /** One event; fields that do not apply to its kind are SHOAL_NO_PEER, 0 or SHOAL_NO_FRAME. */
 typedef struct shoal_event {
@@ -554,6 +585,8 @@ typedef struct shoal_event {
   uint32_t object_count;               /**< desync: entries of objects[] in use */
   int32_t objects_truncated;           /**< desync: 1 if it named more than SHOAL_EVENT_MAX_OBJECTS */
   uint32_t objects[SHOAL_EVENT_MAX_OBJECTS]; /**< desync: the disagreeing objects, the first ones */
+  int32_t join_step;                   /**< join failed: the shoal_join_step it was stuck in (since version 8) */
+  int32_t join_failure;                /**< join failed: a shoal_join_failure */
 } shoal_event;
 
 /** The main counters of shoal::PeerStats. */
@@ -622,6 +655,8 @@ SHOAL_C_API int shoal_peer_set_conditions(shoal_peer* peer, const shoal_conditio
 
 /** *out_in_match = 1 once hosting or joined with a synchronised clock, else 0. */
 SHOAL_C_API int shoal_peer_in_match(const shoal_peer* peer, int32_t* out_in_match);
+/** *out_progress = which step of joining the peer is in, with its progress (since version 8). */
+SHOAL_C_API int shoal_peer_join_progress(const shoal_peer* peer, shoal_join_progress* out_progress);
 /** *out_id = this peer's id, SHOAL_NO_PEER until it hosts or joins. */
 SHOAL_C_API int shoal_peer_id(const shoal_peer* peer, uint16_t* out_id);
 /** *out_frame = the newest simulated frame, SHOAL_NO_FRAME before the first. */
