@@ -1,6 +1,9 @@
 #include "arena.hpp"
 
+#include <charconv>
 #include <cmath>
+
+#include <fmt/format.h>
 
 namespace lan_match {
 namespace {
@@ -19,6 +22,30 @@ float grid_half_width(int objects) { return static_cast<float>(grid_side(objects
 }  // namespace
 
 Arena arena_for(int peers, int objects) { return {peers, objects, grid_half_width(objects) + kMargin}; }
+
+std::string describe(const Arena& arena) {
+  return fmt::format("shoal-lan-match peers={} objects={}", arena.balls, arena.objects);
+}
+
+std::optional<Arena> arena_from_description(std::string_view words) {
+  constexpr std::string_view kPrefix = "shoal-lan-match ";
+  if (!words.starts_with(kPrefix)) return std::nullopt;
+  int peers = 0, objects = 0;
+  words.remove_prefix(kPrefix.size());
+  while (!words.empty()) {
+    const std::string_view word = words.substr(0, words.find(' '));
+    words.remove_prefix(std::min(words.size(), word.size() + 1));
+    const std::size_t equals = word.find('=');
+    if (equals == std::string_view::npos) return std::nullopt;
+    const std::string_view key = word.substr(0, equals), value = word.substr(equals + 1);
+    int* target = key == "peers" ? &peers : key == "objects" ? &objects : nullptr;
+    if (target == nullptr) return std::nullopt;  // a world this program does not know how to build
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), *target);
+    if (error != std::errc{} || end != value.data() + value.size()) return std::nullopt;
+  }
+  if (peers < 1 || peers > 16 || objects < 1 || objects > 2000) return std::nullopt;
+  return arena_for(peers, objects);
+}
 
 shoal::ReferencePhysicsConfig arena_physics(const Arena& arena) {
   shoal::ReferencePhysicsConfig config;

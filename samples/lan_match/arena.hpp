@@ -3,6 +3,9 @@
 // arena sized for them.
 #pragma once
 
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "shoal/reference_physics.hpp"
@@ -16,6 +19,11 @@ struct Arena {
 };
 
 Arena arena_for(int peers, int objects);
+
+/// The words a recording keeps of the arena ("shoal-lan-match peers=4 objects=200"), so that
+/// shoal-replay can build the same world; nothing when the words are not such a description.
+std::string describe(const Arena& arena);
+std::optional<Arena> arena_from_description(std::string_view words);
 
 shoal::ReferencePhysicsConfig arena_physics(const Arena& arena);
 void build_arena(shoal::ReferencePhysics& physics, const Arena& arena);

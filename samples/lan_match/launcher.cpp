@@ -60,6 +60,10 @@ std::vector<std::string> peer_arguments(const Options& o, const char* self_path,
     args.push_back("--relay");
     args.push_back(shoal::to_string(*o.relay));
   }
+  if (!o.record_dir.empty()) {
+    args.push_back("--record");
+    args.push_back(o.record_dir);
+  }
   return args;
 }
 
@@ -97,14 +101,10 @@ std::string describe_exit(int status) {
 
 class Launcher {
  public:
-  Launcher(const Options& options, const char* self_path)
-      : options_(options), arena_(arena_for(options.peers, options.objects)),
+  Launcher(const Options& options, const char* self_path, bool quiet)
+      : options_(options), quiet_(quiet), arena_(arena_for(options.peers, options.objects)),
         bodies_(static_cast<int>(all_bodies(arena_).size())), timeline_(timeline_for(options, shoal::PeerConfig{}.tick_hz)) {
-    fmt::print("shoal-lan-match: {} peers, {} objects, {} s of play then {} s to settle; "
-               "each link: {}% loss, {} ms latency +-{} ms, {}% duplicated, {}% reordered\n",
-               options.peers, options.objects, options.seconds, options.settle_seconds, options.loss * 100,
-               options.latency_ms, options.jitter_ms, options.duplicate * 100, options.reorder * 100);
-    if (options.relay) fmt::print("shoal-lan-match: every peer plays through the relay at {}\n", to_string(*options.relay));
+    if (!quiet_) print_banner();
     children_.resize(static_cast<std::size_t>(options.peers));
     for (int i = 0; i < options.peers; ++i) {
       Child& child = children_[static_cast<std::size_t>(i)];
@@ -114,6 +114,8 @@ class Launcher {
   }
 
   ~Launcher() { stop_children(); }
+
+  const MatchReport& report() const { return report_; }
 
   int run() {
     const auto deadline = Clock::now() + kStartupAllowance +
@@ -132,6 +134,15 @@ class Launcher {
   }
 
  private:
+  void print_banner() const {
+    const Options& options = options_;
+    fmt::print("shoal-lan-match: {} peers, {} objects, {} s of play then {} s to settle; "
+               "each link: {}% loss, {} ms latency +-{} ms, {}% duplicated, {}% reordered\n",
+               options.peers, options.objects, options.seconds, options.settle_seconds, options.loss * 100,
+               options.latency_ms, options.jitter_ms, options.duplicate * 100, options.reorder * 100);
+    if (options.relay) fmt::print("shoal-lan-match: every peer plays through the relay at {}\n", to_string(*options.relay));
+  }
+
   bool all_done() const {
     return std::all_of(children_.begin(), children_.end(), [](const Child& c) { return c.done(); });
   }
@@ -260,8 +271,10 @@ class Launcher {
                           f.kbps_out, overrides, catchup, f.owned_objects);
     }
     row.max_position_error_m = compare_samples(present, bodies_).max_position_error_m;
-    fmt::print("{} | div {:.3f}m\n", line, row.max_position_error_m);
-    std::fflush(stdout);
+    if (!quiet_) {
+      fmt::print("{} | div {:.3f}m\n", line, row.max_position_error_m);
+      std::fflush(stdout);
+    }
     rows_.push_back(std::move(row));
   }
 
@@ -327,7 +340,7 @@ class Launcher {
   }
 
   int finish() {
-    MatchReport report;
+    MatchReport& report = report_;
     report.objects = bodies_;
     report.balls = arena_.balls;
     for (const Child& c : children_) {
@@ -349,7 +362,7 @@ class Launcher {
     constexpr std::size_t kDifferencesShown = 10;
     report.differences = differing_bodies(compared, bodies_, kDifferencesShown);
     report.consistent = is_consistent(report);
-    print_report(report);
+    if (!quiet_) print_report(report);
 
     int code = report.consistent ? 0 : 1;
     try {
@@ -364,6 +377,8 @@ class Launcher {
   }
 
   Options options_;
+  bool quiet_;
+  MatchReport report_;
   Arena arena_;
   int bodies_;
   Timeline timeline_;
@@ -373,12 +388,16 @@ class Launcher {
 
 }  // namespace
 
-int run_launcher(const Options& options, const char* self_path) {
+MatchOutcome run_match(const Options& options, const char* self_path, bool quiet) {
   Options launched = options;
-  // A session of its own, so that matches running side by side never join each other.
-  if (launched.session == Options{}.session) launched.session = fmt::format("shoal-lan-match-{}", ::getpid());
-  Launcher launcher(launched, self_path);
-  return launcher.run();
+  // A session of its own, so that matches running side by side (or one after another) never
+  // join each other.
+  if (launched.session == Options{}.session) {
+    launched.session = fmt::format("shoal-lan-match-{}-{}", ::getpid(), options.seed);
+  }
+  Launcher launcher(launched, self_path, quiet);
+  const int code = launcher.run();
+  return {launcher.report(), code};
 }
 
 }  // namespace lan_match

@@ -4,10 +4,17 @@
 #pragma once
 
 #include "options.hpp"
+#include "report.hpp"
 
 namespace lan_match {
 
-/// Returns the exit code: 0 exactly when the match is consistent and nothing was lost.
-int run_launcher(const Options& options, const char* self_path);
+struct MatchOutcome {
+  MatchReport report;
+  int exit_code = 1;  ///< 0 exactly when the match is consistent and nothing was lost
+};
+
+/// Runs one match of `options.peers` processes of `self_path`. Quiet: no progress lines and
+/// no report on stdout (the caller has the report).
+MatchOutcome run_match(const Options& options, const char* self_path, bool quiet);
 
 }  // namespace lan_match

@@ -9,6 +9,7 @@
 #include "launcher.hpp"
 #include "options.hpp"
 #include "peer_process.hpp"
+#include "repeat.hpp"
 
 int main(int argc, char** argv) {
   lan_match::ParsedOptions parsed;
@@ -27,7 +28,8 @@ int main(int argc, char** argv) {
     if (options.peer_mode) return lan_match::run_peer(options);
     // A peer that exits early closes its pipe; the launcher notices by reading, not by dying.
     ::signal(SIGPIPE, SIG_IGN);
-    return lan_match::run_launcher(options, "/proc/self/exe");
+    if (options.repeat > 0) return lan_match::run_repeated(options, "/proc/self/exe");
+    return lan_match::run_single(options, "/proc/self/exe");
   } catch (const std::exception& e) {
     fmt::print(stderr, "shoal-lan-match: {}\n", e.what());
     return 1;

@@ -59,9 +59,15 @@ network (each direction of every link):
   --relay HOST:PORT     reach the peers through a shoal-relay instead of the LAN (the launch's
                         session name is the relay session id and its token)
 output:
-  --report FILE.json    the report as JSON
+  --report FILE.json    the report as JSON (with --repeat: one line per match and a summary)
   --csv FILE.csv        one row per peer and second
   --plot FILE.png       bandwidth per peer and position divergence over time (needs gnuplot)
+  --record DIR          every peer records itself to DIR/peer-I.shoalrec, for shoal-replay
+repetition:
+  --repeat N            run N matches, the seed advancing by one each time, quietly: one line
+                        per match, then a summary (failure rate, join times); exit 0 only if
+                        every match was consistent. With --record, only failing matches'
+                        recordings are kept, in DIR/seed-S/
 discovery:
   --session NAME        session name announced and sought (default shoal-lan-match)
   --discovery-port P    UDP port of the LAN announcements (default 47474)
@@ -130,6 +136,10 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       o.csv_path = path();
     } else if (flag == "--plot") {
       o.plot_path = path();
+    } else if (flag == "--record") {
+      o.record_dir = path();
+    } else if (flag == "--repeat") {
+      o.repeat = parse_number(flag, next(), 1, 100000, "a whole number of matches from 1 to 100000");
     } else if (flag == "--session") {
       o.session = next();
       if (o.session.empty() || o.session.size() > 64) {
@@ -162,6 +172,9 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
   if (o.loss >= 1) throw UsageError("--loss 1 loses every datagram: expected a fraction below 1");
   if (o.relay && o.peer_mode && o.role == PeerRole::host_or_join) {
     throw UsageError("--peer --relay cannot look for a host on the LAN: expected --host or --join");
+  }
+  if (o.repeat > 0 && (o.peer_mode || !o.csv_path.empty() || !o.plot_path.empty())) {
+    throw UsageError("--repeat runs whole matches quietly: expected it without --peer, --csv and --plot");
   }
   if (o.role != PeerRole::host_or_join && !o.peer_mode) {
     throw UsageError("--host and --join choose the role of one peer: expected them with --peer");

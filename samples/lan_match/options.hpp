@@ -31,6 +31,10 @@ struct Options {
   float reorder = 0;
   std::optional<shoal::Address> relay;  ///< play through this shoal-relay instead of the LAN
   std::string report_path, csv_path, plot_path;
+  /// Each peer records itself to DIR/peer-I.shoalrec (shoal-replay plays one again); with
+  /// --repeat, only failing matches' recordings are kept, in DIR/seed-S/.
+  std::string record_dir;
+  int repeat = 0;                ///< run this many matches, the seed advancing by one each time
   std::string session = "shoal-lan-match";
   std::uint16_t discovery_port = 47474;
   bool loopback_discovery = false;  ///< announce on loopback only: every peer runs here

@@ -142,6 +142,11 @@ int play(const Options& options, SampleWriter& out) {
   transport.conditioner.outbound = link_conditions(options);
   transport.conditioner.seed = options.seed * 1000 + static_cast<std::uint64_t>(options.index) + 1;
   shoal::Peer peer(config, physics, make_transport(options, transport));
+  if (!options.record_dir.empty()) {
+    const std::string world = describe(arena);
+    peer.record(fmt::format("{}/peer-{}.shoalrec", options.record_dir, options.index),
+                {reinterpret_cast<const std::uint8_t*>(world.data()), world.size()});
+  }
   std::optional<shoal::LanAnnouncer> announcer = enter_match(options, peer);
 
   std::optional<Bot> bot;

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -175,6 +176,13 @@ class Peer {
   /// and join_progress() says `joined` once every older peer's baseline arrived too. Past
   /// PeerConfig::join_timeout_ms, join_failed says where it was stuck instead.
   void join(const Address& host);
+  /// Records everything that reaches this peer from now on (config, datagrams with their times,
+  /// inputs, update times) to `path`, so that shoal::Replay (shoal/recording.hpp) can run it
+  /// again bit for bit. `world` describes the game's world for whoever replays it (opaque to
+  /// Shoal: e.g. a level name and seed). Call before host() or join(); throws
+  /// std::logic_error after, std::runtime_error when the file cannot be written. Costs a few
+  /// appends per update and about the bytes received (see the README's figures).
+  void record(const std::string& path, std::span<const std::uint8_t> world = {});
   /// Leaves the match gracefully; the others hand this peer's objects to the default owner
   /// at once. Blocks up to 250 ms so that the goodbye actually leaves.
   void leave();
@@ -217,6 +225,7 @@ class Peer {
   void set_conditions(const ConditionerConfig& conditions);
 
  private:
+  friend class Replay;  // sets the recorded secret on the peer it replays
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -87,6 +87,16 @@ const PeerConfig& validated(const PeerConfig& c) {
   return c;
 }
 
+}  // namespace
+
+std::uint64_t world_digest(const Simulation& simulation) {
+  core::Digest digest;
+  for (BodyIndex b = 0; b < simulation.body_count(); ++b) digest.add(simulation.read(b));
+  return digest.value();
+}
+
+namespace {
+
 std::int64_t steady_now_us() {
   using namespace std::chrono;
   return duration_cast<microseconds>(steady_clock::now().time_since_epoch()).count();
@@ -152,10 +162,34 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
 
 Peer::Peer(const PeerConfig& config, Simulation& simulation, std::unique_ptr<Transport> transport)
     : impl_(std::make_unique<Impl>(config, simulation, std::move(transport))) {}
-Peer::~Peer() = default;
+Peer::~Peer() {
+  if (!impl_->recorder) return;
+  if (impl_->history.empty()) {
+    impl_->recorder->finish(kNoFrame, {});
+  } else {
+    impl_->recorder->finish(impl_->history.newest(), impl_->history.newest_states());
+  }
+}
+
+void Peer::record(const std::string& path, std::span<const std::uint8_t> world) {
+  if (impl_->phase != Impl::Phase::idle) throw std::logic_error("shoal::Peer::record: call it before host() or join()");
+  if (impl_->recorder) throw std::logic_error("shoal::Peer::record: already recording");
+  wire::RecordingHeader header;
+  header.config = impl_->config;
+  header.world.assign(world.begin(), world.end());
+  header.secret = impl_->secret;
+  header.has_controlled = impl_->controlled.has_value();
+  header.controlled = impl_->controlled ? impl_->objects.id(*impl_->controlled) : 0;
+  header.input = impl_->current_input;
+  header.body_count = static_cast<std::uint32_t>(impl_->body_count);
+  header.world_states = world_digest(impl_->sim);
+  impl_->recorder = std::make_unique<Recorder>(path, header);
+  impl_->transport = std::make_unique<RecordingTransport>(std::move(impl_->transport), *impl_->recorder);
+}
 
 void Peer::host() {
   if (impl_->phase != Impl::Phase::idle) throw std::logic_error("shoal::Peer::host: already started");
+  if (impl_->recorder) impl_->recorder->write().host();
   impl_->members.set_self(0);
   impl_->is_host = true;
   impl_->joining.host();
@@ -164,12 +198,14 @@ void Peer::host() {
 
 void Peer::join(const Address& host) {
   if (impl_->phase != Impl::Phase::idle) throw std::logic_error("shoal::Peer::join: already started");
+  if (impl_->recorder) impl_->recorder->write().join(host);
   impl_->joining.begin(host, std::int64_t{impl_->config.join_timeout_ms} * 1000);
   impl_->host_connection = impl_->transport->connect(host);
   impl_->phase = Impl::Phase::joining;
 }
 
 void Peer::leave() {
+  if (impl_->recorder) impl_->recorder->leave();
   if (impl_->members.self() != kNoPeer) impl_->broadcast(wire::PeerLeft{impl_->members.self()});
   for (const session::Member& m : impl_->members.remotes()) impl_->transport->disconnect(m.connection);
   impl_->phase = Impl::Phase::left;
@@ -190,12 +226,16 @@ void Peer::set_controlled(ObjectId object) {
     impl_->inputs.untrack(*impl_->controlled);
     impl_->control_modes[*impl_->controlled] = ControlMode::uncontrolled;
   }
+  if (impl_->recorder) impl_->recorder->write().controlled(object);
   impl_->controlled = body;
   impl_->inputs.track(body);
   impl_->control_modes[body] = ControlMode::controlled;
 }
 
-void Peer::set_input(const Input& input) { impl_->current_input = input; }
+void Peer::set_input(const Input& input) {
+  if (impl_->recorder) impl_->recorder->input(input);
+  impl_->current_input = input;
+}
 
 void Peer::update() { impl_->update(steady_now_us()); }
 void Peer::update_at(std::int64_t now_us) { impl_->update(now_us); }
@@ -269,6 +309,9 @@ BodyIndex Peer::Impl::body_of(ObjectId object) const {
                               " is not one of the simulation's bodies");
 }
 
-void Peer::Impl::emit(Event event) { events.push(std::move(event)); }
+void Peer::Impl::emit(Event event) {
+  if (recorder) recorder->event(event);
+  events.push(std::move(event));
+}
 
 }  // namespace shoal

@@ -8,6 +8,7 @@
 #include "authority/ownership.hpp"
 #include "authority/regions.hpp"
 #include "core/bounded_queue.hpp"
+#include "peer/recorder.hpp"
 #include "peer/update_cost_clock.hpp"
 #include "present/frame_interpolator.hpp"
 #include "present/visual_smoother.hpp"
@@ -43,6 +44,9 @@ inline Event make_event(EventKind kind, PeerId peer, ObjectId object = 0, Frame 
   e.depth = depth;
   return e;
 }
+
+/// Digest of every body's state: what a recording began with, checked by its replay.
+std::uint64_t world_digest(const Simulation& simulation);
 
 // How far ahead of its newest frame a peer keeps inputs: those of snapshots up to a quarter of
 // the history ahead (what on_snapshot accepts), plus their senders' input delay.
@@ -139,6 +143,7 @@ struct Peer::Impl {
 
   PeerConfig config;
   Simulation& sim;
+  std::unique_ptr<Recorder> recorder;  // Peer::record; before transport, which may write to it
   std::unique_ptr<Transport> transport;
   world::ObjectTable objects;
   std::size_t body_count;

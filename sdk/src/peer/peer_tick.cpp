@@ -11,7 +11,10 @@ namespace shoal {
 
 void Peer::Impl::update(std::int64_t now_us) {
   cost_clock.begin();
+  if (recorder) recorder->update(now_us);
   if (last_update_us >= 0 && now_us < last_update_us) now_us = last_update_us;  // never backwards
+  const Frame newest_before = history.empty() ? kNoFrame : history.newest();
+  const std::uint64_t corrections_before = stats.catchup_frames + stats.snaps;
   joining.tick(now_us);
   drain_transport(now_us);
   cost_clock.lap(&UpdateCost::receive_ns);
@@ -56,6 +59,10 @@ void Peer::Impl::update(std::int64_t now_us) {
   // read as a longer return leg.
   transport->flush();
   last_update_us = now_us;
+  if (recorder && !history.empty() &&
+      (history.newest() != newest_before || stats.catchup_frames + stats.snaps != corrections_before)) {
+    recorder->check(history.newest(), history.newest_states());
+  }
   cost_clock.end();
 }
 

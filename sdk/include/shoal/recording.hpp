@@ -1,0 +1,64 @@
+// Playing a recorded peer again. Peer::record(path, world) writes everything that reached one
+// peer from outside (its config, every datagram its transport delivered and when, the game's
+// inputs and calls, every update's time) to a compact file. A Replay feeds a fresh peer, alone
+// and without a clock, exactly that: with the same simulation it does exactly what the recorded
+// peer did, bit for bit, whatever the machine's load. Where it does not, the report says at
+// which update, at which frame, and what differed first (the states, what it sent, its events).
+//
+//   shoal::Replay replay("peer-2.shoalrec");
+//   MyWorld world = MyWorld::from(replay.world());   // the bytes the game gave to record()
+//   const shoal::ReplayReport report = replay.run(world.simulation());
+//   if (!report.identical) std::puts(report.first_difference.c_str());
+//
+// `shoal-replay FILE` does this for recordings of shoal-lan-match's arena.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "shoal/peer.hpp"
+
+namespace shoal {
+
+struct ReplayReport {
+  bool identical = false;       ///< every check and the final states matched the recording
+  std::uint64_t updates = 0;    ///< update() calls replayed
+  std::uint64_t checks = 0;     ///< of which compared (those that changed the peer's frames)
+  Frame final_frame = kNoFrame; ///< the replayed peer's newest frame at the end
+  /// Empty when identical; else where the replay first went its own way, in words.
+  std::string first_difference;
+  /// Bodies whose final state differs from the recorded one (field by field in
+  /// first_difference when the final states are the first difference).
+  std::vector<ObjectId> differing_objects;
+  PeerStats stats;              ///< the replayed peer's statistics at the end
+};
+
+class Replay {
+ public:
+  /// Reads a whole recording. Throws std::runtime_error naming the file and what is wrong
+  /// with it (not a recording, another version, cut short).
+  explicit Replay(const std::string& path);
+  ~Replay();
+  Replay(const Replay&) = delete;
+  Replay& operator=(const Replay&) = delete;
+
+  const PeerConfig& config() const;
+  /// The description of its world the game gave to Peer::record().
+  std::span<const std::uint8_t> world() const;
+  /// Whether the recording ends with its end record (a peer that crashed leaves none: its
+  /// replay still runs to where the file stops, without the final comparison).
+  bool complete() const;
+
+  /// Runs a fresh peer on `simulation`, which must hold the world the recording began with
+  /// (checked: std::invalid_argument otherwise), through the whole recording.
+  ReplayReport run(Simulation& simulation) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace shoal

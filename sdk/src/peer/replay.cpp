@@ -1,0 +1,292 @@
+// shoal::Replay: a fresh peer fed a recording (peer/recorder.hpp) through ReplayTransport, which
+// answers every transport call with the recorded answer, and driven by the recorded calls and
+// update times. After each update the recording says what the peer held; the first
+// difference ends the replay and is described.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <stdexcept>
+
+#include "peer/peer_impl.hpp"
+#include "shoal/recording.hpp"
+
+namespace shoal {
+namespace {
+
+// The replayed peer asked its transport something the recorded one did not (or in another order).
+struct Diverged {
+  std::string what;
+};
+
+std::string describe(wire::RecordKind kind) {
+  switch (kind) {
+    case wire::RecordKind::update: return "an update";
+    case wire::RecordKind::poll: return "a transport event";
+    case wire::RecordKind::poll_empty: return "an empty poll";
+    case wire::RecordKind::connect: return "a connect";
+    case wire::RecordKind::local_address: return "its own address";
+    case wire::RecordKind::remote_address: return "a remote address";
+    case wire::RecordKind::input: return "an input";
+    case wire::RecordKind::controlled: return "a controlled object";
+    case wire::RecordKind::host: return "host()";
+    case wire::RecordKind::join: return "join()";
+    case wire::RecordKind::leave: return "leave()";
+    case wire::RecordKind::check: return "a check";
+    case wire::RecordKind::end: return "the end";
+  }
+  return "an unknown record";
+}
+
+// Reads records one at a time; addresses (which the transport answers from whenever asked)
+// are taken in as they pass, so every other record comes out in order.
+class Cursor {
+ public:
+  explicit Cursor(std::span<const std::uint8_t> bytes) : reader_(bytes) {
+    wire::RecordingHeader skipped;  // read (and checked) when the Replay was made
+    (void)reader_.header(skipped);
+  }
+
+  /// The next record that is not an address, or nullptr at the end of the recording (or where
+  /// it is cut short).
+  const wire::Record* peek() {
+    while (!has_ && !ended_) {
+      bool at_end = false;
+      if (!reader_.next(record_, at_end) || at_end) {
+        ended_ = true;
+        break;
+      }
+      if (record_.kind == wire::RecordKind::local_address) {
+        local = record_.address;
+      } else if (record_.kind == wire::RecordKind::remote_address) {
+        remotes[record_.connection] = record_.address;
+      } else {
+        has_ = true;
+      }
+    }
+    return has_ ? &record_ : nullptr;
+  }
+  void take() { has_ = false; }
+  /// Takes the next record, which must be of `kind`.
+  const wire::Record& expect(wire::RecordKind kind, const char* asked) {
+    const wire::Record* next = peek();
+    if (next == nullptr || next->kind != kind) {
+      throw Diverged{fmt::format("the replayed peer asked for {}, where the recording has {}", asked,
+                                 next == nullptr ? std::string("nothing more") : describe(next->kind))};
+    }
+    take();
+    return *next;
+  }
+
+  Address local;
+  std::map<ConnectionId, Address> remotes;
+
+ private:
+  wire::RecordingReader reader_;
+  wire::Record record_;
+  bool has_ = false;
+  bool ended_ = false;
+};
+
+class ReplayTransport final : public Transport {
+ public:
+  ReplayTransport(Cursor& cursor, core::Digest& sends) : cursor_(cursor), sends_(sends) {}
+
+  ConnectionId connect(const Address&) override {
+    return cursor_.expect(wire::RecordKind::connect, "a connect").connection;
+  }
+  void disconnect(ConnectionId) override {}
+  bool send(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes) override {
+    add_to_digest(sends_, connection, channel, bytes);
+    return true;
+  }
+  bool poll(TransportEvent& event) override {
+    const wire::Record* next = cursor_.peek();
+    if (next == nullptr || (next->kind != wire::RecordKind::poll && next->kind != wire::RecordKind::poll_empty)) {
+      throw Diverged{fmt::format("the replayed peer polled its transport, where the recording has {}",
+                                 next == nullptr ? std::string("nothing more") : describe(next->kind))};
+    }
+    cursor_.take();
+    if (next->kind == wire::RecordKind::poll_empty) return false;
+    event = {next->event, next->connection, next->channel, next->payload};
+    return true;
+  }
+  void wait(int) override {}
+  LinkStats stats(ConnectionId) const override { return {}; }
+  Address local_address() const override {
+    cursor_.peek();  // takes in an address recorded just now
+    return cursor_.local;
+  }
+  Address remote_address(ConnectionId connection) const override {
+    cursor_.peek();
+    const auto found = cursor_.remotes.find(connection);
+    return found == cursor_.remotes.end() ? Address{"", 0} : found->second;
+  }
+  std::size_t max_message_size() const override { return 64 * 1024; }
+  void set_conditions(const ConditionerConfig&) override {}
+
+ private:
+  Cursor& cursor_;
+  core::Digest& sends_;
+};
+
+std::string field_differences(const ObjectState& recorded, const ObjectState& replayed) {
+  std::string out;
+  auto compare = [&](const char* name, float a, float b) {
+    if (std::bit_cast<std::uint32_t>(a) != std::bit_cast<std::uint32_t>(b)) out += fmt::format(" {} {} vs {};", name, a, b);
+  };
+  const char* names[] = {"position.x", "position.y", "position.z", "orientation.w", "orientation.x",
+                         "orientation.y", "orientation.z", "linear_velocity.x", "linear_velocity.y",
+                         "linear_velocity.z", "angular_velocity.x", "angular_velocity.y", "angular_velocity.z"};
+  const float a[] = {recorded.position.x, recorded.position.y, recorded.position.z, recorded.orientation.w,
+                     recorded.orientation.x, recorded.orientation.y, recorded.orientation.z,
+                     recorded.linear_velocity.x, recorded.linear_velocity.y, recorded.linear_velocity.z,
+                     recorded.angular_velocity.x, recorded.angular_velocity.y, recorded.angular_velocity.z};
+  const float b[] = {replayed.position.x, replayed.position.y, replayed.position.z, replayed.orientation.w,
+                     replayed.orientation.x, replayed.orientation.y, replayed.orientation.z,
+                     replayed.linear_velocity.x, replayed.linear_velocity.y, replayed.linear_velocity.z,
+                     replayed.angular_velocity.x, replayed.angular_velocity.y, replayed.angular_velocity.z};
+  for (std::size_t i = 0; i < std::size(names); ++i) compare(names[i], a[i], b[i]);
+  if (recorded.at_rest != replayed.at_rest) out += fmt::format(" at_rest {} vs {};", recorded.at_rest, replayed.at_rest);
+  return out;
+}
+
+std::string check_difference(const wire::RecordedCheck& recorded, const wire::RecordedCheck& replayed) {
+  if (recorded.frame != replayed.frame) {
+    return fmt::format("the newest frame is {} in the replay, {} in the recording", replayed.frame, recorded.frame);
+  }
+  std::string what;
+  if (recorded.states != replayed.states) what += "the states of frame " + std::to_string(recorded.frame);
+  if (recorded.sends != replayed.sends) what += std::string(what.empty() ? "" : ", ") + "what it sent";
+  if (recorded.events != replayed.events) what += std::string(what.empty() ? "" : ", ") + "its events";
+  return what.empty() ? what : what + " differ";
+}
+
+}  // namespace
+
+struct Replay::Impl {
+  std::string path;
+  std::vector<std::uint8_t> bytes;
+  wire::RecordingHeader header;
+  bool complete = false;
+};
+
+Replay::Replay(const std::string& path) : impl_(std::make_unique<Impl>()) {
+  impl_->path = path;
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw std::runtime_error("shoal::Replay: cannot read '" + path + "'");
+  impl_->bytes.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+  wire::RecordingReader reader(impl_->bytes);
+  if (const wire::DecodeStatus s = reader.header(impl_->header); !s) {
+    throw std::runtime_error(fmt::format("shoal::Replay: '{}' is not a Shoal recording of version {} ({})", path,
+                                         wire::kRecordingVersion, to_string(s.reason())));
+  }
+  // Walk it once: a damaged record is reported now, and a missing end is known up front.
+  wire::Record record;
+  for (bool at_end = false;;) {
+    if (const wire::DecodeStatus s = reader.next(record, at_end); !s) {
+      throw std::runtime_error(fmt::format("shoal::Replay: '{}' is damaged at byte {} ({})", path, reader.offset(),
+                                           to_string(s.reason())));
+    }
+    if (at_end) break;
+    impl_->complete = impl_->complete || record.kind == wire::RecordKind::end;
+  }
+}
+
+Replay::~Replay() = default;
+
+const PeerConfig& Replay::config() const { return impl_->header.config; }
+std::span<const std::uint8_t> Replay::world() const { return impl_->header.world; }
+bool Replay::complete() const { return impl_->complete; }
+
+ReplayReport Replay::run(Simulation& simulation) const {
+  const wire::RecordingHeader& header = impl_->header;
+  if (simulation.body_count() != header.body_count || world_digest(simulation) != header.world_states) {
+    throw std::invalid_argument(fmt::format(
+        "shoal::Replay: the simulation given ({} bodies) is not the world '{}' was recorded with ({} bodies, "
+        "or other states)", simulation.body_count(), impl_->path, header.body_count));
+  }
+  ReplayReport report;
+  Cursor cursor(impl_->bytes);
+  core::Digest sends, events;
+  Peer peer(header.config, simulation, std::make_unique<ReplayTransport>(cursor, sends));
+  Peer::Impl& inside = *peer.impl_;
+  inside.secret = header.secret;
+  if (header.has_controlled) peer.set_controlled(header.controlled);
+  peer.set_input(header.input);
+  auto newest = [&] { return inside.history.empty() ? kNoFrame : inside.history.newest(); };
+  try {
+    for (const wire::Record* r; (r = cursor.peek()) != nullptr;) {
+      const wire::Record record = *r;
+      cursor.take();
+      switch (record.kind) {
+        case wire::RecordKind::update: {
+          const Frame before = newest();
+          const std::uint64_t corrections = inside.stats.catchup_frames + inside.stats.snaps;
+          peer.update_at(record.time_us);
+          ++report.updates;
+          for (Event e; peer.poll_event(e);) add_to_digest(events, e);
+          const bool changed = newest() != before || inside.stats.catchup_frames + inside.stats.snaps != corrections;
+          const wire::Record* next = cursor.peek();
+          const bool checked = next != nullptr && next->kind == wire::RecordKind::check;
+          if (checked != (changed && !inside.history.empty())) {
+            throw Diverged{fmt::format("update {} (at {} us) {} the peer's frames in the replay but {} in the recording",
+                                       report.updates, record.time_us, changed ? "changed" : "did not change",
+                                       checked ? "did" : "did not")};
+          }
+          if (!checked) break;
+          const wire::RecordedCheck recorded = next->check;
+          cursor.take();
+          ++report.checks;
+          const wire::RecordedCheck replayed = make_check(newest(), inside.history.newest_states(), events, sends);
+          if (const std::string what = check_difference(recorded, replayed); !what.empty()) {
+            throw Diverged{fmt::format("update {} (at {} us, frame {}): {}", report.updates, record.time_us,
+                                       recorded.frame, what)};
+          }
+          break;
+        }
+        case wire::RecordKind::input: peer.set_input(record.input); break;
+        case wire::RecordKind::controlled: peer.set_controlled(record.object); break;
+        case wire::RecordKind::host: peer.host(); break;
+        case wire::RecordKind::join: peer.join(record.address); break;
+        case wire::RecordKind::leave: break;  // the goodbye is not replayed; the end follows
+        case wire::RecordKind::end: {
+          const Frame frame = newest();
+          if (frame != record.check.frame) {
+            throw Diverged{fmt::format("at the end the newest frame is {} in the replay, {} in the recording", frame,
+                                       record.check.frame)};
+          }
+          const std::span<const ObjectState> states =
+              inside.history.empty() ? std::span<const ObjectState>{} : inside.history.newest_states();
+          std::string first;
+          for (std::size_t b = 0; b < states.size() && b < record.states.size(); ++b) {
+            const std::string fields = field_differences(record.states[b], states[b]);
+            if (fields.empty()) continue;
+            const ObjectId id = inside.objects.id(static_cast<BodyIndex>(b));
+            report.differing_objects.push_back(id);
+            if (first.empty()) first = fmt::format("object {} (recorded vs replayed):{}", id, fields);
+          }
+          if (!first.empty() || states.size() != record.states.size()) {
+            throw Diverged{fmt::format("at the end, frame {}: {} objects differ; {}", frame,
+                                       report.differing_objects.size(), first)};
+          }
+          break;
+        }
+        default:
+          throw Diverged{fmt::format("after update {}, the recording has {} where the replayed peer asked nothing",
+                                     report.updates, describe(record.kind))};
+      }
+      if (record.kind == wire::RecordKind::end) break;
+    }
+    report.identical = true;
+  } catch (const Diverged& d) {
+    report.first_difference = d.what;
+  }
+  report.final_frame = newest();
+  report.stats = peer.stats();
+  return report;
+}
+
+}  // namespace shoal
