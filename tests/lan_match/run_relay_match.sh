@@ -20,5 +20,5 @@ for a in "$@"; do
 done
 status=0
 "$cmake_exe" "${args[@]}" -P "$script" || status=$?
-check_relay_carried "shoal-lan-match-[0-9]+" "$peers" || status=1
+check_relay_carried "shoal-lan-match-[0-9]+-[0-9]+" "$peers" || status=1
 exit "$status"

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "shoal/diagnosis.hpp"
 #include "shoal/join.hpp"
 #include "shoal/types.hpp"
 
@@ -32,6 +33,9 @@ struct Event {
   Frame frame = kNoFrame;
   int depth = 0;
   std::vector<ObjectId> objects;  ///< desync only
+  /// desync from a peer's checksum: what this peer knows of each of `objects` at `frame`
+  /// (its state, owner and ownership history, frozen, its owner's last word), to log.
+  std::vector<ObjectDiagnosis> diagnoses;
   JoinStep step = JoinStep::idle;           ///< join_failed only
   JoinFailure failure = JoinFailure::none;  ///< join_failed only
 };

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "shoal/authority_config.hpp"
+#include "shoal/diagnosis.hpp"
 #include "shoal/drop_reason.hpp"
 #include "shoal/events.hpp"
 #include "shoal/join.hpp"
@@ -210,6 +211,9 @@ class Peer {
   /// The simulation state at a frame still held in the history, for comparing peers.
   std::optional<ObjectState> state_at(ObjectId object, Frame frame) const;
   PeerId owner(ObjectId object) const;
+  /// What this peer knows of the object at `frame` (shoal/diagnosis.hpp): for finding out why
+  /// peers disagree on it. Throws for an unknown object. Not for every frame: it copies.
+  ObjectDiagnosis diagnose(ObjectId object, Frame frame) const;
 
   PeerId id() const;          ///< kNoPeer until hosted or joined
   bool in_match() const;

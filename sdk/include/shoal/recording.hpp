@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -53,8 +54,9 @@ class Replay {
   bool complete() const;
 
   /// Runs a fresh peer on `simulation`, which must hold the world the recording began with
-  /// (checked: std::invalid_argument otherwise), through the whole recording.
-  ReplayReport run(Simulation& simulation) const;
+  /// (checked: std::invalid_argument otherwise), through the whole recording. `after_update`,
+  /// if given, sees the replayed peer after each update (to trace an object: Peer::diagnose).
+  ReplayReport run(Simulation& simulation, const std::function<void(const Peer&)>& after_update = {}) const;
 
  private:
   struct Impl;

@@ -114,12 +114,13 @@ ApplyResult OwnershipTable::apply(const OwnershipChange& change,
     return ApplyResult::stale;
   }
   // Only a change that wins is checked, so the check never depends on arrival order.
-  const PeerRegions* claimant = claim ? find_regions(regions, change.author) : nullptr;
-  const bool allowed = claim ? claimant != nullptr && is_member(claimant->simulated, change.body)
-                             : change.author == current.owner;
-  if (!allowed) {
+  if (!claim && change.author != current.owner) {
     ++counters_.rejected_not_allowed;
     return ApplyResult::rejected_not_allowed;
+  }
+  if (claim) {
+    const PeerRegions* claimant = find_regions(regions, change.author);
+    if (claimant == nullptr || !is_member(claimant->simulated, change.body)) ++counters_.implausible_claims;
   }
   commit(change);
   return ApplyResult::applied;

@@ -128,6 +128,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       time_sync(session::TimeSyncConfig{config.tick_hz}),
       mismatched_since(body_count, kNoFrame),
       tolerated(body_count),
+      forensics(body_count),
       known_owner(body_count, kNoPeer),
       owned_by_me(body_count, 0),
       before(body_count),
@@ -297,6 +298,33 @@ PeerStats Peer::stats() const {
     s.remotes.push_back(remote);
   }
   return s;
+}
+
+ObjectDiagnosis Peer::diagnose(ObjectId object, Frame frame) const {
+  return impl_->diagnose(impl_->body_of(object), frame);
+}
+
+ObjectDiagnosis Peer::Impl::diagnose(BodyIndex body, Frame frame) const {
+  ObjectDiagnosis d;
+  d.object = objects.id(body);
+  d.frame = frame;
+  d.held = history.has(frame);
+  if (d.held) {
+    d.state = history.state(frame, body);
+    d.confirmed = history.confirmed(frame, body);
+  }
+  d.owner = owner_of(body);
+  d.frozen = freezing && frozen_next[body] != 0;
+  forensics.describe(body, d);
+  if (const SnapshotLink* link = d.owner == members.self() ? nullptr : find_snapshot_link(d.owner)) {
+    Frame said = kNoFrame;
+    if (const wire::QuantizedState* q = link->received.newest(body, said)) {
+      d.owner_said = true;
+      d.owner_said_frame = said;
+      d.owner_said_state = quantize_filter.dequantize(body, said, *q);
+    }
+  }
+  return d;
 }
 
 PeerId Peer::Impl::owner_of(BodyIndex body) const {

@@ -137,7 +137,9 @@ void Peer::Impl::note_owner_change(BodyIndex b) {
   if (first) return;  // the initial assignment is not a change
   // The new owner's frames count from the change on: whatever this peer holds for later
   // frames came from the old owner or its own prediction, so it is no longer confirmed.
-  const Frame since = ownership->record(b).frame;
+  const authority::OwnerRecord& record = ownership->record(b);
+  const Frame since = record.frame;
+  forensics.owner_changed(b, {since, owner, record.sequence, record.author, history.empty() ? kNoFrame : history.newest()});
   if (since != kNoFrame && !history.empty()) {
     owner_frames.forget_from(b, since);
     for (Frame f = std::max(since, history.oldest()); f <= history.newest(); ++f) {

@@ -17,6 +17,7 @@
 #include "session/membership.hpp"
 #include "session/time_sync.hpp"
 #include "shoal/peer.hpp"
+#include "sync/body_forensics.hpp"
 #include "sync/input_log.hpp"
 #include "sync/owner_frames.hpp"
 #include "sync/priority.hpp"
@@ -132,6 +133,7 @@ struct Peer::Impl {
   void note_owner_change(BodyIndex body);  // after a change of one body's owner
   authority::PeerRegions& regions_of(PeerId peer);
   PeerId owner_of(BodyIndex body) const;
+  ObjectDiagnosis diagnose(BodyIndex body, Frame frame) const;
 
   template <class Message>
   void send_to(ConnectionId connection, const Message& message);
@@ -189,6 +191,7 @@ struct Peer::Impl {
   std::vector<Frame> mismatched_since;         // per body: its earliest overridden frame, or kNoFrame
   std::vector<BodyIndex> mismatched_bodies;
   sync::ToleratedDifferences tolerated;        // owner frames that agreed only within tolerance
+  sync::BodyForensics forensics;               // what explains a disagreement (Peer::diagnose)
   std::vector<PeerId> known_owner;             // per body, to report table-wide changes
   std::vector<std::uint8_t> owned_by_me;       // per body: replayed, never re-simulated
   std::vector<BodyIndex> owned_bodies;         // the same, as a list: the per-frame sends walk it

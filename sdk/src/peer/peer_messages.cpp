@@ -149,6 +149,7 @@ void Peer::Impl::on_checksum(PeerId from, const wire::Checksum& message) {
     // Only frames this peer holds as the owner's own data can be compared.
     if (history.confirmed(message.frame, *body) && sync::state_hash(history.state(message.frame, *body), held_user_bytes(message.frame, *body)) != h.hash) {
       event.objects.push_back(h.object);
+      event.diagnoses.push_back(diagnose(*body, message.frame));  // enough for the game to log
     }
   }
   if (!event.objects.empty()) {

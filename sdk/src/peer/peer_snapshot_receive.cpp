@@ -122,6 +122,7 @@ void Peer::Impl::prefetch_for(const wire::Snapshot& snapshot, const SnapshotLink
 void Peer::Impl::on_owner_frame(Frame frame, BodyIndex body, const ObjectState& state,
                                 std::span<const std::uint8_t> bytes) {
   const Frame newest = history.newest();
+  forensics.took_owner_frame(body, frame, newest);
   if (frame > newest) {  // the owner is ahead: injected when this peer reaches that frame
     owner_frames.store(frame, body, state, bytes);
     return;
@@ -172,6 +173,7 @@ void Peer::Impl::take_held_record(BodyIndex body, PeerId owner, Frame since) {
 
 void Peer::Impl::note_mismatch(BodyIndex body, Frame frame) {
   ++stats.overrides;
+  forensics.overridden(body);
   Frame& since = mismatched_since[body];
   if (since == kNoFrame) mismatched_bodies.push_back(body);
   if (since == kNoFrame || frame < since) since = frame;
@@ -201,7 +203,9 @@ bool Peer::Impl::check_resting_copy(BodyIndex body) {
   if (said != nullptr && sync::bitwise_equal(quantize_filter.dequantize(body, frame, *said), own)) return true;
   link->received.request_reset(body);
   ++stats.rest_repairs_requested;
-  return true;
+  // Checked again until the copy agrees: the owner asked may hand the body over before it
+  // answers, and then only a request to the next owner repairs it.
+  return false;
 }
 
 }  // namespace shoal

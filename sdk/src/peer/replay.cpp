@@ -201,7 +201,7 @@ const PeerConfig& Replay::config() const { return impl_->header.config; }
 std::span<const std::uint8_t> Replay::world() const { return impl_->header.world; }
 bool Replay::complete() const { return impl_->complete; }
 
-ReplayReport Replay::run(Simulation& simulation) const {
+ReplayReport Replay::run(Simulation& simulation, const std::function<void(const Peer&)>& after_update) const {
   const wire::RecordingHeader& header = impl_->header;
   if (simulation.body_count() != header.body_count || world_digest(simulation) != header.world_states) {
     throw std::invalid_argument(fmt::format(
@@ -227,6 +227,7 @@ ReplayReport Replay::run(Simulation& simulation) const {
           const std::uint64_t corrections = inside.stats.catchup_frames + inside.stats.snaps;
           peer.update_at(record.time_us);
           ++report.updates;
+          if (after_update) after_update(peer);
           for (Event e; peer.poll_event(e);) add_to_digest(events, e);
           const bool changed = newest() != before || inside.stats.catchup_frames + inside.stats.snaps != corrections;
           const wire::Record* next = cursor.peek();

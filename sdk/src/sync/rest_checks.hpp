@@ -40,7 +40,8 @@ class RestChecks {
 
   /// Calls check(body) for each body that has kept still since `delay` frames before `now`;
   /// check returns false to be asked again `delay` frames later (the owner's word is not in
-  /// yet), true when done. Bodies that changed again meanwhile wait again.
+  /// yet, or a repair it asked for has not arrived), true when done. Bodies that changed again
+  /// meanwhile wait again.
   template <class Check>
   void run(Frame now, Check&& check) {
     const std::size_t end = queue_.size();
