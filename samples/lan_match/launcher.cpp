@@ -64,6 +64,10 @@ std::vector<std::string> peer_arguments(const Options& o, const char* self_path,
     args.push_back("--record");
     args.push_back(o.record_dir);
   }
+  if (o.misreport_peer == index) {
+    args.push_back("--misreport-peer");
+    args.push_back(std::to_string(index));
+  }
   return args;
 }
 
@@ -359,8 +363,9 @@ class Launcher {
       if (report.settled) break;
     }
     report.final = compare_samples(compared, bodies_);
-    constexpr std::size_t kDifferencesShown = 10;
-    report.differences = differing_bodies(compared, bodies_, kDifferencesShown);
+    std::vector<const PeerSample*> finals;
+    for (const Child& c : children_) finals.push_back(c.final ? &*c.final : nullptr);
+    report.differences = differing_bodies(compared, finals, all_bodies(arena_));
     report.consistent = is_consistent(report);
     if (!quiet_) print_report(report);
 

@@ -68,6 +68,9 @@ repetition:
                         per match, then a summary (failure rate, join times); exit 0 only if
                         every match was consistent. With --record, only failing matches'
                         recordings are kept, in DIR/seed-S/
+testing:
+  --misreport-peer I    peer I reports its first body 1 cm off: a match that cannot be
+                        consistent, to check what its report says
 discovery:
   --session NAME        session name announced and sought (default shoal-lan-match)
   --discovery-port P    UDP port of the LAN announcements (default 47474)
@@ -138,6 +141,8 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       o.plot_path = path();
     } else if (flag == "--record") {
       o.record_dir = path();
+    } else if (flag == "--misreport-peer") {
+      o.misreport_peer = parse_number(flag, next(), 0, 15, "a peer index from 0 to 15");
     } else if (flag == "--repeat") {
       o.repeat = parse_number(flag, next(), 1, 100000, "a whole number of matches from 1 to 100000");
     } else if (flag == "--session") {

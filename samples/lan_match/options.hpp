@@ -35,6 +35,8 @@ struct Options {
   /// --repeat, only failing matches' recordings are kept, in DIR/seed-S/.
   std::string record_dir;
   int repeat = 0;                ///< run this many matches, the seed advancing by one each time
+  /// Testing the report: this peer says its first body is 1 cm from where it is (-1: none).
+  int misreport_peer = -1;
   std::string session = "shoal-lan-match";
   std::uint16_t discovery_port = 47474;
   bool loopback_discovery = false;  ///< announce on loopback only: every peer runs here

@@ -63,17 +63,24 @@ PeerFigures figures_of(const shoal::Peer& peer) {
   return f;
 }
 
-// Figures now, poses at `frame` (still in the history: see Timeline::report_delay).
+// Figures now, states at `frame` (still in the history: see Timeline::report_delay); the final
+// sample adds what the peer knows of each body, for the report of a match that disagrees.
 void take_sample(const shoal::Peer& peer, const std::vector<shoal::ObjectId>& bodies, shoal::Frame frame,
-                 PeerSample& sample) {
+                 bool final, PeerSample& sample) {
+  sample.final = final;
   sample.figures = figures_of(peer);
   sample.figures.frame = frame;
-  sample.poses.clear();
+  sample.states.clear();
+  sample.diagnoses.clear();
   for (shoal::ObjectId id : bodies) {
-    const std::optional<shoal::ObjectState> state = peer.state_at(id, frame);
-    sample.poses.push_back(state ? std::optional<Pose>(Pose{state->position, state->orientation, state->at_rest})
-                                 : std::nullopt);
+    sample.states.push_back(peer.state_at(id, frame));
+    if (final) sample.diagnoses.push_back(peer.diagnose(id, frame));
   }
+}
+
+// --misreport-peer: this peer's first body, 1 cm off in what it reports (never in the match).
+void misreport(PeerSample& sample) {
+  if (!sample.states.empty() && sample.states.front()) sample.states.front()->position.x += 0.01f;
 }
 
 // Through a relay, the session name is both the relay session id and its token, and the host
@@ -153,7 +160,7 @@ int play(const Options& options, SampleWriter& out) {
   shoal::ObjectId ball = 0;
   bool everyone_here = false;
   PeerSample sample;
-  sample.poses.reserve(bodies.size());
+  sample.states.reserve(bodies.size());
   shoal::Frame next_sample = timeline.sample_interval;
   auto next_phase = Clock::now();
   const auto deadline = Clock::now() + std::chrono::duration<double>(timeline.seconds_at(timeline.last_compare()) + 30);
@@ -179,12 +186,13 @@ int play(const Options& options, SampleWriter& out) {
       const shoal::Frame now = peer.frame();
       for (; next_sample < timeline.last_compare() && now >= next_sample + timeline.report_delay;
            next_sample += timeline.sample_interval) {
-        take_sample(peer, bodies, next_sample, sample);
+        take_sample(peer, bodies, next_sample, false, sample);
+        if (options.misreport_peer == options.index) misreport(sample);
         out.sample(sample);
       }
       if (now >= timeline.last_compare() + timeline.report_delay) {
-        take_sample(peer, bodies, timeline.last_compare(), sample);
-        sample.final = true;
+        take_sample(peer, bodies, timeline.last_compare(), true, sample);
+        if (options.misreport_peer == options.index) misreport(sample);
         out.sample(sample);
         break;
       }

@@ -68,19 +68,41 @@ void SampleWriter::sample(const PeerSample& s) {
   fmt::format_to(std::back_inserter(buffer_),
                  "sample final={} frame={} peer={} peers={} rtt_ms={} loss={} kbps_out={} kbps_in={} "
                  "overrides={} catchup_frames={} ownership_changes={} owned_objects={} frozen_objects={} desyncs={} "
-                 "join_ms={} bodies={}\n",
+                 "join_ms={} bodies={} diagnoses={}\n",
                  s.final ? 1 : 0, f.frame, f.peer, f.peers_seen, f.rtt_ms, f.loss, f.kbps_out, f.kbps_in,
                  f.overrides, f.catchup_frames, f.ownership_changes, f.owned_objects, f.frozen_objects, f.desyncs,
-                 f.join_ms, s.poses.size());
-  for (const std::optional<Pose>& pose : s.poses) {
-    if (!pose) {
+                 f.join_ms, s.states.size(), s.diagnoses.size());
+  for (const std::optional<shoal::ObjectState>& state : s.states) {
+    if (!state) {
       fmt::format_to(std::back_inserter(buffer_), "pose -\n");
       continue;
     }
-    const shoal::Vec3& p = pose->position;
-    const shoal::Quat& q = pose->orientation;
-    fmt::format_to(std::back_inserter(buffer_), "pose {} {} {} {} {} {} {} {}\n", p.x, p.y, p.z, q.w, q.x, q.y, q.z,
-                   pose->at_rest ? 1 : 0);
+    const shoal::Vec3& p = state->position;
+    const shoal::Quat& q = state->orientation;
+    const shoal::Vec3& v = state->linear_velocity;
+    const shoal::Vec3& w = state->angular_velocity;
+    fmt::format_to(std::back_inserter(buffer_), "pose {} {} {} {} {} {} {} {} {} {} {} {} {} {}\n", p.x, p.y, p.z,
+                   q.w, q.x, q.y, q.z, v.x, v.y, v.z, w.x, w.y, w.z, state->at_rest ? 1 : 0);
+  }
+  for (const shoal::ObjectDiagnosis& d : s.diagnoses) {
+    fmt::format_to(std::back_inserter(buffer_), "diag owner={} frozen={} confirmed={} owner_frame={}@{} overrides={} said=",
+                   d.owner, d.frozen ? 1 : 0, d.confirmed ? 1 : 0, d.last_owner_frame, d.last_owner_frame_at,
+                   d.overrides);
+    if (d.owner_said) {
+      const shoal::ObjectState& o = d.owner_said_state;
+      fmt::format_to(std::back_inserter(buffer_), "{}:{},{},{},{}", d.owner_said_frame, o.position.x, o.position.y,
+                     o.position.z, o.at_rest ? 1 : 0);
+    } else {
+      fmt::format_to(std::back_inserter(buffer_), "-");
+    }
+    fmt::format_to(std::back_inserter(buffer_), " history=");
+    if (d.ownership.empty()) fmt::format_to(std::back_inserter(buffer_), "-");
+    for (std::size_t i = 0; i < d.ownership.size(); ++i) {
+      const shoal::OwnershipHistoryEntry& e = d.ownership[i];
+      fmt::format_to(std::back_inserter(buffer_), "{}{}:{}:{}:{}:{}", i == 0 ? "" : ",", e.frame, e.owner, e.sequence,
+                     e.author, e.applied_at);
+    }
+    fmt::format_to(std::back_inserter(buffer_), "\n");
   }
   flush();
 }
@@ -96,36 +118,97 @@ void SampleWriter::flush() {
   buffer_.clear();
 }
 
+// "pose ..." into the pending sample's next state; false when it does not parse.
+bool SampleReader::read_state_line(std::string_view line) {
+  if (!line.starts_with("pose ")) return false;
+  if (line == "pose -") {
+    pending_->states.emplace_back();
+    return true;
+  }
+  float v[14];
+  std::size_t at = 5;
+  for (float& value : v) {
+    const std::size_t end = std::min(line.find(' ', at), line.size());
+    if (at >= line.size() || !read_number(line.substr(at, end - at), value)) return false;
+    at = end + 1;
+  }
+  if (at < line.size() || (v[13] != 0 && v[13] != 1)) return false;
+  shoal::ObjectState state;
+  state.position = {v[0], v[1], v[2]};
+  state.orientation = {v[3], v[4], v[5], v[6]};
+  state.linear_velocity = {v[7], v[8], v[9]};
+  state.angular_velocity = {v[10], v[11], v[12]};
+  state.at_rest = v[13] == 1;
+  pending_->states.emplace_back(state);
+  return true;
+}
+
+// "diag ..." into the pending sample's next diagnosis; false when it does not parse.
+bool SampleReader::read_diagnosis_line(std::string_view line) {
+  if (!line.starts_with("diag ")) return false;
+  shoal::ObjectDiagnosis d;
+  int frozen = 0, confirmed = 0;
+  const std::string_view owner_frame = field(line, "owner_frame");
+  const std::size_t at = owner_frame.find('@');
+  if (!read_field(line, "owner", d.owner) || !read_field(line, "frozen", frozen) ||
+      !read_field(line, "confirmed", confirmed) || !read_field(line, "overrides", d.overrides) ||
+      at == std::string_view::npos || !read_number(owner_frame.substr(0, at), d.last_owner_frame) ||
+      !read_number(owner_frame.substr(at + 1), d.last_owner_frame_at)) {
+    return false;
+  }
+  d.frozen = frozen != 0;
+  d.confirmed = confirmed != 0;
+  // Comma- or colon-separated numbers of one field.
+  auto numbers = [](std::string_view text, std::vector<std::string_view>& out) {
+    out.clear();
+    for (std::size_t start = 0; start <= text.size();) {
+      const std::size_t stop = std::min(text.find_first_of(":,", start), text.size());
+      out.push_back(text.substr(start, stop - start));
+      start = stop + 1;
+    }
+  };
+  std::vector<std::string_view> parts;
+  const std::string_view said = field(line, "said");
+  if (said != "-") {
+    numbers(said, parts);
+    float x = 0, y = 0, z = 0;
+    int rest = 0;
+    if (parts.size() != 5 || !read_number(parts[0], d.owner_said_frame) || !read_number(parts[1], x) ||
+        !read_number(parts[2], y) || !read_number(parts[3], z) || !read_number(parts[4], rest)) {
+      return false;
+    }
+    d.owner_said = true;
+    d.owner_said_state.position = {x, y, z};
+    d.owner_said_state.at_rest = rest != 0;
+  }
+  const std::string_view history = field(line, "history");
+  if (history != "-") {
+    numbers(history, parts);
+    if (parts.empty() || parts.size() % 5 != 0) return false;
+    for (std::size_t i = 0; i < parts.size(); i += 5) {
+      shoal::OwnershipHistoryEntry e;
+      if (!read_number(parts[i], e.frame) || !read_number(parts[i + 1], e.owner) ||
+          !read_number(parts[i + 2], e.sequence) || !read_number(parts[i + 3], e.author) ||
+          !read_number(parts[i + 4], e.applied_at)) {
+        return false;
+      }
+      d.ownership.push_back(e);
+    }
+  }
+  pending_->diagnoses.push_back(std::move(d));
+  return true;
+}
+
 void SampleReader::add_line(std::string_view line) {
   auto unreadable = [&] { errors.push_back(fmt::format("unreadable line from a peer: '{}'", line)); };
   if (pending_) {
-    if (!line.starts_with("pose ")) {
+    const bool states_done = pending_->states.size() == pending_bodies_;
+    if (!(states_done ? read_diagnosis_line(line) : read_state_line(line))) {
       pending_.reset();
       unreadable();
       return;
     }
-    std::optional<Pose> pose;
-    if (line != "pose -") {
-      float v[8];
-      std::size_t at = 5;
-      for (float& value : v) {
-        const std::size_t end = std::min(line.find(' ', at), line.size());
-        if (at >= line.size() || !read_number(line.substr(at, end - at), value)) {
-          pending_.reset();
-          unreadable();
-          return;
-        }
-        at = end + 1;
-      }
-      if (v[7] != 0 && v[7] != 1) {
-        pending_.reset();
-        unreadable();
-        return;
-      }
-      pose = Pose{{v[0], v[1], v[2]}, {v[3], v[4], v[5], v[6]}, v[7] == 1};
-    }
-    pending_->poses.push_back(pose);
-    if (pending_->poses.size() == pending_bodies_) {
+    if (pending_->states.size() == pending_bodies_ && pending_->diagnoses.size() == pending_diagnoses_) {
       samples.push_back(std::move(*pending_));
       pending_.reset();
     }
@@ -155,8 +238,9 @@ void SampleReader::add_line(std::string_view line) {
                     read_field(line, "ownership_changes", f.ownership_changes) &&
                     read_field(line, "owned_objects", f.owned_objects) &&
                     read_field(line, "frozen_objects", f.frozen_objects) && read_field(line, "desyncs", f.desyncs) &&
-                    read_field(line, "join_ms", f.join_ms) && read_field(line, "bodies", pending_bodies_);
-    if (!ok) {
+                    read_field(line, "join_ms", f.join_ms) && read_field(line, "bodies", pending_bodies_) &&
+                    read_field(line, "diagnoses", pending_diagnoses_);
+    if (!ok || (pending_diagnoses_ != 0 && pending_diagnoses_ != pending_bodies_)) {
       unreadable();
       return;
     }
@@ -164,7 +248,8 @@ void SampleReader::add_line(std::string_view line) {
     if (pending_bodies_ == 0) {
       samples.push_back(std::move(s));
     } else {
-      s.poses.reserve(pending_bodies_);
+      s.states.reserve(pending_bodies_);
+      s.diagnoses.reserve(pending_diagnoses_);
       pending_ = std::move(s);
     }
   } else if (line.starts_with("error ")) {

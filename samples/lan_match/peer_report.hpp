@@ -4,9 +4,12 @@
 //   joined peer=ID address=HOST:PORT
 //   sample final=0|1 frame=F peer=ID peers=N rtt_ms=.. loss=.. kbps_out=.. kbps_in=..
 //          overrides=.. catchup_frames=.. ownership_changes=.. owned_objects=.. frozen_objects=..
-//          desyncs=.. join_ms=.. bodies=B
-//   pose PX PY PZ QW QX QY QZ R   (B lines, one per body in all_bodies order, R = 1 at rest;
-//                                  "pose -" if unknown)
+//          desyncs=.. join_ms=.. bodies=B diagnoses=D
+//   pose PX PY PZ QW QX QY QZ VX VY VZ WX WY WZ R   (B lines, one per body in all_bodies order,
+//                                  R = 1 at rest; "pose -" if unknown)
+//   diag owner=O frozen=0|1 confirmed=0|1 owner_frame=F@G overrides=N said=F:PX,PY,PZ,R|-
+//        history=FRAME:OWNER:SEQUENCE:AUTHOR:APPLIED_AT,...|-
+//                                 (D lines, 0 or B: the final sample's, one per body)
 //   error MESSAGE
 // Numbers are printed in their shortest exact form, so poses compare bit for bit.
 #pragma once
@@ -20,6 +23,7 @@
 
 #include <fmt/format.h>
 
+#include "shoal/diagnosis.hpp"
 #include "shoal/join.hpp"
 #include "shoal/math.hpp"
 #include "shoal/types.hpp"
@@ -44,17 +48,13 @@ struct PeerFigures {
   std::int64_t join_ms = -1;         ///< how long joining took (-1: not joined yet)
 };
 
-struct Pose {
-  shoal::Vec3 position;
-  shoal::Quat orientation;
-  bool at_rest = false;
-};
-
-/// A peer's figures and the pose of every body at the same frame.
+/// A peer's figures and the state of every body at the same frame; the final sample adds what
+/// the peer knows of each body (its owner and their changes, frozen, the owner's last word).
 struct PeerSample {
   bool final = false;
   PeerFigures figures;
-  std::vector<std::optional<Pose>> poses;  ///< all_bodies order
+  std::vector<std::optional<shoal::ObjectState>> states;  ///< all_bodies order
+  std::vector<shoal::ObjectDiagnosis> diagnoses;          ///< all_bodies order, or none
 };
 
 /// Writes samples to a stream, reusing one buffer.
@@ -84,8 +84,11 @@ class SampleReader {
   std::vector<std::string> errors;    ///< "error" lines and unreadable lines
 
  private:
+  bool read_state_line(std::string_view line);
+  bool read_diagnosis_line(std::string_view line);
+
   std::optional<PeerSample> pending_;
-  std::size_t pending_bodies_ = 0;
+  std::size_t pending_bodies_ = 0, pending_diagnoses_ = 0;
 };
 
 }  // namespace lan_match

@@ -42,17 +42,17 @@ struct File {
   std::FILE* handle;
 };
 
-// The largest differences between any two samples' poses of one body, or nothing when some
+// The largest differences between any two samples' states of one body, or nothing when some
 // sample lacks it.
 std::optional<Divergence> body_divergence(const std::vector<const PeerSample*>& samples, std::size_t b) {
   for (const PeerSample* s : samples) {
-    if (s == nullptr || b >= s->poses.size() || !s->poses[b]) return std::nullopt;
+    if (s == nullptr || b >= s->states.size() || !s->states[b]) return std::nullopt;
   }
   Divergence d;
   for (std::size_t i = 0; i < samples.size(); ++i) {
     for (std::size_t j = i + 1; j < samples.size(); ++j) {
-      const Pose& p = *samples[i]->poses[b];
-      const Pose& q = *samples[j]->poses[b];
+      const shoal::ObjectState& p = *samples[i]->states[b];
+      const shoal::ObjectState& q = *samples[j]->states[b];
       d.max_position_error_m = std::max(d.max_position_error_m, shoal::distance(p.position, q.position));
       d.max_rotation_error_rad =
           std::max(d.max_rotation_error_rad, shoal::angle_between(p.orientation, q.orientation));
@@ -84,27 +84,132 @@ Divergence compare_samples(const std::vector<const PeerSample*>& samples, int bo
 bool all_at_rest(const std::vector<const PeerSample*>& samples) {
   for (const PeerSample* s : samples) {
     if (s == nullptr) return false;
-    for (const std::optional<Pose>& pose : s->poses) {
-      if (!pose || !pose->at_rest) return false;
+    for (const std::optional<shoal::ObjectState>& state : s->states) {
+      if (!state || !state->at_rest) return false;
     }
   }
   return true;
 }
 
-std::vector<BodyDifference> differing_bodies(const std::vector<const PeerSample*>& samples, int bodies,
-                                             std::size_t most) {
+std::vector<BodyDifference> differing_bodies(const std::vector<const PeerSample*>& samples,
+                                             const std::vector<const PeerSample*>& finals,
+                                             const std::vector<shoal::ObjectId>& ids) {
   std::vector<BodyDifference> found;
-  for (int body = 0; body < bodies && found.size() < most; ++body) {
-    const auto b = static_cast<std::size_t>(body);
+  for (std::size_t b = 0; b < ids.size(); ++b) {
     if (const std::optional<Divergence> d = body_divergence(samples, b); d && within_tolerance(*d)) continue;
-    BodyDifference difference{body, {}};
-    for (const PeerSample* s : samples) {
-      difference.poses.push_back(s != nullptr && b < s->poses.size() ? s->poses[b] : std::nullopt);
+    BodyDifference difference{static_cast<int>(b), ids[b], {}, {}, {}};
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+      const PeerSample* s = samples[i];
+      const PeerSample* f = i < finals.size() ? finals[i] : nullptr;
+      difference.peers.push_back(s != nullptr ? s->figures.peer : f != nullptr ? f->figures.peer : shoal::kNoPeer);
+      difference.states.push_back(s != nullptr && b < s->states.size() ? s->states[b] : std::nullopt);
+      difference.diagnoses.push_back(f != nullptr && b < f->diagnoses.size() ? std::optional(f->diagnoses[b])
+                                                                              : std::nullopt);
     }
     found.push_back(std::move(difference));
   }
   return found;
 }
+
+namespace {
+
+constexpr std::size_t kDifferencesListed = 10;  // on stdout; the JSON report has every one
+constexpr std::size_t kDifferencesDetailed = 3;  // field by field, with each peer's diagnosis
+
+void print_state(const shoal::ObjectState& s) {
+  fmt::print("position ({} {} {}) orientation ({} {} {} {}) velocity ({} {} {}) spin ({} {} {}){}", s.position.x,
+             s.position.y, s.position.z, s.orientation.w, s.orientation.x, s.orientation.y, s.orientation.z,
+             s.linear_velocity.x, s.linear_velocity.y, s.linear_velocity.z, s.angular_velocity.x,
+             s.angular_velocity.y, s.angular_velocity.z, s.at_rest ? " at rest" : " moving");
+}
+
+void print_diagnosis(const shoal::ObjectDiagnosis& d) {
+  fmt::print("      owner {}{}{}; its owner's newest frame taken in {} (at frame {}); overridden {} times", d.owner,
+             d.frozen ? ", frozen here" : "", d.confirmed ? ", confirmed" : "", d.last_owner_frame,
+             d.last_owner_frame_at, d.overrides);
+  if (d.owner_said) {
+    fmt::print("; its owner last said, at {}: ({} {} {}){}", d.owner_said_frame, d.owner_said_state.position.x,
+               d.owner_said_state.position.y, d.owner_said_state.position.z,
+               d.owner_said_state.at_rest ? " at rest" : " moving");
+  }
+  fmt::print("\n");
+  for (const shoal::OwnershipHistoryEntry& e : d.ownership) {
+    fmt::print("      owner {} from frame {} (sequence {}, by {}), applied at frame {}\n", e.owner, e.frame, e.sequence,
+               e.author, e.applied_at);
+  }
+}
+
+void print_differences(const std::vector<BodyDifference>& differences) {
+  if (differences.empty()) return;
+  fmt::print("bodies that differ: {} (the first {}; each peer's position, and whether at rest):\n", differences.size(),
+             std::min(differences.size(), kDifferencesListed));
+  for (std::size_t i = 0; i < differences.size() && i < kDifferencesListed; ++i) {
+    const BodyDifference& d = differences[i];
+    fmt::print("  body {} (object {}):", d.body, d.object);
+    for (const std::optional<shoal::ObjectState>& s : d.states) {
+      if (s) {
+        fmt::print(" ({:.3f}, {:.3f}, {:.3f}){}", s->position.x, s->position.y, s->position.z, s->at_rest ? "" : " moving");
+      } else {
+        fmt::print(" (none)");
+      }
+    }
+    fmt::print("\n");
+  }
+  for (std::size_t i = 0; i < differences.size() && i < kDifferencesDetailed; ++i) {
+    const BodyDifference& d = differences[i];
+    fmt::print("object {} on each peer:\n", d.object);
+    for (std::size_t p = 0; p < d.states.size(); ++p) {
+      fmt::print("  peer {}: ", d.peers[p]);
+      if (d.states[p]) print_state(*d.states[p]); else fmt::print("(no state)");
+      fmt::print("\n");
+      if (d.diagnoses[p]) print_diagnosis(*d.diagnoses[p]);
+    }
+  }
+}
+
+std::string json_state(const shoal::ObjectState& s) {
+  return fmt::format("{{\"position\": [{}, {}, {}], \"orientation\": [{}, {}, {}, {}], \"linear_velocity\": [{}, {}, {}], "
+                     "\"angular_velocity\": [{}, {}, {}], \"at_rest\": {}}}",
+                     s.position.x, s.position.y, s.position.z, s.orientation.w, s.orientation.x, s.orientation.y,
+                     s.orientation.z, s.linear_velocity.x, s.linear_velocity.y, s.linear_velocity.z,
+                     s.angular_velocity.x, s.angular_velocity.y, s.angular_velocity.z, s.at_rest);
+}
+
+std::string json_diagnosis(const shoal::ObjectDiagnosis& d) {
+  std::string history;
+  for (const shoal::OwnershipHistoryEntry& e : d.ownership) {
+    history += fmt::format("{}{{\"frame\": {}, \"owner\": {}, \"sequence\": {}, \"author\": {}, \"applied_at\": {}}}",
+                           history.empty() ? "" : ", ", e.frame, e.owner, e.sequence, e.author, e.applied_at);
+  }
+  std::string said = "null";
+  if (d.owner_said) {
+    said = fmt::format("{{\"frame\": {}, \"position\": [{}, {}, {}], \"at_rest\": {}}}", d.owner_said_frame,
+                       d.owner_said_state.position.x, d.owner_said_state.position.y, d.owner_said_state.position.z,
+                       d.owner_said_state.at_rest);
+  }
+  return fmt::format("\"owner\": {}, \"frozen\": {}, \"confirmed\": {}, \"last_owner_frame\": {}, "
+                     "\"last_owner_frame_at\": {}, \"overrides\": {}, \"owner_said\": {}, \"ownership\": [{}]",
+                     d.owner, d.frozen, d.confirmed, d.last_owner_frame, d.last_owner_frame_at, d.overrides, said,
+                     history);
+}
+
+void write_differences(std::FILE* file, const std::vector<BodyDifference>& differences) {
+  fmt::print(file, "  \"differing\": [");
+  for (std::size_t i = 0; i < differences.size(); ++i) {
+    const BodyDifference& d = differences[i];
+    fmt::print(file, "{}\n    {{\"body\": {}, \"object\": {}, \"peers\": [", i == 0 ? "" : ",", d.body, d.object);
+    for (std::size_t p = 0; p < d.states.size(); ++p) {
+      fmt::print(file, "{}\n      {{\"peer\": {}, \"state\": {}", p == 0 ? "" : ",", d.peers[p],
+                 d.states[p] ? json_state(*d.states[p]) : "null");
+      if (d.diagnoses[p]) fmt::print(file, ", {}", json_diagnosis(*d.diagnoses[p]));
+      fmt::print(file, "}}");
+    }
+    fmt::print(file, "]}}");
+  }
+  fmt::print(file, "{}],\n", differences.empty() ? "" : "\n  ");
+}
+
+}  // namespace
 
 bool is_consistent(const MatchReport& r) {
   return r.failures.empty() && r.final.bodies_lost == 0 && within_tolerance(r.final);
@@ -124,20 +229,7 @@ void print_report(const MatchReport& r) {
              r.final.bodies_lost);
   fmt::print("final max position error: {:.6f} m, rotation error: {:.6f} rad (tolerance {} m, {} rad)\n",
              r.final.max_position_error_m, r.final.max_rotation_error_rad, kPositionTolerance, kRotationTolerance);
-  if (!r.differences.empty()) {
-    fmt::print("bodies that differ (the first {}; each peer's position, and whether at rest):\n", r.differences.size());
-    for (const BodyDifference& d : r.differences) {
-      fmt::print("  body {}:", d.body);
-      for (const std::optional<Pose>& p : d.poses) {
-        if (p) {
-          fmt::print(" ({:.3f}, {:.3f}, {:.3f}){}", p->position.x, p->position.y, p->position.z, p->at_rest ? "" : " moving");
-        } else {
-          fmt::print(" (none)");
-        }
-      }
-      fmt::print("\n");
-    }
-  }
+  print_differences(r.differences);
   for (const std::string& failure : r.failures) fmt::print("FAILED: {}\n", failure);
   fmt::print("verdict: {}\n", r.consistent ? "CONSISTENT" : "NOT CONSISTENT");
 }
@@ -154,8 +246,10 @@ void write_json(const std::string& path, const MatchReport& r) {
                p.id, p.join_ms, p.frames, p.rtt_ms, p.loss, p.kbps_out, p.kbps_in, p.overrides, p.catchup_frames,
                p.ownership_changes, p.owned_objects, p.frozen_objects, i + 1 < r.peers.size() ? "," : "");
   }
+  fmt::print(file.handle, "  ],\n");
+  write_differences(file.handle, r.differences);
   fmt::print(file.handle,
-             "  ],\n  \"objects\": {},\n  \"objects_lost\": {},\n  \"compared_frame\": {},\n  \"settled\": {},\n"
+             "  \"objects\": {},\n  \"objects_lost\": {},\n  \"compared_frame\": {},\n  \"settled\": {},\n"
              "  \"final_max_position_error_m\": {},\n  \"final_max_rotation_error_rad\": {},\n  \"consistent\": {}\n}}\n",
              r.objects, r.final.bodies_lost, r.compared_frame, r.settled, r.final.max_position_error_m,
              r.final.max_rotation_error_rad, r.consistent);

@@ -10,7 +10,7 @@
 
 namespace lan_match {
 
-/// How far apart the peers' poses of the same frame are.
+/// How far apart the peers' states of the same frame are.
 struct Divergence {
   float max_position_error_m = 0;
   float max_rotation_error_rad = 0;
@@ -23,15 +23,21 @@ Divergence compare_samples(const std::vector<const PeerSample*>& samples, int bo
 /// Whether every sample is there and holds every body, at rest.
 bool all_at_rest(const std::vector<const PeerSample*>& samples);
 
-/// A body the peers disagree on: each sample's pose of it (none where a sample lacks it).
+/// A body the peers disagree on: each sample's state of it (none where a sample lacks it), and
+/// what each peer knew of it at the end (its final sample's diagnosis, where there is one).
 struct BodyDifference {
   int body = 0;
-  std::vector<std::optional<Pose>> poses;  ///< by sample
+  shoal::ObjectId object = 0;
+  std::vector<shoal::PeerId> peers;                                ///< by sample
+  std::vector<std::optional<shoal::ObjectState>> states;           ///< by sample
+  std::vector<std::optional<shoal::ObjectDiagnosis>> diagnoses;    ///< by sample
 };
-/// The first `most` bodies whose poses differ between two samples beyond the verdict's
-/// tolerances, or that some sample lacks: what to look at when a match is not consistent.
-std::vector<BodyDifference> differing_bodies(const std::vector<const PeerSample*>& samples, int bodies,
-                                             std::size_t most);
+/// The bodies whose states differ between two samples beyond the verdict's tolerances, or
+/// that some sample lacks: what to look at when a match is not consistent. `finals` are the
+/// final samples (by sample too, nullptr where missing), for the diagnoses; `ids` the bodies'.
+std::vector<BodyDifference> differing_bodies(const std::vector<const PeerSample*>& samples,
+                                             const std::vector<const PeerSample*>& finals,
+                                             const std::vector<shoal::ObjectId>& ids);
 
 /// One second of match time: each launched peer's figures (if it reported) and the divergence.
 struct SecondRow {
@@ -57,7 +63,7 @@ struct MatchReport {
   shoal::Frame compared_frame = 0;
   bool settled = false;  ///< every peer saw every object at rest at compared_frame
   Divergence final;
-  std::vector<BodyDifference> differences;  ///< the first few, by differing_bodies()
+  std::vector<BodyDifference> differences;  ///< every one, by differing_bodies()
   std::vector<std::string> failures;  ///< peer processes that crashed, hung or failed
   bool consistent = false;
 };
