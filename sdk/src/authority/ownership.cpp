@@ -113,14 +113,11 @@ ApplyResult OwnershipTable::apply(const OwnershipChange& change,
     ++counters_.stale_ignored;
     return ApplyResult::stale;
   }
-  // Only a change that wins is checked, so the check never depends on arrival order.
-  if (!claim && change.author != current.owner) {
-    ++counters_.rejected_not_allowed;
-    return ApplyResult::rejected_not_allowed;
-  }
   if (claim) {
     const PeerRegions* claimant = find_regions(regions, change.author);
     if (claimant == nullptr || !is_member(claimant->simulated, change.body)) ++counters_.implausible_claims;
+  } else if (change.author != current.owner) {
+    ++counters_.foreign_hand_offs;
   }
   commit(change);
   return ApplyResult::applied;

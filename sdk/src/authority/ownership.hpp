@@ -8,15 +8,17 @@
 // the same changes agree. (Claim-over-hand-off keeps that true with the hand-off rule below: a
 // release racing a claim would otherwise win on some peers and be refused on others.)
 //
-// Receivers refuse only what every peer refuses alike, since a change one peer applies and
-// another refuses splits them for good (each then waits for the other's snapshots):
-//  - the author must be a live peer;
-//  - a hand-off (author != new_owner) must come from the body's current owner (its author's
-//    own earlier claim, on the same ordered channel, always arrives first).
-// Whether a claim is plausible (the body near the claimant) is only counted: each peer sees the
-// claimant's regions from its own, slightly stale copy of the claimant's player, so a claim at
-// the edge passed on some peers and was refused on others; under load (frames stepped four at
-// a time) that split matches for good. A dishonest claimant is the audit's business.
+// Receivers refuse only what every peer refuses alike (a change one peer applies and another
+// refuses splits them for good: each then waits for the other's snapshots), so the record is
+// the greatest change seen whatever the order changes arrive in. Refused: a change whose
+// author is not a live peer. Counted but applied, because each peer judged them from its own
+// view: a claim of a body outside the claimant's simulated region as seen here (each peer
+// places the claimant's regions by its own, slightly stale copy of the claimant's player; an
+// edge case passed on some peers and failed on others), and a hand-off by a peer that is not
+// the owner here (two claims of equal sequence race, the lower author wins, and the losing
+// claimant's hand-off, if it arrives before the winner's claim, came from the owner on some
+// peers and not on others). Both split 6-peer matches under load; a dishonest peer is the
+// audit's business.
 // The rate limit is enforced where changes are made (decide()): a receiver cannot tell which
 // change a remote decision was based on, so refusing there would split peers.
 // Known limit: all peers agree only when a change's one-way delay stays under half the rate
@@ -67,7 +69,7 @@ enum class ApplyResult : std::uint8_t {
   stale,                ///< loses to the current change
   rejected_invalid,     ///< unknown body or no new owner
   rejected_not_live,    ///< author is not a live peer
-  rejected_not_allowed  ///< hand-off by a peer that is not the owner
+  rejected_not_allowed  ///< a record (adopt) that its sender sent about someone else
 };
 
 struct OwnershipCounters {
@@ -82,6 +84,7 @@ struct OwnershipCounters {
   std::uint64_t rejected_not_allowed = 0;
   std::uint64_t implausible_claims = 0;  ///< applied, though the body was outside the claimant's
                                          ///< simulated region as seen here
+  std::uint64_t foreign_hand_offs = 0;   ///< applied, though their author did not own the body here
   std::uint64_t handed_to_default = 0;  ///< objects whose owner left, given to the default owner
 };
 

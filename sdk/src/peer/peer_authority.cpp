@@ -147,6 +147,12 @@ void Peer::Impl::note_owner_change(BodyIndex b) {
     }
   }
   take_held_record(b, owner, since);
+  // A copy kept still here is held up against its new owner's word too: it may have come to
+  // rest while this peer owned it (and was checked against nobody), or while the previous
+  // owner was asked to repair it.
+  if (mine == 0 && config.snapshots.quantize && !history.empty()) {
+    rest_checks.changed(std::span(&b, 1), history.newest());
+  }
   ++stats.ownership_changes;
   emit(make_event(EventKind::ownership_changed, owner, objects.id(b), history.newest()));
 }
