@@ -9,6 +9,7 @@
 #include "overhead.hpp"
 
 #include <chrono>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -73,7 +74,7 @@ struct BenchPlayer {
 // measured_update(), in blocks of kBlockFrames.
 template <class RenderFrame>
 OverheadFigures time_blocks(int frames, BenchPlayer& measured, RenderFrame&& render_frame) {
-  std::vector<double> ratios, steps, sdks;
+  std::vector<double> ratios, steps, sdks, updates;
   const TimedSimulation& timed = *measured.timed;
   for (int done = 0; done < frames; done += kBlockFrames) {
     measured.update_ns = 0;
@@ -92,6 +93,7 @@ OverheadFigures time_blocks(int frames, BenchPlayer& measured, RenderFrame&& ren
     steps.push_back(step_us);
     sdks.push_back(sdk_us);
     ratios.push_back(sdk_us / step_us);
+    updates.push_back(static_cast<double>(measured.update_ns) / advanced * 1e-3);
   }
   OverheadFigures f;
   f.blocks = static_cast<int>(ratios.size());
@@ -99,6 +101,7 @@ OverheadFigures time_blocks(int frames, BenchPlayer& measured, RenderFrame&& ren
   f.sdk_us = median(sdks);
   f.ratio = median(ratios);
   std::tie(f.ratio_low, f.ratio_high) = quartiles(ratios);
+  f.update_us = median(updates);
   return f;
 }
 
@@ -131,12 +134,14 @@ struct Outcome {
 // The timed peer replayed alone on its recorded traffic: `frames_before` render frames, then
 // `frames` timed ones. Throws ReplayDiverged unless it ends as the recorded peer did. With
 // `costs`, the peer measures its update cost, and *costs gets the timed frames' share of it.
+// With `record_to`, the peer records itself there (Peer::record) all along.
 OverheadFigures replay_alone(const WorldSpec& spec, std::uint64_t seed, const TrafficLog& log,
                              int frames_before, int frames, const Outcome& recorded,
-                             PhaseCosts* costs = nullptr) {
+                             PhaseCosts* costs = nullptr, const std::string* record_to = nullptr) {
   auto replay = std::make_unique<ReplayTransport>(log);
   const ReplayTransport& replayed = *replay;
   BenchPlayer alone(spec, kTimedPeer, seed, std::move(replay), costs != nullptr);
+  if (record_to != nullptr) alone.peer->record(*record_to);
   alone.peer->join(Address{});  // the address is in the replayed answers
   std::int64_t now_us = kStartUs;
   auto render_frame = [&] {
@@ -172,7 +177,7 @@ OverheadFigures replay_alone(const WorldSpec& spec, std::uint64_t seed, const Tr
 }  // namespace
 
 OverheadResult measure_overhead(int objects, int peers, int frames, std::uint64_t seed, int input_delay_frames,
-                                bool freeze) {
+                                bool freeze, bool recording) {
   const WorldSpec spec{objects, peers, input_delay_frames, freeze};
   OverheadResult r;
   r.objects = objects;
@@ -244,6 +249,21 @@ OverheadResult measure_overhead(int objects, int peers, int frames, std::uint64_
   // Once more with the peer's own phase timing on (a dozen clock reads per update, kept out of
   // the figures above).
   replay_alone(spec, seed, log, frames_before, frames, *shared_outcome, &r.phases);
+  if (recording) {
+    // Off and on in turn, three times each: the machine's noise falls on both alike.
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("shoal-bench-sync-" + std::to_string(objects) + "-" + std::to_string(peers) + ".shoalrec"))
+                                 .string();
+    std::vector<double> off, on;
+    for (int i = 0; i < 3; ++i) {
+      off.push_back(replay_alone(spec, seed, log, frames_before, frames, *shared_outcome).update_us);
+      on.push_back(replay_alone(spec, seed, log, frames_before, frames, *shared_outcome, nullptr, &path).update_us);
+    }
+    const double seconds = static_cast<double>(frames_before + frames) * static_cast<double>(kRenderUs) * 1e-6;
+    r.recording = {true, median(off), median(on), median(on) / median(off) - 1,
+                   static_cast<double>(std::filesystem::file_size(path)) / seconds};
+    std::filesystem::remove(path);
+  }
   return r;
 }
 

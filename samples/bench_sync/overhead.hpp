@@ -16,6 +16,16 @@ struct OverheadFigures {
   double sdk_us = 0;   ///< median over blocks of the SDK's cost per simulated frame
   double ratio = 0;    ///< median over blocks of sdk / step
   double ratio_low = 0, ratio_high = 0;  ///< the blocks' quartiles
+  double update_us = 0;  ///< median over blocks of update() per simulated frame, physics included
+};
+
+/// What Peer::record costs the timed peer, alone: update() per simulated frame with recording
+/// off and on (medians of alternating runs), and the recording's size.
+struct RecordingCost {
+  bool measured = false;
+  double update_us_off = 0, update_us_on = 0;
+  double share = 0;        ///< (on - off) / off
+  double bytes_per_s = 0;  ///< of match time
 };
 
 /// The alone run's update() by phase (PeerStats::cost), in microseconds per simulated frame:
@@ -43,15 +53,17 @@ struct OverheadResult {
   double snaps_per_s = 0;
   std::size_t owned_objects = 0;
   PhaseCosts phases;  ///< the alone run again, with the peer timing its phases
+  RecordingCost recording;  ///< when asked for
 };
 
 /// Plays a bot match of `peers` peers over `objects` objects on the in-process network
 /// (latency, jitter and loss, so that overrides, catch-ups and ownership changes happen) and
 /// times peer 1 for `frames` render frames, shared and alone (and alone once more, split by
 /// phase). Every peer delays its inputs by `input_delay_frames` and freezes what lies outside
-/// its simulated region when `freeze` is set (the default). Throws std::runtime_error when the
-/// peers do not connect or the replay diverges.
+/// its simulated region when `freeze` is set (the default). With `recording`, the alone run is
+/// repeated with the peer recording itself and without, alternately. Throws std::runtime_error
+/// when the peers do not connect or the replay diverges.
 OverheadResult measure_overhead(int objects, int peers, int frames, std::uint64_t seed, int input_delay_frames,
-                                bool freeze);
+                                bool freeze, bool recording = false);
 
 }  // namespace shoal::bench
