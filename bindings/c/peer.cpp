@@ -91,6 +91,24 @@ int shoal_peer_host(shoal_peer* peer) {
   });
 }
 
+int shoal_peer_record(shoal_peer* peer, const char* path, const uint8_t* world, size_t world_size) {
+  return guarded(__func__, [&] {
+    shoal_peer& p = require(peer, "peer");
+    const char* file = &require(path, "path");
+    if (world == nullptr && world_size > 0) {
+      throw shoal_c::Error(SHOAL_ERROR_NULL_ARGUMENT, "world is NULL but world_size is " + std::to_string(world_size));
+    }
+    try {
+      p.peer->record(file, {world, world == nullptr ? 0 : world_size});
+    } catch (const std::logic_error&) {
+      throw;
+    } catch (const std::runtime_error& e) {  // the file, not the network
+      throw shoal_c::Error(SHOAL_ERROR_INVALID_ARGUMENT, e.what());
+    }
+    return SHOAL_OK;
+  });
+}
+
 int shoal_peer_join(shoal_peer* peer, const char* host, uint16_t port) {
   return guarded(__func__, [&] {
     shoal_peer& p = require(peer, "peer");

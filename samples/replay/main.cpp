@@ -24,6 +24,7 @@ constexpr const char* kUsage =
     "  and compares every update with the recording. Exit 0 when every replay is identical.\n"
     "  --trace OBJECT   print what the peer knows of the object (Peer::diagnose) whenever it\n"
     "                   changes: state, owner, frozen, the owner's last frame and last word\n"
+    "  --trace-join     print each step of the peer's join as it starts (Peer::join_progress)\n"
     "  With several files of one match, the objects whose final states differ between them\n"
     "  are listed at the end (replay those with --trace).\n";
 
@@ -53,7 +54,8 @@ std::string trace_line(const shoal::ObjectDiagnosis& d) {
   return line;
 }
 
-int replay_one(const std::string& path, const std::vector<shoal::ObjectId>& traced, FinalStates& final) {
+int replay_one(const std::string& path, const std::vector<shoal::ObjectId>& traced, bool trace_join,
+               FinalStates& final) {
   const shoal::Replay replay(path);
   const std::string_view words(reinterpret_cast<const char*>(replay.world().data()), replay.world().size());
   const std::optional<lan_match::Arena> arena = lan_match::arena_from_description(words);
@@ -67,8 +69,14 @@ int replay_one(const std::string& path, const std::vector<shoal::ObjectId>& trac
   std::vector<std::string> last(traced.size());
   const std::vector<shoal::ObjectId> bodies = lan_match::all_bodies(*arena);
   shoal::PeerId peer_id = shoal::kNoPeer;
+  shoal::JoinStep join_step = shoal::JoinStep::idle;
   const shoal::ReplayReport report = replay.run(physics, [&](const shoal::Peer& peer) {
     peer_id = peer.id();
+    if (trace_join && peer.join_progress().step != join_step) {
+      const shoal::JoinProgress p = peer.join_progress();
+      join_step = p.step;
+      fmt::print("  join: {} at {} ms\n", shoal::to_string(p.step), p.elapsed_ms);
+    }
     if (peer.frame() != final.frame) {
       final.frame = peer.frame();
       final.states.clear();
@@ -127,11 +135,16 @@ void list_differences(const std::vector<std::string>& files, const std::vector<F
 int main(int argc, char** argv) {
   std::vector<std::string> files;
   std::vector<shoal::ObjectId> traced;
+  bool trace_join = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--help" || arg == "-h") {
       fmt::print("{}", kUsage);
       return 0;
+    }
+    if (arg == "--trace-join") {
+      trace_join = true;
+      continue;
     }
     if (arg == "--trace") {
       shoal::ObjectId id = 0;
@@ -158,7 +171,7 @@ int main(int argc, char** argv) {
   std::vector<FinalStates> finals(files.size());
   for (std::size_t f = 0; f < files.size(); ++f) {
     try {
-      worst = std::max(worst, replay_one(files[f], traced, finals[f]));
+      worst = std::max(worst, replay_one(files[f], traced, trace_join, finals[f]));
     } catch (const std::exception& e) {
       fmt::print(stderr, "shoal-replay: {}\n", e.what());
       worst = 2;

@@ -11,6 +11,8 @@
 
 static const uint32_t object_ids[OBJECTS] = {1, 2, 100, 101, 102, 103};
 
+#define RECORDING "shoal-memory-match-test.shoalrec"  /* in the test's working folder */
+
 static float box_x(int box) { return -2.25f + 1.5f * (float)box; }
 
 /* What both peers reported so far. */
@@ -31,7 +33,7 @@ static void poll_events(const memory_match* m, event_counts* counts) {
       counts->peer_joined[p] += event.kind == SHOAL_EVENT_PEER_JOINED && event.peer == 1 - p;
       counts->ownership_changed += event.kind == SHOAL_EVENT_OWNERSHIP_CHANGED;
       counts->desync += event.kind == SHOAL_EVENT_DESYNC;
-      counts->unknown_kind += event.kind < SHOAL_EVENT_JOINED_MATCH || event.kind > SHOAL_EVENT_DESYNC;
+      counts->unknown_kind += event.kind < SHOAL_EVENT_JOINED_MATCH || event.kind > SHOAL_EVENT_JOIN_FAILED;
     }
   }
 }
@@ -105,7 +107,13 @@ int main(void) {
     REQUIRE_OK(shoal_peer_create_with_world(&config, worlds[p], transport, &m.peers[p]));
     REQUIRE_OK(shoal_peer_set_controlled(m.peers[p], object_ids[p]));
   }
+  {
+    /* The joiner records itself (for shoal::Replay); the world's description is the game's. */
+    static const uint8_t world_name[] = "memory_match";
+    REQUIRE_OK(shoal_peer_record(m.peers[1], RECORDING, world_name, sizeof world_name));
+  }
   REQUIRE_OK(shoal_peer_host(m.peers[0]));
+  CHECK(shoal_peer_record(m.peers[0], RECORDING, NULL, 0) == SHOAL_ERROR_INVALID_STATE);  /* too late */
   {
     shoal_address host;
     REQUIRE_OK(shoal_peer_address(m.peers[0], &host));
@@ -204,5 +212,16 @@ int main(void) {
     REQUIRE_OK(shoal_world_destroy(worlds[p]));
   }
   REQUIRE_OK(shoal_memory_network_destroy(m.network));
+  {
+    /* The recording was written out when its peer was destroyed: a header and 50 s of match. */
+    FILE* recording = fopen(RECORDING, "rb");
+    long size = 0;
+    REQUIRE(recording != NULL);
+    fseek(recording, 0, SEEK_END);
+    size = ftell(recording);
+    fclose(recording);
+    remove(RECORDING);
+    CHECK(size > 10000);
+  }
   return check_exit_status();
 }

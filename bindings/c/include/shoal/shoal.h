@@ -634,6 +634,11 @@ SHOAL_C_API int shoal_peer_destroy(shoal_peer* peer);
 
 /** Starts a match as its host (peer 0); the match starts at the next update. */
 SHOAL_C_API int shoal_peer_host(shoal_peer* peer);
+/** Records everything that reaches the peer from now on to the file at `path` (shoal::Peer::record),
+ *  for shoal::Replay / shoal-replay; `world` (world_size bytes, may be NULL with 0) describes the
+ *  game's world for whoever replays it. Before shoal_peer_host/join (else SHOAL_ERROR_INVALID_STATE);
+ *  a file that cannot be written is SHOAL_ERROR_INVALID_ARGUMENT. Since version 8. */
+SHOAL_C_API int shoal_peer_record(shoal_peer* peer, const char* path, const uint8_t* world, size_t world_size);
 /** Joins the match hosted at host:port; SHOAL_EVENT_JOINED_MATCH follows. */
 SHOAL_C_API int shoal_peer_join(shoal_peer* peer, const char* host, uint16_t port);
 /** Leaves gracefully so the others take over at once; blocks up to 250 ms. */
