@@ -4,8 +4,9 @@
 // reported.
 //
 // Run shared, the timed peer's every update starts with the caches holding the other peers'
-// worlds (each several MB): at 8 peers that dominates what it costs. So the same peer is then
-// run again alone, on a ReplayTransport, with its world's copy as the only one in the process.
+// worlds (each several MB): at 8 peers that dominates what it costs. So the timed peer records
+// itself (Peer::record) and is then replayed alone (shoal::ReplaySession), with its world's copy
+// as the only one in the process: same inputs, same times, same work, checked update by update.
 #include "overhead.hpp"
 
 #include <chrono>
@@ -20,7 +21,7 @@
 #include "medians.hpp"
 #include "shoal/memory_network.hpp"
 #include "sync/state_compare.hpp"
-#include "traffic_replay.hpp"
+#include "shoal/recording.hpp"
 
 namespace shoal::bench {
 namespace {
@@ -62,38 +63,39 @@ struct BenchPlayer {
   }
 };
 
-// The timed peer's update; kept out of line so that a profiler's call stacks tell it apart
-// from the other peers' updates.
-[[gnu::noinline]] void measured_update(BenchPlayer& player, std::int64_t now_us) {
+// The timed peer's update, timed into *update_ns; kept out of line so that a profiler's call
+// stacks tell it apart from the other peers' updates.
+template <class Update>
+[[gnu::noinline]] void measured_update(std::int64_t& update_ns, Update&& update) {
   const auto start = Clock::now();
-  player.peer->update_at(now_us);
-  player.update_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+  update();
+  update_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
 }
 
-// Times `frames` render frames of `measured`, which render_frame() updates through
-// measured_update(), in blocks of kBlockFrames.
+// Times `frames` render frames of the peer on `timed`, which render_frame() updates through
+// measured_update(update_ns, ...), in blocks of kBlockFrames.
 template <class RenderFrame>
-OverheadFigures time_blocks(int frames, BenchPlayer& measured, RenderFrame&& render_frame) {
+OverheadFigures time_blocks(int frames, const Peer& peer, const TimedSimulation& timed, std::int64_t& update_ns,
+                            RenderFrame&& render_frame) {
   std::vector<double> ratios, steps, sdks, updates;
-  const TimedSimulation& timed = *measured.timed;
   for (int done = 0; done < frames; done += kBlockFrames) {
-    measured.update_ns = 0;
+    update_ns = 0;
     const std::int64_t straight_ns = timed.straight_ns();
     const std::int64_t straight_steps = timed.straight_steps();
     const std::int64_t resimulated_ns = timed.resimulated_ns();
-    const Frame first = measured.peer->frame();
+    const Frame first = peer.frame();
     for (int i = 0; i < kBlockFrames; ++i) render_frame();
     const std::int64_t step_ns = timed.straight_ns() - straight_ns;
     const std::int64_t stepped = timed.straight_steps() - straight_steps;
     const std::int64_t all_steps_ns = step_ns + timed.resimulated_ns() - resimulated_ns;
-    const Frame advanced = measured.peer->frame() - first;
+    const Frame advanced = peer.frame() - first;
     if (stepped == 0 || advanced == 0) continue;
     const double step_us = static_cast<double>(step_ns) / static_cast<double>(stepped) * 1e-3;
-    const double sdk_us = static_cast<double>(measured.update_ns - all_steps_ns) / advanced * 1e-3;
+    const double sdk_us = static_cast<double>(update_ns - all_steps_ns) / advanced * 1e-3;
     steps.push_back(step_us);
     sdks.push_back(sdk_us);
     ratios.push_back(sdk_us / step_us);
-    updates.push_back(static_cast<double>(measured.update_ns) / advanced * 1e-3);
+    updates.push_back(static_cast<double>(update_ns) / advanced * 1e-3);
   }
   OverheadFigures f;
   f.blocks = static_cast<int>(ratios.size());
@@ -105,58 +107,32 @@ OverheadFigures time_blocks(int frames, BenchPlayer& measured, RenderFrame&& ren
   return f;
 }
 
-// What the timed peer ends a run with, to check that its replay did the same.
-struct Outcome {
-  Frame frame = kNoFrame;
-  std::vector<ObjectState> states;
-  std::uint64_t overrides = 0, catchup_frames = 0, ownership_changes = 0;
-
-  Outcome(const Peer& peer, const WorldSpec& spec) : frame(peer.frame()) {
-    for (int p = 0; p < spec.balls; ++p) states.push_back(peer.state(kFirstBall + static_cast<ObjectId>(p)));
-    for (int i = 0; i < spec.objects; ++i) states.push_back(peer.state(kFirstObject + static_cast<ObjectId>(i)));
-    const PeerStats s = peer.stats();
-    overrides = s.overrides;
-    catchup_frames = s.catchup_frames;
-    ownership_changes = s.ownership_changes;
-  }
-  bool same_as(const Outcome& o) const {
-    if (frame != o.frame || overrides != o.overrides || catchup_frames != o.catchup_frames ||
-        ownership_changes != o.ownership_changes || states.size() != o.states.size()) {
-      return false;
-    }
-    for (std::size_t i = 0; i < states.size(); ++i) {
-      if (!sync::bitwise_equal(states[i], o.states[i])) return false;
-    }
-    return true;
-  }
-};
-
-// The timed peer replayed alone on its recorded traffic: `frames_before` render frames, then
-// `frames` timed ones. Throws ReplayDiverged unless it ends as the recorded peer did. With
+// The timed peer replayed alone from its recording: `frames_before` render frames, then `frames`
+// timed ones. Throws std::runtime_error unless it does exactly what the recorded peer did. With
 // `costs`, the peer measures its update cost, and *costs gets the timed frames' share of it.
-// With `record_to`, the peer records itself there (Peer::record) all along.
-OverheadFigures replay_alone(const WorldSpec& spec, std::uint64_t seed, const TrafficLog& log,
-                             int frames_before, int frames, const Outcome& recorded,
+// With `record_to`, the replayed peer records itself there (Peer::record) all along.
+OverheadFigures replay_alone(const WorldSpec& spec, const Replay& recording, int frames_before, int frames,
                              PhaseCosts* costs = nullptr, const std::string* record_to = nullptr) {
-  auto replay = std::make_unique<ReplayTransport>(log);
-  const ReplayTransport& replayed = *replay;
-  BenchPlayer alone(spec, kTimedPeer, seed, std::move(replay), costs != nullptr);
-  if (record_to != nullptr) alone.peer->record(*record_to);
-  alone.peer->join(Address{});  // the address is in the replayed answers
-  std::int64_t now_us = kStartUs;
+  ReferencePhysics physics(arena_physics(spec));
+  build_arena(physics, spec);
+  TimedSimulation timed(physics);
+  ReplayOptions options;
+  options.measure_update_cost = costs != nullptr;
+  ReplaySession session(recording, timed, options);
+  if (record_to != nullptr) session.peer().record(*record_to);
+  std::int64_t update_ns = 0;
   auto render_frame = [&] {
-    now_us += kRenderUs;
-    alone.set_input();
-    measured_update(alone, now_us);
+    if (session.next()) measured_update(update_ns, [&] { session.update(); });
   };
   for (int i = 0; i < frames_before; ++i) render_frame();
-  const PeerStats before = alone.peer->stats();
-  const OverheadFigures figures = time_blocks(frames, alone, render_frame);
-  if (!replayed.finished() || !Outcome(*alone.peer, spec).same_as(recorded)) {
-    throw ReplayDiverged("the replayed peer ended in another state than the recorded one");
+  const PeerStats before = session.peer().stats();
+  const OverheadFigures figures = time_blocks(frames, session.peer(), timed, update_ns, render_frame);
+  while (session.next()) session.update();  // the recording's end: its final states compared
+  if (const ReplayReport report = session.report(); !report.identical) {
+    throw std::runtime_error("the replayed peer did not do what the recorded one did: " + report.first_difference);
   }
   if (costs != nullptr) {
-    const PeerStats after = alone.peer->stats();
+    const PeerStats after = session.peer().stats();
     const double per_frame_us = 1e-3 / static_cast<double>(after.frame - before.frame);
     auto us = [&](std::int64_t UpdateCost::*phase) {
       return static_cast<double>(after.cost.*phase - before.cost.*phase) * per_frame_us;
@@ -174,6 +150,13 @@ OverheadFigures replay_alone(const WorldSpec& spec, std::uint64_t seed, const Tr
   return figures;
 }
 
+// A file in the temporary folder, removed when it goes.
+struct TempFile {
+  explicit TempFile(const std::string& name) : path((std::filesystem::temp_directory_path() / name).string()) {}
+  ~TempFile() { std::filesystem::remove(path); }
+  std::string path;
+};
+
 }  // namespace
 
 OverheadResult measure_overhead(int objects, int peers, int frames, std::uint64_t seed, int input_delay_frames,
@@ -185,10 +168,9 @@ OverheadResult measure_overhead(int objects, int peers, int frames, std::uint64_
   r.input_delay_frames = input_delay_frames;
   r.freeze_outside_simulated_region = freeze;
   r.frames = frames;
-  TrafficLog log;
-  log.reserve();
+  const std::string name = "shoal-bench-sync-" + std::to_string(objects) + "-" + std::to_string(peers);
+  const TempFile timed_peer(name + ".shoalrec");
   int frames_before = 0;  // render frames before the measured ones
-  std::optional<Outcome> shared_outcome;
   {
     MemoryNetwork net(seed);
     LinkConditions link;
@@ -199,10 +181,9 @@ OverheadResult measure_overhead(int objects, int peers, int frames, std::uint64_
     std::vector<BenchPlayer> players;
     players.reserve(static_cast<std::size_t>(peers));
     for (int p = 0; p < peers; ++p) {
-      std::unique_ptr<Transport> endpoint = net.create_endpoint(static_cast<std::uint16_t>(p + 1), 5000);
-      if (p == kTimedPeer) endpoint = std::make_unique<RecordingTransport>(std::move(endpoint), log);
-      players.emplace_back(spec, static_cast<PeerId>(p), seed, std::move(endpoint));
+      players.emplace_back(spec, static_cast<PeerId>(p), seed, net.create_endpoint(static_cast<std::uint16_t>(p + 1), 5000));
     }
+    players[kTimedPeer].peer->record(timed_peer.path);
     players[0].peer->host();
     for (int p = 1; p < peers; ++p) players[static_cast<std::size_t>(p)].peer->join(players[0].peer->address());
 
@@ -214,7 +195,7 @@ OverheadResult measure_overhead(int objects, int peers, int frames, std::uint64_
       for (BenchPlayer& p : players) {
         p.set_input();
         if (&p == &measured) {
-          measured_update(p, now_us);
+          measured_update(measured.update_ns, [&] { p.peer->update_at(now_us); });
         } else {
           p.peer->update_at(now_us);
         }
@@ -233,7 +214,7 @@ OverheadResult measure_overhead(int objects, int peers, int frames, std::uint64_
     for (int i = 0; i < kWarmupFrames; ++i, ++frames_before) render_frame();
 
     const PeerStats before = measured.peer->stats();
-    r.shared = time_blocks(frames, measured, render_frame);
+    r.shared = time_blocks(frames, *measured.peer, *measured.timed, measured.update_ns, render_frame);
     const PeerStats after = measured.peer->stats();
     const double seconds = static_cast<double>(frames) * static_cast<double>(kRenderUs) * 1e-6;
     auto rate = [&](std::uint64_t a, std::uint64_t b) { return static_cast<double>(b - a) / seconds; };
@@ -242,27 +223,24 @@ OverheadResult measure_overhead(int objects, int peers, int frames, std::uint64_
     r.ownership_changes_per_s = rate(before.ownership_changes, after.ownership_changes);
     r.snaps_per_s = rate(before.snaps, after.snaps);
     r.owned_objects = after.owned_objects;
-    shared_outcome.emplace(*measured.peer, spec);
-  }  // the other peers' worlds are gone before the replay
+  }  // the other peers' worlds are gone before the replay; the timed peer's recording is complete
 
-  r.alone = replay_alone(spec, seed, log, frames_before, frames, *shared_outcome);
+  const Replay recording_of_timed_peer(timed_peer.path);
+  r.alone = replay_alone(spec, recording_of_timed_peer, frames_before, frames);
   // Once more with the peer's own phase timing on (a dozen clock reads per update, kept out of
   // the figures above).
-  replay_alone(spec, seed, log, frames_before, frames, *shared_outcome, &r.phases);
+  replay_alone(spec, recording_of_timed_peer, frames_before, frames, &r.phases);
   if (recording) {
     // Off and on in turn, three times each: the machine's noise falls on both alike.
-    const std::string path = (std::filesystem::temp_directory_path() /
-                              ("shoal-bench-sync-" + std::to_string(objects) + "-" + std::to_string(peers) + ".shoalrec"))
-                                 .string();
+    const TempFile again(name + "-again.shoalrec");
     std::vector<double> off, on;
     for (int i = 0; i < 3; ++i) {
-      off.push_back(replay_alone(spec, seed, log, frames_before, frames, *shared_outcome).update_us);
-      on.push_back(replay_alone(spec, seed, log, frames_before, frames, *shared_outcome, nullptr, &path).update_us);
+      off.push_back(replay_alone(spec, recording_of_timed_peer, frames_before, frames).update_us);
+      on.push_back(replay_alone(spec, recording_of_timed_peer, frames_before, frames, nullptr, &again.path).update_us);
     }
     const double seconds = static_cast<double>(frames_before + frames) * static_cast<double>(kRenderUs) * 1e-6;
     r.recording = {true, median(off), median(on), median(on) / median(off) - 1,
-                   static_cast<double>(std::filesystem::file_size(path)) / seconds};
-    std::filesystem::remove(path);
+                   static_cast<double>(std::filesystem::file_size(again.path)) / seconds};
   }
   return r;
 }

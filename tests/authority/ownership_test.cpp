@@ -407,7 +407,7 @@ TEST_CASE("the rate limit bounds owner changes when two peers fight every frame"
   CHECK(fast_1 + fast_2 > changes_1 + changes_2);
 }
 
-TEST_CASE("changes from a non-live author are refused; implausible claims and foreign hand-offs are counted") {
+TEST_CASE("changes from a non-live author are refused, implausible claims and foreign hand-offs counted") {
   const auto peers = peer_range(3);
   auto tables = make_tables(peers, 2);
   auto regions = make_regions(peers, 2);

@@ -229,7 +229,7 @@ class Peer {
   void set_conditions(const ConditionerConfig& conditions);
 
  private:
-  friend class Replay;  // sets the recorded secret on the peer it replays
+  friend class ReplaySession;  // sets the recorded secret on the peer it replays
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -10,12 +10,14 @@
 //   const shoal::ReplayReport report = replay.run(world.simulation());
 //   if (!report.identical) std::puts(report.first_difference.c_str());
 //
-// `shoal-replay FILE` does this for recordings of shoal-lan-match's arena.
+// `shoal-replay FILE` does this for recordings of shoal-lan-match's arena. A ReplaySession plays
+// a recording one update at a time, for tools that time or inspect each one.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -37,6 +39,13 @@ struct ReplayReport {
   PeerStats stats;              ///< the replayed peer's statistics at the end
 };
 
+/// What a replay may do differently from the recorded peer without changing what it simulates,
+/// sends or emits (checked like everything else).
+struct ReplayOptions {
+  bool measure_update_cost = false;          ///< PeerConfig::measure_update_cost
+  std::optional<SmoothingRules> smoothing;   ///< other rules for what is drawn
+};
+
 class Replay {
  public:
   /// Reads a whole recording. Throws std::runtime_error naming the file and what is wrong
@@ -56,7 +65,39 @@ class Replay {
   /// Runs a fresh peer on `simulation`, which must hold the world the recording began with
   /// (checked: std::invalid_argument otherwise), through the whole recording. `after_update`,
   /// if given, sees the replayed peer after each update (to trace an object: Peer::diagnose).
-  ReplayReport run(Simulation& simulation, const std::function<void(const Peer&)>& after_update = {}) const;
+  ReplayReport run(Simulation& simulation, const std::function<void(const Peer&)>& after_update = {},
+                   const ReplayOptions& options = {}) const;
+
+ private:
+  friend class ReplaySession;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// A replay played one update at a time:
+///
+///   shoal::ReplaySession session(replay, world);
+///   while (const auto at = session.next()) session.update();   // time update() as you like
+///   const shoal::ReplayReport report = session.report();
+class ReplaySession {
+ public:
+  /// Throws std::invalid_argument when `simulation` is not the recorded world. The replay
+  /// and the simulation must outlive the session.
+  ReplaySession(const Replay& replay, Simulation& simulation, const ReplayOptions& options = {});
+  ~ReplaySession();
+  ReplaySession(const ReplaySession&) = delete;
+  ReplaySession& operator=(const ReplaySession&) = delete;
+
+  /// Compares the last update with the recording, applies the game's calls recorded before
+  /// the next one and returns that update's time; nothing at the end of the recording or at
+  /// the first difference (see report()).
+  std::optional<std::int64_t> next();
+  /// The update next() announced: the replayed peer's update_at(time), and nothing else.
+  void update();
+  /// The replayed peer: to inspect it, or to record it too (Peer::record, before next()).
+  Peer& peer();
+  /// What the replay found so far (at the end: everything).
+  ReplayReport report() const;
 
  private:
   struct Impl;

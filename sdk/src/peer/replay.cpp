@@ -201,93 +201,178 @@ const PeerConfig& Replay::config() const { return impl_->header.config; }
 std::span<const std::uint8_t> Replay::world() const { return impl_->header.world; }
 bool Replay::complete() const { return impl_->complete; }
 
-ReplayReport Replay::run(Simulation& simulation, const std::function<void(const Peer&)>& after_update) const {
-  const wire::RecordingHeader& header = impl_->header;
-  if (simulation.body_count() != header.body_count || world_digest(simulation) != header.world_states) {
-    throw std::invalid_argument(fmt::format(
-        "shoal::Replay: the simulation given ({} bodies) is not the world '{}' was recorded with ({} bodies, "
-        "or other states)", simulation.body_count(), impl_->path, header.body_count));
+struct ReplaySession::Impl {
+  Impl(const Replay::Impl& recording, Simulation& simulation, const ReplayOptions& options)
+      : cursor(recording.bytes),
+        peer(config_for(recording.header.config, options), simulation, std::make_unique<ReplayTransport>(cursor, sends)),
+        inside(*peer.impl_) {
+    const wire::RecordingHeader& header = recording.header;
+    inside.secret = header.secret;
+    if (header.has_controlled) peer.set_controlled(header.controlled);
+    peer.set_input(header.input);
   }
-  ReplayReport report;
-  Cursor cursor(impl_->bytes);
-  core::Digest sends, events;
-  Peer peer(header.config, simulation, std::make_unique<ReplayTransport>(cursor, sends));
-  Peer::Impl& inside = *peer.impl_;
-  inside.secret = header.secret;
-  if (header.has_controlled) peer.set_controlled(header.controlled);
-  peer.set_input(header.input);
-  auto newest = [&] { return inside.history.empty() ? kNoFrame : inside.history.newest(); };
-  try {
+
+  static PeerConfig config_for(PeerConfig config, const ReplayOptions& options) {
+    config.measure_update_cost = options.measure_update_cost;
+    if (options.smoothing) config.smoothing = *options.smoothing;
+    return config;
+  }
+
+  Frame newest() const { return inside.history.empty() ? kNoFrame : inside.history.newest(); }
+  std::uint64_t corrections() const { return inside.stats.catchup_frames + inside.stats.snaps; }
+
+  // After an update: the recording's check (if the recorded peer wrote one) against the replay.
+  void compare_update() {
+    for (Event e; peer.poll_event(e);) add_to_digest(events, e);
+    const bool changed = newest() != before_frame || corrections() != before_corrections;
+    const wire::Record* next = cursor.peek();
+    const bool checked = next != nullptr && next->kind == wire::RecordKind::check;
+    if (checked != (changed && !inside.history.empty())) {
+      throw Diverged{fmt::format("update {} (at {} us) {} the peer's frames in the replay but {} in the recording",
+                                 report.updates, update_us, changed ? "changed" : "did not change",
+                                 checked ? "did" : "did not")};
+    }
+    if (!checked) return;
+    const wire::RecordedCheck recorded = next->check;
+    cursor.take();
+    ++report.checks;
+    const wire::RecordedCheck replayed = make_check(newest(), inside.history.newest_states(), events, sends);
+    if (const std::string what = check_difference(recorded, replayed); !what.empty()) {
+      throw Diverged{fmt::format("update {} (at {} us, frame {}): {}", report.updates, update_us, recorded.frame, what)};
+    }
+  }
+
+  // The recording's end: the final states, field by field.
+  void compare_end(const wire::Record& end) {
+    const Frame frame = newest();
+    if (frame != end.check.frame) {
+      throw Diverged{fmt::format("at the end the newest frame is {} in the replay, {} in the recording", frame,
+                                 end.check.frame)};
+    }
+    const std::span<const ObjectState> states =
+        inside.history.empty() ? std::span<const ObjectState>{} : inside.history.newest_states();
+    std::string first;
+    for (std::size_t b = 0; b < states.size() && b < end.states.size(); ++b) {
+      const std::string fields = field_differences(end.states[b], states[b]);
+      if (fields.empty()) continue;
+      const ObjectId id = inside.objects.id(static_cast<BodyIndex>(b));
+      report.differing_objects.push_back(id);
+      if (first.empty()) first = fmt::format("object {} (recorded vs replayed):{}", id, fields);
+    }
+    if (!first.empty() || states.size() != end.states.size()) {
+      throw Diverged{fmt::format("at the end, frame {}: {} objects differ; {}", frame, report.differing_objects.size(),
+                                 first)};
+    }
+  }
+
+  // Applies records up to the next update; its time, or nothing at the end.
+  std::optional<std::int64_t> advance() {
     for (const wire::Record* r; (r = cursor.peek()) != nullptr;) {
       const wire::Record record = *r;
       cursor.take();
       switch (record.kind) {
-        case wire::RecordKind::update: {
-          const Frame before = newest();
-          const std::uint64_t corrections = inside.stats.catchup_frames + inside.stats.snaps;
-          peer.update_at(record.time_us);
-          ++report.updates;
-          if (after_update) after_update(peer);
-          for (Event e; peer.poll_event(e);) add_to_digest(events, e);
-          const bool changed = newest() != before || inside.stats.catchup_frames + inside.stats.snaps != corrections;
-          const wire::Record* next = cursor.peek();
-          const bool checked = next != nullptr && next->kind == wire::RecordKind::check;
-          if (checked != (changed && !inside.history.empty())) {
-            throw Diverged{fmt::format("update {} (at {} us) {} the peer's frames in the replay but {} in the recording",
-                                       report.updates, record.time_us, changed ? "changed" : "did not change",
-                                       checked ? "did" : "did not")};
-          }
-          if (!checked) break;
-          const wire::RecordedCheck recorded = next->check;
-          cursor.take();
-          ++report.checks;
-          const wire::RecordedCheck replayed = make_check(newest(), inside.history.newest_states(), events, sends);
-          if (const std::string what = check_difference(recorded, replayed); !what.empty()) {
-            throw Diverged{fmt::format("update {} (at {} us, frame {}): {}", report.updates, record.time_us,
-                                       recorded.frame, what)};
-          }
-          break;
-        }
+        case wire::RecordKind::update:
+          before_frame = newest();
+          before_corrections = corrections();
+          update_us = record.time_us;
+          return record.time_us;
         case wire::RecordKind::input: peer.set_input(record.input); break;
         case wire::RecordKind::controlled: peer.set_controlled(record.object); break;
         case wire::RecordKind::host: peer.host(); break;
         case wire::RecordKind::join: peer.join(record.address); break;
         case wire::RecordKind::leave: break;  // the goodbye is not replayed; the end follows
-        case wire::RecordKind::end: {
-          const Frame frame = newest();
-          if (frame != record.check.frame) {
-            throw Diverged{fmt::format("at the end the newest frame is {} in the replay, {} in the recording", frame,
-                                       record.check.frame)};
-          }
-          const std::span<const ObjectState> states =
-              inside.history.empty() ? std::span<const ObjectState>{} : inside.history.newest_states();
-          std::string first;
-          for (std::size_t b = 0; b < states.size() && b < record.states.size(); ++b) {
-            const std::string fields = field_differences(record.states[b], states[b]);
-            if (fields.empty()) continue;
-            const ObjectId id = inside.objects.id(static_cast<BodyIndex>(b));
-            report.differing_objects.push_back(id);
-            if (first.empty()) first = fmt::format("object {} (recorded vs replayed):{}", id, fields);
-          }
-          if (!first.empty() || states.size() != record.states.size()) {
-            throw Diverged{fmt::format("at the end, frame {}: {} objects differ; {}", frame,
-                                       report.differing_objects.size(), first)};
-          }
-          break;
-        }
+        case wire::RecordKind::end: compare_end(record); return std::nullopt;
         default:
           throw Diverged{fmt::format("after update {}, the recording has {} where the replayed peer asked nothing",
                                      report.updates, describe(record.kind))};
       }
-      if (record.kind == wire::RecordKind::end) break;
     }
-    report.identical = true;
-  } catch (const Diverged& d) {
-    report.first_difference = d.what;
+    return std::nullopt;
   }
-  report.final_frame = newest();
-  report.stats = peer.stats();
-  return report;
+
+  Cursor cursor;
+  core::Digest sends, events;
+  Peer peer;
+  Peer::Impl& inside;
+  ReplayReport report;
+  bool pending = false;   // an update was announced and not yet compared
+  bool updated = false;   // ... and it ran
+  bool finished = false;
+  std::int64_t update_us = 0;
+  Frame before_frame = kNoFrame;
+  std::uint64_t before_corrections = 0;
+};
+
+ReplaySession::ReplaySession(const Replay& replay, Simulation& simulation, const ReplayOptions& options) {
+  const Replay::Impl& recording = *replay.impl_;
+  const wire::RecordingHeader& header = recording.header;
+  if (simulation.body_count() != header.body_count || world_digest(simulation) != header.world_states) {
+    throw std::invalid_argument(fmt::format(
+        "shoal::Replay: the simulation given ({} bodies) is not the world '{}' was recorded with ({} bodies, "
+        "or other states)", simulation.body_count(), recording.path, header.body_count));
+  }
+  impl_ = std::make_unique<Impl>(recording, simulation, options);
+}
+
+ReplaySession::~ReplaySession() = default;
+
+std::optional<std::int64_t> ReplaySession::next() {
+  Impl& s = *impl_;
+  if (s.finished) return std::nullopt;
+  try {
+    if (s.pending) {
+      if (!s.updated) update();  // announced and skipped by the caller: run it all the same
+      if (s.finished) return std::nullopt;
+      s.pending = false;
+      s.compare_update();
+    }
+    const std::optional<std::int64_t> at = s.advance();
+    if (!at) {
+      s.finished = true;
+      s.report.identical = true;
+      return std::nullopt;
+    }
+    s.pending = true;
+    s.updated = false;
+    return at;
+  } catch (const Diverged& d) {
+    s.finished = true;
+    s.report.first_difference = d.what;
+    return std::nullopt;
+  }
+}
+
+void ReplaySession::update() {
+  Impl& s = *impl_;
+  if (!s.pending || s.updated) return;
+  s.updated = true;
+  ++s.report.updates;
+  try {
+    s.peer.update_at(s.update_us);
+  } catch (const Diverged& d) {  // the peer asked its transport what the recorded one did not
+    s.finished = true;
+    s.pending = false;
+    s.report.first_difference = d.what;
+  }
+}
+
+Peer& ReplaySession::peer() { return impl_->peer; }
+
+ReplayReport ReplaySession::report() const {
+  ReplayReport r = impl_->report;
+  r.final_frame = impl_->newest();
+  r.stats = impl_->peer.stats();
+  return r;
+}
+
+ReplayReport Replay::run(Simulation& simulation, const std::function<void(const Peer&)>& after_update,
+                         const ReplayOptions& options) const {
+  ReplaySession session(*this, simulation, options);
+  while (session.next()) {
+    session.update();
+    if (after_update) after_update(session.peer());
+  }
+  return session.report();
 }
 
 }  // namespace shoal
