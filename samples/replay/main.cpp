@@ -24,7 +24,8 @@ constexpr const char* kUsage =
     "  and compares every update with the recording. Exit 0 when every replay is identical.\n"
     "  --trace OBJECT   print what the peer knows of the object (Peer::diagnose) whenever it\n"
     "                   changes: state, owner, frozen, the owner's last frame and last word\n"
-    "  --trace-join     print each step of the peer's join as it starts (Peer::join_progress)\n"
+    "  --trace-join     print each step of the peer's join, and its count, as they change\n"
+    "                   (Peer::join_progress)\n"
     "  With several files of one match, the objects whose final states differ between them\n"
     "  are listed at the end (replay those with --trace).\n";
 
@@ -69,13 +70,13 @@ int replay_one(const std::string& path, const std::vector<shoal::ObjectId>& trac
   std::vector<std::string> last(traced.size());
   const std::vector<shoal::ObjectId> bodies = lan_match::all_bodies(*arena);
   shoal::PeerId peer_id = shoal::kNoPeer;
-  shoal::JoinStep join_step = shoal::JoinStep::idle;
+  shoal::JoinProgress join_seen;
   const shoal::ReplayReport report = replay.run(physics, [&](const shoal::Peer& peer) {
     peer_id = peer.id();
-    if (trace_join && peer.join_progress().step != join_step) {
-      const shoal::JoinProgress p = peer.join_progress();
-      join_step = p.step;
-      fmt::print("  join: {} at {} ms\n", shoal::to_string(p.step), p.elapsed_ms);
+    if (const shoal::JoinProgress p = peer.join_progress();
+        trace_join && (p.step != join_seen.step || p.done != join_seen.done || p.needed != join_seen.needed)) {
+      join_seen = p;
+      fmt::print("  join: {} {}/{} at {} ms\n", shoal::to_string(p.step), p.done, p.needed, p.elapsed_ms);
     }
     if (peer.frame() != final.frame) {
       final.frame = peer.frame();

@@ -166,6 +166,10 @@ struct Peer::Impl {
     bool record;
   };
   std::vector<EarlyChange> early_ownership;  // received while syncing, applied at the start
+  // Baselines asked for once meshed, while the clock still syncs (it saves their round trip
+  // after the start): kept until the start, then taken like any owner frames.
+  std::vector<std::pair<PeerId, wire::Baseline>> early_baselines;
+  bool baselines_requested = false;
   present::VisualSmoother smoother;
   present::FrameInterpolator interpolator;  // snaps: extrapolate, and bridge the frames between
   session::Membership members;

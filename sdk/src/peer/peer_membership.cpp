@@ -250,6 +250,7 @@ void Peer::Impl::request_baselines() {
     older.push_back(m.id);
   }
   joining.await_baselines(std::move(older));
+  baselines_requested = true;
 }
 
 void Peer::Impl::send_baseline(ConnectionId connection) {
@@ -278,6 +279,14 @@ void Peer::Impl::send_baseline(ConnectionId connection) {
 }
 
 void Peer::Impl::on_baseline(PeerId from, const wire::Baseline& baseline) {
+  if (phase == Phase::syncing && baselines_requested) {
+    // Bounded: an older peer sends at most what it owns, and nobody owns more than everything.
+    if (early_baselines.size() < 2 * members.remotes().size() + body_count / 100 + 8) {
+      early_baselines.emplace_back(from, baseline);
+    }
+    if (baseline.last) joining.baseline_done(from);
+    return;
+  }
   if (phase != Phase::in_match) return;
   if (baseline.last) joining.baseline_done(from);
   for (const wire::BaselineObject& o : baseline.objects) {

@@ -25,6 +25,7 @@ void Peer::Impl::update(std::int64_t now_us) {
       break;
     case Phase::syncing:
       send_pings(now_us);
+      if (joining.meshed() && !baselines_requested) request_baselines();
       // Only once linked to every member: its snapshots and claims must reach them all.
       if (joining.meshed() && pongs_received >= kPongsBeforeStart) {
         if (auto target = time_sync.target_match_frame(now_us)) {
@@ -83,7 +84,9 @@ void Peer::Impl::start_match(std::int64_t now_us, Frame frame) {
   note_owner_changes();
   phase = Phase::in_match;
   emit(make_event(EventKind::joined_match, members.self(), 0, frame));
-  request_baselines();
+  if (!baselines_requested) request_baselines();
+  for (const auto& [from, baseline] : early_baselines) on_baseline(from, baseline);
+  early_baselines.clear();
 }
 
 void Peer::Impl::step_frame() {
