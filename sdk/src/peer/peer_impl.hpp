@@ -166,8 +166,9 @@ struct Peer::Impl {
     bool record;
   };
   std::vector<EarlyChange> early_ownership;  // received while syncing, applied at the start
-  // Baselines asked for once meshed, while the clock still syncs (it saves their round trip
-  // after the start): kept until the start, then taken like any owner frames.
+  // Baselines asked for from each older member as soon as its link is up, while the clock
+  // still syncs (it saves their round trip after the start): kept until the start, then
+  // taken like any owner frames.
   std::vector<std::pair<PeerId, wire::Baseline>> early_baselines;
   bool baselines_requested = false;
   present::VisualSmoother smoother;
@@ -187,6 +188,7 @@ struct Peer::Impl {
   std::uint64_t secret;  // this peer's, random: proves a rejoin is really it
   session::Joining joining;
   std::int64_t next_host_attempt_us = 0;  // joining: when to ask the host again
+  bool host_link_up = false;              // joining: host_connection is connected
   std::optional<BodyIndex> controlled;
   Input current_input;
   std::vector<std::pair<PeerId, BodyIndex>> remote_controlled;

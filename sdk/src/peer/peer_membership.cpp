@@ -12,11 +12,15 @@ void Peer::Impl::on_connected(ConnectionId connection) {
     wire::JoinRequest request{config.session, transport->local_address().port,
                               rejoining ? members.self() : kNoPeer, secret};
     send_to(connection, request);
+    host_link_up = true;
     return;
   }
   const std::optional<session::PendingLink> link = joining.take_link(connection);
   if (!link) return;  // incoming: it introduces itself
   send_to(connection, wire::Hello{members.self(), config.session, secret});
+  // Every member the welcome named is older: its baseline is asked for now, on the heels of
+  // the introduction (a joiner's own admit() asks only once in the match).
+  if (phase == Phase::syncing) send_to(connection, wire::BaselineRequest{});
   const bool rejoined = members.take_absent(link->peer).has_value();
   admit({link->peer, connection, transport->remote_address(connection), 0}, rejoined);
 }
@@ -39,6 +43,7 @@ void Peer::Impl::on_disconnected(ConnectionId connection, bool timed_out, std::i
     // No welcome yet: ask again shortly, until the join's deadline.
     constexpr std::int64_t kHostRetryUs = 250'000;
     host_connection = kNoConnection;
+    host_link_up = false;
     joining.host_attempt_failed(!timed_out);
     next_host_attempt_us = now_us + kHostRetryUs;
     return;
@@ -206,14 +211,21 @@ void Peer::Impl::on_welcome(ConnectionId connection, const wire::Welcome& welcom
     phase = Phase::syncing;
   }
   std::size_t others = 0;
+  std::vector<PeerId> older{host.id};
   for (std::size_t i = 1; i < welcome.members.size(); ++i) {
     const wire::Member& m = welcome.members[i];
     if (m.id == welcome.your_id || members.find(m.id) != nullptr) continue;
     const Address address{m.host, m.port};
     joining.mesh().push_back({transport->connect(address), m.id, address});
+    older.push_back(m.id);
     ++others;
   }
-  if (!rejoin) joining.welcomed(others);
+  if (rejoin) return;
+  joining.welcomed(others);
+  // The host's baseline now; each other member's once its link is up (on_connected).
+  send_to(connection, wire::BaselineRequest{});
+  joining.await_baselines(std::move(older));
+  baselines_requested = true;
 }
 
 void Peer::Impl::on_hello(ConnectionId connection, const wire::Hello& hello) {

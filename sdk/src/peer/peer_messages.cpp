@@ -31,6 +31,30 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
   if (auto status = wire::read_header(bytes, kind); !status) return drop(status.reason());
   const PeerId from = members.peer_of(connection);
 
+  // Time sync holds no state about the asker, so it comes first: a joiner pings the host as
+  // soon as its connection is up, before the welcome, which takes a round trip off the join.
+  if (kind == wire::MessageKind::ping) {
+    wire::Ping m;
+    if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
+    // Only a peer on the match timeline may answer (anyone else's time says nothing), and
+    // only after this update has advanced its clock, so the time it reports is now's.
+    if (phase != Phase::in_match) return send_to(connection, wire::Pong{m.sent_us, -1.0});
+    constexpr std::size_t kMaxPendingPongs = 256;  // bounded: a ping flood answers less
+    if (pending_pongs.size() < kMaxPendingPongs) pending_pongs.push_back({connection, m.sent_us});
+    return;
+  }
+  if (kind == wire::MessageKind::pong) {
+    wire::Pong m;
+    if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
+    // Before the welcome, the host's: the match's host is always peer 0.
+    const PeerId source = from != kNoPeer ? from : connection == host_connection ? PeerId{0} : kNoPeer;
+    if (source == kNoPeer) return drop(DropReason::not_owner);
+    if (m.match_frame < 0) return;  // the responder is not synchronised yet
+    ++pongs_received;
+    if (!time_sync.add_sample(source, m.echoed_sent_us, m.match_frame, now_us)) drop(DropReason::malformed);
+    return;
+  }
+
   // Before a peer has introduced itself, only introductions are accepted from it.
   if (from == kNoPeer) {
     if (kind == wire::MessageKind::join_request) {
@@ -53,24 +77,6 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
   }
 
   switch (kind) {
-    case wire::MessageKind::ping: {
-      wire::Ping m;
-      if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
-      // Only a peer on the match timeline may answer (anyone else's time says nothing), and
-      // only after this update has advanced its clock, so the time it reports is now's.
-      if (phase != Phase::in_match) return send_to(connection, wire::Pong{m.sent_us, -1.0});
-      constexpr std::size_t kMaxPendingPongs = 256;  // bounded: a ping flood answers less
-      if (pending_pongs.size() < kMaxPendingPongs) pending_pongs.push_back({connection, m.sent_us});
-      return;
-    }
-    case wire::MessageKind::pong: {
-      wire::Pong m;
-      if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
-      if (m.match_frame < 0) return;  // the responder is not synchronised yet
-      ++pongs_received;
-      if (!time_sync.add_sample(from, m.echoed_sent_us, m.match_frame, now_us)) drop(DropReason::malformed);
-      return;
-    }
     case wire::MessageKind::ownership: {
       if (auto s = wire::decode(bytes, ownership_in); !s) return drop(s.reason());
       return on_ownership(from, ownership_in);

@@ -23,9 +23,11 @@ void Peer::Impl::update(std::int64_t now_us) {
     case Phase::hosting:
       start_match(now_us, 0);
       break;
+    case Phase::joining:
+      if (host_link_up) send_pings(now_us);
+      break;
     case Phase::syncing:
       send_pings(now_us);
-      if (joining.meshed() && !baselines_requested) request_baselines();
       // Only once linked to every member: its snapshots and claims must reach them all.
       if (joining.meshed() && pongs_received >= kPongsBeforeStart) {
         if (auto target = time_sync.target_match_frame(now_us)) {
@@ -312,6 +314,7 @@ void Peer::Impl::send_pings(std::int64_t now_us) {
   const int interval_ms = young ? std::max(10, config.ping_interval_ms / 4) : config.ping_interval_ms;
   if (last_ping_us >= 0 && now_us - last_ping_us < std::int64_t{interval_ms} * 1000) return;
   last_ping_us = now_us;
+  if (phase == Phase::joining) return send_to(host_connection, wire::Ping{now_us});  // not a member yet
   for (const session::Member& m : members.remotes()) send_to(m.connection, wire::Ping{now_us});
 }
 

@@ -23,7 +23,7 @@ constexpr std::size_t kMaxMessageSize = 64 * 1024;
 constexpr Endpoint kLoopback{0x7F000001, 0};
 constexpr enet_uint32 kMinRetransmitCapMs = 100;
 constexpr enet_uint32 kMaxRetransmitCapMs = 1000;
-constexpr enet_uint32 kUnmeasuredRetransmitMs = 200;
+constexpr enet_uint32 kUnmeasuredRetransmitMs = 100;
 
 void initialise_enet_once() {
   static std::once_flag once;
@@ -231,11 +231,12 @@ void EnetTransport::bound_retransmission_timers() {
   // ENet 1.3.17 doubles a reliable command's retransmission timeout on every loss, without
   // limit, and only looks for due commands once the *oldest* one in flight is due. Under
   // heavy loss (30%) that stalls an ordered channel for many seconds behind one unlucky
-  // command. We cap each timeout at ENet's own first one (round trip plus four deviations: a
-  // resend once an ack is overdue, without the doubling) and let every command be checked on
-  // each service. Shoal's reliable messages are few and small, and loss on a game's path is
-  // seldom congestion: at 20% loss the doubling made a joiner wait seconds for the baselines
-  // of its older peers. Silence is still detected: timeout_ms runs from the first
+  // command. We cap each timeout at a round trip plus two deviations (a resend as soon as an
+  // ack is overdue, without the doubling) and let every command be checked on each service.
+  // Shoal's reliable messages are few and small, and loss on a game's path is seldom
+  // congestion: at 20% loss the doubling made a joiner wait seconds for the baselines of its
+  // older peers, and at 5% ENet's own first timeout (four deviations) alone cost a tenth of a
+  // second per loss on the join's path. Silence is still detected: timeout_ms runs from the first
   // unacknowledged resend and is reset only by an acknowledgement (enet_peer_timeout's maximum).
   //
   // Every ENet peer is bounded, those still in the handshake too. An accepting host completes
@@ -251,7 +252,7 @@ void EnetTransport::bound_retransmission_timers() {
     const enet_uint32 cap =
         peer->lastReceiveTime == 0
             ? kUnmeasuredRetransmitMs
-            : std::clamp<enet_uint32>(peer->roundTripTime + 4 * peer->roundTripTimeVariance,
+            : std::clamp<enet_uint32>(peer->roundTripTime + 2 * peer->roundTripTimeVariance,
                                       kMinRetransmitCapMs, kMaxRetransmitCapMs);
     for (ENetListIterator node = enet_list_begin(&peer->sentReliableCommands);
          node != enet_list_end(&peer->sentReliableCommands); node = enet_list_next(node)) {
