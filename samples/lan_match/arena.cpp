@@ -20,37 +20,36 @@ float grid_half_width(int objects) { return static_cast<float>(grid_side(objects
 
 Arena arena_for(int peers, int objects) { return {peers, objects, grid_half_width(objects) + kMargin}; }
 
-shoal::ReferencePhysicsConfig arena_physics(const Arena& arena) {
-  shoal::ReferencePhysicsConfig config;
-  config.arena_half_x = arena.half_extent;
-  config.arena_half_z = arena.half_extent;
+shoal::samples::WorldSpec arena_layout(const Arena& arena) {
+  using shoal::samples::BodySpec;
+  shoal::samples::WorldSpec layout;
+  layout.half_x = arena.half_extent;
+  layout.half_z = arena.half_extent;
   // Enough damping that the world comes to rest within seconds of the bots stopping.
-  config.linear_damping = 0.6f;
-  config.angular_damping = 0.6f;
-  return config;
-}
-
-void build_arena(shoal::ReferencePhysics& physics, const Arena& arena) {
+  layout.linear_damping = 0.6f;
+  layout.angular_damping = 0.6f;
   const float ring = grid_half_width(arena.objects) + kMargin * 0.5f;
   for (int p = 0; p < arena.balls; ++p) {
     const float angle = 6.2831853f * static_cast<float>(p) / static_cast<float>(arena.balls);
-    shoal::ObjectState ball;
-    ball.position = {std::cos(angle) * ring, kBallRadius, std::sin(angle) * ring};
-    physics.add_sphere(kFirstBall + static_cast<shoal::ObjectId>(p), kBallRadius, 2.0f, ball);
+    BodySpec ball{kFirstBall + static_cast<shoal::ObjectId>(p), BodySpec::Shape::sphere, {kBallRadius, 0, 0}, 2.0f, {}};
+    ball.state.position = {std::cos(angle) * ring, kBallRadius, std::sin(angle) * ring};
+    layout.bodies.push_back(ball);
   }
   const int side = grid_side(arena.objects);
   const float half = grid_half_width(arena.objects);
   for (int i = 0; i < arena.objects; ++i) {
-    shoal::ObjectState object;
-    object.position = {static_cast<float>(i % side) * kSpacing - half, kObjectSize,
-                       static_cast<float>(i / side) * kSpacing - half};
-    object.at_rest = true;
-    if (i % 2 == 0) {
-      physics.add_sphere(shared_object(i), kObjectSize, 1.0f, object);
-    } else {
-      physics.add_box(shared_object(i), {kObjectSize, kObjectSize, kObjectSize}, 1.0f, object);
-    }
+    BodySpec object{shared_object(i), i % 2 == 0 ? BodySpec::Shape::sphere : BodySpec::Shape::box,
+                    {kObjectSize, kObjectSize, kObjectSize}, 1.0f, {}};
+    object.state.position = {static_cast<float>(i % side) * kSpacing - half, kObjectSize,
+                             static_cast<float>(i / side) * kSpacing - half};
+    object.state.at_rest = true;
+    layout.bodies.push_back(object);
   }
+  return layout;
+}
+
+std::unique_ptr<shoal::samples::EngineWorld> build_arena(shoal::samples::Physics physics, const Arena& arena) {
+  return shoal::samples::make_engine_world(physics, arena_layout(arena));
 }
 
 shoal::ObjectId ball_of(const Arena& arena, shoal::PeerId peer) {

@@ -1,11 +1,13 @@
 // The world of a LAN match, built the same way on every peer: one ball per player on a ring,
 // and the shared objects (spheres and boxes, alternating) in a grid in the middle of a walled
-// arena sized for them.
+// arena sized for them. The same layout runs on each engine (--physics): Box2D sees it from
+// above (samples/engine_worlds).
 #pragma once
 
+#include <memory>
 #include <vector>
 
-#include "shoal/reference_physics.hpp"
+#include "engine_world.hpp"
 
 namespace lan_match {
 
@@ -17,8 +19,10 @@ struct Arena {
 
 Arena arena_for(int peers, int objects);
 
-shoal::ReferencePhysicsConfig arena_physics(const Arena& arena);
-void build_arena(shoal::ReferencePhysics& physics, const Arena& arena);
+/// The arena's bodies and walls, in ground coordinates.
+shoal::samples::WorldSpec arena_layout(const Arena& arena);
+/// The arena on `physics`.
+std::unique_ptr<shoal::samples::EngineWorld> build_arena(shoal::samples::Physics physics, const Arena& arena);
 
 /// The ball peer `peer` drives.
 shoal::ObjectId ball_of(const Arena& arena, shoal::PeerId peer);

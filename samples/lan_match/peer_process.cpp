@@ -122,8 +122,8 @@ bool launcher_done() {
 
 int play(const Options& options, SampleWriter& out) {
   const Arena arena = arena_for(options.peers, options.objects);
-  shoal::ReferencePhysics physics(arena_physics(arena));
-  build_arena(physics, arena);
+  const std::unique_ptr<shoal::samples::EngineWorld> world = build_arena(options.physics, arena);
+  shoal::Simulation& physics = world->simulation();
   const std::vector<shoal::ObjectId> bodies = all_bodies(arena);
 
   shoal::PeerConfig config;
@@ -153,7 +153,7 @@ int play(const Options& options, SampleWriter& out) {
       if (event.kind != shoal::EventKind::joined_match) continue;
       ball = ball_of(arena, event.peer);
       peer.set_controlled(ball);
-      bot.emplace(options.seed * 1000 + event.peer, options.objects, config.tick_hz);
+      bot.emplace(options.seed * 1000 + event.peer, options.objects, config.tick_hz, *world);
       out.joined(event.peer, shoal::to_string(peer.address()));
     }
     if (bot) {  // in the match
