@@ -34,7 +34,7 @@ constexpr int kWarmupFrames = 120;  // bots under way, buffers grown
 constexpr PeerId kTimedPeer = 1;
 
 struct BenchPlayer {
-  std::unique_ptr<ReferencePhysics> physics;
+  std::unique_ptr<samples::EngineWorld> world;
   std::unique_ptr<TimedSimulation> timed;
   std::unique_ptr<Peer> peer;
   std::optional<Bot> bot;
@@ -43,17 +43,14 @@ struct BenchPlayer {
 
   BenchPlayer(const WorldSpec& spec, PeerId id, std::uint64_t seed, std::unique_ptr<Transport> transport,
               bool measure_cost = false)
-      : physics(std::make_unique<ReferencePhysics>(arena_physics(spec))) {
-    build_arena(*physics, spec);
-    timed = std::make_unique<TimedSimulation>(*physics);
-    PeerConfig config;
+      : world(build_arena(spec)) {
+    timed = std::make_unique<TimedSimulation>(world->simulation());
+    PeerConfig config = bench_peer_config(spec, *world);
     config.measure_update_cost = measure_cost;
-    config.input_delay_frames = spec.input_delay_frames;
-    config.freeze_outside_simulated_region = spec.freeze_outside_simulated_region;
     peer = std::make_unique<Peer>(config, *timed, std::move(transport));
     ball = kFirstBall + static_cast<ObjectId>(id);
     peer->set_controlled(ball);
-    bot.emplace(seed * 31 + id, spec.objects);
+    bot.emplace(seed * 31 + id, spec.objects, *world);
   }
 
   void set_input() {
@@ -171,10 +168,11 @@ OverheadFigures replay_alone(const WorldSpec& spec, std::uint64_t seed, const Tr
 
 }  // namespace
 
-OverheadResult measure_overhead(int objects, int peers, int frames, std::uint64_t seed, int input_delay_frames,
-                                bool freeze) {
-  const WorldSpec spec{objects, peers, input_delay_frames, freeze};
+OverheadResult measure_overhead(samples::Physics physics, int objects, int peers, int frames, std::uint64_t seed,
+                                int input_delay_frames, bool freeze) {
+  const WorldSpec spec{objects, peers, physics, input_delay_frames, freeze};
   OverheadResult r;
+  r.physics = physics;
   r.objects = objects;
   r.peers = peers;
   r.input_delay_frames = input_delay_frames;

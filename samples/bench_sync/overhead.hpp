@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "physics_choice.hpp"
+
 namespace shoal::bench {
 
 /// Render frames per timed block: each block gives one ratio, and the median is reported.
@@ -30,6 +32,7 @@ struct PhaseCosts {
 };
 
 struct OverheadResult {
+  samples::Physics physics = samples::Physics::reference;
   int objects = 0, peers = 0, frames = 0;
   int input_delay_frames = 0;  ///< every peer's PeerConfig::input_delay_frames
   bool freeze_outside_simulated_region = true;  ///< every peer's PeerConfig field of that name
@@ -45,13 +48,13 @@ struct OverheadResult {
   PhaseCosts phases;  ///< the alone run again, with the peer timing its phases
 };
 
-/// Plays a bot match of `peers` peers over `objects` objects on the in-process network
+/// Plays a bot match of `peers` peers over `objects` objects on `physics` on the in-process network
 /// (latency, jitter and loss, so that overrides, catch-ups and ownership changes happen) and
 /// times peer 1 for `frames` render frames, shared and alone (and alone once more, split by
 /// phase). Every peer delays its inputs by `input_delay_frames` and freezes what lies outside
 /// its simulated region when `freeze` is set (the default). Throws std::runtime_error when the
 /// peers do not connect or the replay diverges.
-OverheadResult measure_overhead(int objects, int peers, int frames, std::uint64_t seed, int input_delay_frames,
-                                bool freeze);
+OverheadResult measure_overhead(samples::Physics physics, int objects, int peers, int frames, std::uint64_t seed,
+                                int input_delay_frames, bool freeze);
 
 }  // namespace shoal::bench
