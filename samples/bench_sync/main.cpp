@@ -77,22 +77,6 @@ int parse_count(const std::string& flag, const char* text, int low, int high) {
   return static_cast<int>(value);
 }
 
-std::vector<samples::Physics> parse_engines(const std::string& list) {
-  std::vector<samples::Physics> engines;
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    const std::size_t comma = std::min(list.find(',', start), list.size());
-    const std::string engine = list.substr(start, comma - start);
-    if (const std::string problem = samples::physics_problem(engine); !problem.empty()) {
-      throw std::invalid_argument("--physics: " + problem);
-    }
-    const samples::Physics physics = *samples::physics_named(engine);
-    if (std::ranges::find(engines, physics) == engines.end()) engines.push_back(physics);
-    start = comma + 1;
-  }
-  return engines;
-}
-
 Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -114,7 +98,13 @@ Options parse(int argc, char** argv) {
     if (flag == "--catchup-reps") o.catchup_reps = parse_count(flag, value, 10, 100000);
     if (flag == "--objects") o.objects = {parse_count(flag, value, 10, 20000)};
     if (flag == "--peers") o.peers = {parse_count(flag, value, 2, 16)};
-    if (flag == "--physics") o.physics = parse_engines(value);
+    if (flag == "--physics") {
+      try {
+        o.physics = samples::physics_list(value);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(std::string("--physics: ") + e.what());
+      }
+    }
     if (flag == "--json") {
       if (*value == '\0') throw std::invalid_argument("--json needs a file name");
       o.json_path = value;

@@ -1,5 +1,8 @@
 #include "physics_choice.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+
 namespace shoal::samples {
 
 const char* name(Physics physics) {
@@ -46,6 +49,20 @@ std::string physics_problem(std::string_view value) {
   const char* package = *physics == Physics::bullet ? "libbullet-dev" : "libbox2d-dev";
   return std::string("this build has no ") + name(*physics) + " adapter: install " + package +
          " (bash cmake/install-deps.sh) and build again";
+}
+
+std::vector<Physics> physics_list(std::string_view list) {
+  std::vector<Physics> engines;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    const std::string_view engine = list.substr(start, comma - start);
+    if (const std::string problem = physics_problem(engine); !problem.empty()) throw std::invalid_argument(problem);
+    const Physics physics = *physics_named(engine);
+    if (std::find(engines.begin(), engines.end(), physics) == engines.end()) engines.push_back(physics);
+    start = comma + 1;
+  }
+  return engines;
 }
 
 }  // namespace shoal::samples

@@ -22,5 +22,8 @@ std::optional<Physics> physics_named(std::string_view name);
 /// Why `value` cannot be used as --physics: unknown ("expected reference, bullet or box2d"),
 /// or an engine this build left out (and which package brings it); empty when it can.
 std::string physics_problem(std::string_view value);
+/// The engines a comma-separated list names ("reference,bullet"), each once, in order. Throws
+/// std::invalid_argument with physics_problem()'s words for a name that cannot be used.
+std::vector<Physics> physics_list(std::string_view list);
 
 }  // namespace shoal::samples
