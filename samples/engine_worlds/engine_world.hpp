@@ -46,6 +46,9 @@ class EngineWorld {
   bool planar() const { return physics_ == Physics::box2d; }
   /// Where a point of the layout lies in this world.
   Vec3 to_world(Vec3 ground) const { return planar() ? Vec3{ground.x, ground.z, 0} : ground; }
+  /// Where a point of this world lies in the layout: to_world's inverse (y, height, is 0 on the
+  /// plane).
+  Vec3 to_ground(Vec3 world) const { return planar() ? Vec3{world.x, 0, world.y} : world; }
   /// `to` (a difference of two positions in this world) along the ground: the direction an
   /// Input.axis pushes (not normalised).
   Vec3 along_ground(Vec3 to) const { return planar() ? Vec3{to.x, to.y, 0} : Vec3{to.x, 0, to.z}; }
