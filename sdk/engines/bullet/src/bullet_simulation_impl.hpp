@@ -61,7 +61,14 @@ struct BulletSimulation::Impl {
 
   void take_snapshot(bullet::Snapshot& snapshot);
   void restore_snapshot(const bullet::Snapshot& snapshot);
-  void rebuild_pairs(const bullet::Snapshot& snapshot);
+  /// Puts the saved pairs, their algorithms and their manifolds' points back, touching only
+  /// what differs from what the cache holds.
+  void restore_pairs(const bullet::Snapshot& snapshot);
+  /// manifolds_scratch = the pair's manifolds (at least `wanted`), making its algorithm first if
+  /// it has none, as the narrow phase would.
+  void collect_manifolds(btBroadphasePair& pair, int wanted);
+  /// Makes the manifold's points exactly `points` (unless they are already).
+  static void set_points(btPersistentManifold& manifold, const btManifoldPoint* points, int count);
   /// A frame not held: no contacts, timers from the at_rest flags.
   void restore_fresh();
 
@@ -77,6 +84,7 @@ struct BulletSimulation::Impl {
   BulletRestoredParts restored;
   engines::SnapshotRing<bullet::Snapshot> snapshots;
   btManifoldArray manifolds_scratch;
+  btAlignedObjectArray<bullet::SortedPairCache::Key> saved_keys;  // restore scratch
 };
 
 }  // namespace shoal

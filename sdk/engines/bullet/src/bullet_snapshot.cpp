@@ -2,6 +2,8 @@
 // snapshot_ring.hpp for why a frame is taken as the next step begins).
 #include <BulletCollision/CollisionDispatch/btCollisionObjectWrapper.h>
 
+#include <cstring>
+
 #include "core/bitwise_equal.hpp"
 #include "bullet_simulation_impl.hpp"
 
@@ -65,58 +67,86 @@ void BulletSimulation::Impl::restore_snapshot(const bullet::Snapshot& s) {
     if (!core::bitwise_equal(table.state(b), s.states[b])) apply(b, table.state(b));
   }
   if (restored.contacts) {
-    rebuild_pairs(s);
+    restore_pairs(s);
   } else {
     parts.broadphase.pairs().clear(&parts.dispatcher);
   }
   if (restored.solver_seed) parts.solver.setRandSeed(s.solver_seed);
 }
 
-void BulletSimulation::Impl::rebuild_pairs(const bullet::Snapshot& s) {
-  bullet::SortedPairCache& cache = parts.broadphase.pairs();
-  cache.clear(&parts.dispatcher);  // frees every algorithm, and so every manifold
+void BulletSimulation::Impl::restore_pairs(const bullet::Snapshot& s) {
+  // Most pairs are as they were (bodies asleep, resting on the ground): only what differs is
+  // touched. First the pairs themselves, in one merge: those in both keep their algorithms.
+  bullet::SweepBroadphase& broadphase = parts.broadphase;
+  saved_keys.resize(0);
+  for (const bullet::Snapshot::Pair& saved : s.pairs) {
+    if (broadphase.proxy(saved.first) != nullptr && broadphase.proxy(saved.second) != nullptr) {
+      saved_keys.push_back({saved.first, saved.second});
+    }
+  }
+  broadphase.pairs().replace_with(saved_keys, [&](int n) -> btBroadphaseProxy& { return *broadphase.proxy(n); },
+                                  &parts.dispatcher);
+  // Then each pair's algorithm and manifolds, where they differ from the saved ones.
+  btBroadphasePair* pairs = broadphase.pairs().getOverlappingPairArrayPtr();
+  int held = 0;
   std::size_t manifold = 0, point = 0;
   for (const bullet::Snapshot::Pair& saved : s.pairs) {
-    btBroadphaseProxy* proxy0 = parts.broadphase.proxy(saved.first);
-    btBroadphaseProxy* proxy1 = parts.broadphase.proxy(saved.second);
-    btBroadphasePair* pair = proxy0 != nullptr && proxy1 != nullptr ? &cache.append(*proxy0, *proxy1) : nullptr;
-    if (saved.manifolds < 0) continue;
-    if (pair != nullptr) {
-      // The algorithm the narrow phase would make for this pair, holding its manifolds. Some
-      // make theirs only when first run: that run's points are replaced below.
-      const auto* object0 = static_cast<const btCollisionObject*>(proxy0->m_clientObject);
-      const auto* object1 = static_cast<const btCollisionObject*>(proxy1->m_clientObject);
-      const btCollisionObjectWrapper wrap0(nullptr, object0->getCollisionShape(), object0,
-                                           object0->getWorldTransform(), -1, -1);
-      const btCollisionObjectWrapper wrap1(nullptr, object1->getCollisionShape(), object1,
-                                           object1->getWorldTransform(), -1, -1);
-      // The narrow phase makes algorithms only for pairs with a body awake, and some make their
-      // manifold only then (never afterwards): one body is woken while it is made here.
-      const int activation0 = object0->getActivationState();
-      const bool wake = saved.manifolds > 0 && !object0->isActive() && !object1->isActive();
-      if (wake) object0->forceActivationState(ACTIVE_TAG);
-      pair->m_algorithm = parts.dispatcher.findAlgorithm(&wrap0, &wrap1, nullptr, BT_CONTACT_POINT_ALGORITHMS);
-      manifolds_scratch.resize(0);
-      if (pair->m_algorithm != nullptr) pair->m_algorithm->getAllContactManifolds(manifolds_scratch);
-      if (pair->m_algorithm != nullptr && manifolds_scratch.size() < saved.manifolds) {
-        btManifoldResult result(&wrap0, &wrap1);
-        pair->m_algorithm->processCollision(&wrap0, &wrap1, parts.dynamics.getDispatchInfo(), &result);
-        manifolds_scratch.resize(0);
-        pair->m_algorithm->getAllContactManifolds(manifolds_scratch);
-      }
-      if (wake) object0->forceActivationState(activation0);
+    btBroadphasePair* pair = nullptr;
+    if (held < saved_keys.size() && saved_keys[held] == bullet::SortedPairCache::Key{saved.first, saved.second}) {
+      pair = &pairs[held++];
     }
+    if (saved.manifolds < 0) {
+      if (pair != nullptr) broadphase.pairs().cleanOverlappingPair(*pair, &parts.dispatcher);
+      continue;
+    }
+    manifolds_scratch.resize(0);
+    if (pair != nullptr) collect_manifolds(*pair, saved.manifolds);
     for (int k = 0; k < saved.manifolds; ++k) {
       const int count = s.manifold_points[manifold++];
-      if (pair != nullptr && k < manifolds_scratch.size()) {
-        btPersistentManifold& target = *manifolds_scratch[k];
-        target.clearManifold();
-        for (int p = 0; p < count; ++p) target.addManifoldPoint(s.points[point + static_cast<std::size_t>(p)]);
-      }
+      if (k < manifolds_scratch.size()) set_points(*manifolds_scratch[k], &s.points[point], count);
       point += static_cast<std::size_t>(count);
     }
   }
-  parts.dispatcher.order_manifolds(cache);
+  parts.dispatcher.order_manifolds(broadphase.pairs());
+}
+
+void BulletSimulation::Impl::collect_manifolds(btBroadphasePair& pair, int wanted) {
+  if (pair.m_algorithm == nullptr) {
+    // The algorithm the narrow phase would make for this pair, holding its manifolds. The
+    // narrow phase makes algorithms only for pairs with a body awake, and some make their
+    // manifold only then (or only when first run, whose points set_points replaces): one body
+    // is woken while it is made here.
+    auto* object0 = static_cast<btCollisionObject*>(pair.m_pProxy0->m_clientObject);
+    auto* object1 = static_cast<btCollisionObject*>(pair.m_pProxy1->m_clientObject);
+    const btCollisionObjectWrapper wrap0(nullptr, object0->getCollisionShape(), object0,
+                                         object0->getWorldTransform(), -1, -1);
+    const btCollisionObjectWrapper wrap1(nullptr, object1->getCollisionShape(), object1,
+                                         object1->getWorldTransform(), -1, -1);
+    const int activation0 = object0->getActivationState();
+    const bool wake = wanted > 0 && !object0->isActive() && !object1->isActive();
+    if (wake) object0->forceActivationState(ACTIVE_TAG);
+    pair.m_algorithm = parts.dispatcher.findAlgorithm(&wrap0, &wrap1, nullptr, BT_CONTACT_POINT_ALGORITHMS);
+    if (pair.m_algorithm != nullptr) {
+      pair.m_algorithm->getAllContactManifolds(manifolds_scratch);
+      if (manifolds_scratch.size() < wanted) {
+        btManifoldResult result(&wrap0, &wrap1);
+        pair.m_algorithm->processCollision(&wrap0, &wrap1, parts.dynamics.getDispatchInfo(), &result);
+      }
+    }
+    if (wake) object0->forceActivationState(activation0);
+    manifolds_scratch.resize(0);
+  }
+  if (pair.m_algorithm != nullptr) pair.m_algorithm->getAllContactManifolds(manifolds_scratch);
+}
+
+void BulletSimulation::Impl::set_points(btPersistentManifold& manifold, const btManifoldPoint* points, int count) {
+  bool same = manifold.getNumContacts() == count;
+  for (int p = 0; same && p < count; ++p) {
+    same = std::memcmp(&manifold.getContactPoint(p), &points[p], sizeof(btManifoldPoint)) == 0;
+  }
+  if (same) return;
+  manifold.clearManifold();
+  for (int p = 0; p < count; ++p) manifold.addManifoldPoint(points[p]);
 }
 
 void BulletSimulation::Impl::restore_fresh() {
