@@ -29,7 +29,7 @@ TEST_CASE("box2d: bodies changed_bodies() leaves out read back as before the ste
   CHECK(listed < 1500L * 15);  // and the sleeping bodies were left out
 }
 
-TEST_CASE("box2d: a frozen body keeps its state and stops the ball; thawed, it moves on") {
+TEST_CASE("box2d: a frozen body keeps its state and stops the ball, and moves on once thawed") {
   Box2dScene scene;
   Box2dSimulation& s = scene.simulation;
   constexpr BodyIndex kBall = 0, kBox = 1;  // the bottom box of the first stack, at x = 0

@@ -29,7 +29,7 @@ TEST_CASE("bullet: bodies changed_bodies() leaves out read back as before the st
   CHECK(listed < 1500L * 15);  // and the sleeping bodies were left out
 }
 
-TEST_CASE("bullet: a frozen body keeps its state and stops the ball; thawed, it moves on") {
+TEST_CASE("bullet: a frozen body keeps its state and stops the ball, and moves on once thawed") {
   BulletScene scene;
   BulletSimulation& s = scene.simulation;
   constexpr BodyIndex kBall = 0, kBox = 1;  // the bottom box of the first stack, at x = 0

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -96,6 +97,7 @@ BodyIndex Box2dSimulation::add_body(ObjectId id, b2Body& body, std::uint16_t typ
   m.bodies.push_back(&body);
   m.masses.push_back({box2d_internals::mass(body), body.GetLocalCenter()});
   m.was_awake.push_back(0);
+  m.applied_angle.push_back(std::numeric_limits<float>::quiet_NaN());  // no write yet: read the engine's
   m.registered.insert(std::upper_bound(m.registered.begin(), m.registered.end(), &body), &body);
   m.bodies_checked = -1;
   m.apply(index, m.engine_state(index));
@@ -197,7 +199,10 @@ ObjectState Box2dSimulation::Impl::engine_state(BodyIndex b) const {
   const b2Vec2 v = body.GetLinearVelocity();
   ObjectState s;
   s.position = {p.x, p.y, 0};
-  s.orientation = about_z(body.GetAngle());
+  // A body that has not turned since its last write keeps that write's orientation: an angle
+  // made from a quaternion does not give back the same bits, and a body merely woken (or
+  // pushed straight) should not look changed to the other peers.
+  s.orientation = same_bits(body.GetAngle(), applied_angle[b]) ? table.state(b).orientation : about_z(body.GetAngle());
   s.linear_velocity = {v.x, v.y, 0};
   s.angular_velocity = {0, 0, body.GetAngularVelocity()};
   s.at_rest = !body.IsAwake();
@@ -215,6 +220,7 @@ void Box2dSimulation::Impl::apply(BodyIndex b, const ObjectState& s, bool resync
       !same_bits(body.GetAngle(), angle)) {
     body.SetTransform(position, angle);
   }
+  applied_angle[b] = angle;
   if (table.frozen(b)) return;  // static: its velocities wait in the table until it thaws
   if (s.at_rest) {
     if (body.IsAwake()) body.SetAwake(false);  // also zeroes its velocities

@@ -77,6 +77,7 @@ struct Box2dSimulation::Impl {
   };
   std::vector<Mass> masses;                         // per body, as registered (for thawing)
   std::vector<std::uint8_t> was_awake;              // step scratch
+  std::vector<float> applied_angle;                 // per body: the angle its last write set
   std::vector<box2d::Snapshot::Body> kept_sleep;    // restore scratch
   std::vector<const b2Body*> registered;            // sorted, for the check above
   int bodies_checked = -1;                          // the world's body count at the last check

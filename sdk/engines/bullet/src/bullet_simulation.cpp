@@ -1,6 +1,7 @@
 // BulletSimulation: registering bodies, stepping, reading and writing them, freezing.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -63,6 +64,7 @@ BodyIndex BulletSimulation::add_body(ObjectId id, btRigidBody& body, std::uint16
   const BodyIndex index = m.table.add(id, static_cast<float>(center.length() + radius), type, ObjectState{});
   m.bodies.push_back(&body);
   m.set_aside.emplace_back();
+  m.applied_basis.push_back(btMatrix3x3(0, 0, 0, 0, 0, 0, 0, 0, 0));  // no write yet: read the engine's
   m.was_active.push_back(0);
   m.registered.insert(std::upper_bound(m.registered.begin(), m.registered.end(), &body), &body);
   m.objects_checked = -1;
@@ -159,11 +161,18 @@ void BulletSimulation::Impl::push(btRigidBody& body, const Input& input) const {
 ObjectState BulletSimulation::Impl::engine_state(BodyIndex b) const {
   const btRigidBody& body = *bodies[b];
   const btTransform& transform = body.getWorldTransform();
-  btQuaternion q;
-  transform.getBasis().getRotation(q);
   ObjectState s;
   s.position = to_shoal(transform.getOrigin());
-  s.orientation = {q.w(), q.x(), q.y(), q.z()};
+  // A body that has not turned since its last write keeps that write's orientation: a matrix
+  // made from a quaternion does not give back the same bits, and a body merely woken (or
+  // pushed straight) should not look changed to the other peers.
+  if (std::memcmp(&transform.getBasis(), &applied_basis[b], sizeof(btMatrix3x3)) == 0) {
+    s.orientation = table.state(b).orientation;
+  } else {
+    btQuaternion q;
+    transform.getBasis().getRotation(q);
+    s.orientation = {q.w(), q.x(), q.y(), q.z()};
+  }
   s.linear_velocity = to_shoal(body.getLinearVelocity());
   s.angular_velocity = to_shoal(body.getAngularVelocity());
   s.at_rest = body.getActivationState() == ISLAND_SLEEPING;
@@ -180,6 +189,7 @@ void BulletSimulation::Impl::apply(BodyIndex b, const ObjectState& s) {
   body.setLinearVelocity(frozen ? btVector3(0, 0, 0) : to_bullet(s.linear_velocity));
   body.setAngularVelocity(frozen ? btVector3(0, 0, 0) : to_bullet(s.angular_velocity));
   body.setCenterOfMassTransform(transform);  // also the interpolation transform and inertia
+  applied_basis[b] = transform.getBasis();
   if (frozen) return;
   const bool asleep = body.getActivationState() == ISLAND_SLEEPING;
   if (s.at_rest && !asleep) {

@@ -77,6 +77,7 @@ struct BulletSimulation::Impl {
   engines::BodyTable table{"BulletSimulation"};
   std::vector<btRigidBody*> bodies;            // per registered body
   std::vector<bullet::SetAside> set_aside;     // per body, while frozen
+  std::vector<btMatrix3x3> applied_basis;      // per body: the rotation its last write set
   std::vector<std::uint8_t> was_active;        // step scratch
   std::vector<const btCollisionObject*> registered;  // sorted, for the check above
   int objects_checked = -1;                    // the world's object count at the last check
