@@ -23,6 +23,7 @@ float arena_half(const WorldSpec& spec) { return static_cast<float>(grid_side(sp
 samples::WorldSpec arena_layout(const WorldSpec& spec) {
   using samples::BodySpec;
   samples::WorldSpec layout;
+  layout.restore_contacts = spec.restore_contacts;
   layout.half_x = layout.half_z = arena_half(spec);
   layout.linear_damping = 0.6f;
   layout.angular_damping = 0.6f;

@@ -23,6 +23,7 @@ struct WorldSpec {
   samples::Physics physics = samples::Physics::reference;
   int input_delay_frames = 0;  ///< every peer's PeerConfig::input_delay_frames
   bool freeze_outside_simulated_region = true;  ///< every peer's PeerConfig field of that name
+  bool restore_contacts = true;  ///< false: the adapters leave contacts out of restore (part 6)
 };
 
 /// The arena: walls sized so the objects fill it at a constant density (a grid of 1.5 m

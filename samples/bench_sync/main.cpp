@@ -13,7 +13,8 @@
 //    authority layer does), a hashed grid and a tree of bounding volumes, side by side.
 //
 // Parts 1 and 2 run on each engine (--physics): the reference physics, Bullet and Box2D, and
-// part 5 puts their figures side by side.
+// part 5 puts their figures side by side. Part 6: what the adapters' restoring contacts is
+// worth, in overrides and catch-ups.
 //
 // Targets (issue 3): SDK overhead <= 10% of a physics step at 1,000 objects; an 8-frame
 // catch-up <= 1.1x 8 straight steps (issue 35: on every engine).
@@ -113,6 +114,36 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
+// Part 6: what restoring contacts is worth, by the overrides and catch-ups of the part 1 match
+// (the adapters leave contacts out of restore() when asked: an engine that could not restore
+// them). The reference physics has no such switch.
+void print_contacts_worth(const Options& options) {
+  std::vector<samples::Physics> adapters;
+  for (samples::Physics p : options.physics) {
+    if (p != samples::Physics::reference) adapters.push_back(p);
+  }
+  if (adapters.empty()) return;
+  const int objects = std::ranges::find(options.objects, 1000) != options.objects.end() ? 1000 : options.objects.front();
+  const int peers = options.peers[options.peers.size() / 2];
+  std::printf(
+      "\n6. What restoring contacts is worth: part 1's match (%d objects, %d peers) with the adapter's\n"
+      "   restore() complete, and with contacts left out (as an engine that cannot restore its\n"
+      "   contacts and warm-start impulses would be): overrides and catch-up frames per second.\n\n",
+      objects, peers);
+  std::printf("%10s %18s | %7s %9s %14s\n", "engine", "contacts", "ovr/s", "catchup/s", "sdk/step alone");
+  for (samples::Physics physics : adapters) {
+    for (const bool restore_contacts : {true, false}) {
+      WorldSpec spec{objects, peers, physics, 0, options.freeze};
+      spec.restore_contacts = restore_contacts;
+      const OverheadResult r = measure_overhead(spec, options.frames, 7);
+      std::printf("%10s %18s | %7.1f %9.1f %13.1f%%\n", samples::name(physics),
+                  restore_contacts ? "restored" : "left out", r.overrides_per_s, r.catchup_frames_per_s,
+                  r.alone.ratio * 100);
+      std::fflush(stdout);
+    }
+  }
+}
+
 int run(const Options& options) {
   if (options.json_path && !std::ofstream(*options.json_path)) {  // fail before minutes of work
     throw std::runtime_error("cannot write --json file '" + *options.json_path + "'");
@@ -144,7 +175,8 @@ int run(const Options& options) {
   std::printf("%41s | %-42s | %-28s |\n", "", "shared", "alone");
   std::vector<OverheadResult> overhead;
   auto measure_row = [&](samples::Physics physics, int objects, int peers, int frames, int delay) {
-    const OverheadResult r = measure_overhead(physics, objects, peers, frames, 7, delay, options.freeze);
+    WorldSpec spec{objects, peers, physics, delay, options.freeze};
+    const OverheadResult r = measure_overhead(spec, frames, 7);
     std::printf("%10s %8d %6d %5d %7d | %8.1f %8.1f %7.1f%% %5.1f..%5.1f%% | %8.1f %8.1f %7.1f%% | %7.1f %9.1f %10.2f %6zu\n",
                 samples::name(r.physics), r.objects, r.peers, r.input_delay_frames, r.frames, r.shared.step_us,
                 r.shared.sdk_us, r.shared.ratio * 100, r.shared.ratio_low * 100, r.shared.ratio_high * 100,
@@ -210,6 +242,7 @@ int run(const Options& options) {
 
   const std::vector<EngineVerdict> verdicts = judge(options.physics, overhead, catchup);
   print_verdicts(verdicts, options.freeze);
+  print_contacts_worth(options);
   if (options.json_path) {
     write_json(*options.json_path, overhead, catchup, settle, spatial, verdicts);
     std::printf("figures written to %s\n", options.json_path->c_str());

@@ -168,15 +168,15 @@ OverheadFigures replay_alone(const WorldSpec& spec, std::uint64_t seed, const Tr
 
 }  // namespace
 
-OverheadResult measure_overhead(samples::Physics physics, int objects, int peers, int frames, std::uint64_t seed,
-                                int input_delay_frames, bool freeze) {
-  const WorldSpec spec{objects, peers, physics, input_delay_frames, freeze};
+OverheadResult measure_overhead(const WorldSpec& spec, int frames, std::uint64_t seed) {
+  const int peers = spec.balls;
   OverheadResult r;
-  r.physics = physics;
-  r.objects = objects;
+  r.physics = spec.physics;
+  r.objects = spec.objects;
   r.peers = peers;
-  r.input_delay_frames = input_delay_frames;
-  r.freeze_outside_simulated_region = freeze;
+  r.input_delay_frames = spec.input_delay_frames;
+  r.freeze_outside_simulated_region = spec.freeze_outside_simulated_region;
+  r.restore_contacts = spec.restore_contacts;
   r.frames = frames;
   TrafficLog log;
   log.reserve();

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "physics_choice.hpp"
+#include "bench_world.hpp"
 
 namespace shoal::bench {
 
@@ -36,6 +36,7 @@ struct OverheadResult {
   int objects = 0, peers = 0, frames = 0;
   int input_delay_frames = 0;  ///< every peer's PeerConfig::input_delay_frames
   bool freeze_outside_simulated_region = true;  ///< every peer's PeerConfig field of that name
+  bool restore_contacts = true;  ///< the adapters restored contacts (see WorldSpec)
   /// All peers in this process, updated one after the other on one thread: the timed peer
   /// starts each update with the caches full of the other peers' worlds.
   OverheadFigures shared;
@@ -48,13 +49,11 @@ struct OverheadResult {
   PhaseCosts phases;  ///< the alone run again, with the peer timing its phases
 };
 
-/// Plays a bot match of `peers` peers over `objects` objects on `physics` on the in-process network
-/// (latency, jitter and loss, so that overrides, catch-ups and ownership changes happen) and
-/// times peer 1 for `frames` render frames, shared and alone (and alone once more, split by
-/// phase). Every peer delays its inputs by `input_delay_frames` and freezes what lies outside
-/// its simulated region when `freeze` is set (the default). Throws std::runtime_error when the
-/// peers do not connect or the replay diverges.
-OverheadResult measure_overhead(samples::Physics physics, int objects, int peers, int frames, std::uint64_t seed,
-                                int input_delay_frames, bool freeze);
+/// Plays a bot match of spec.balls peers over spec.objects objects on spec.physics on the
+/// in-process network (latency, jitter and loss, so that overrides, catch-ups and ownership
+/// changes happen) and times peer 1 for `frames` render frames, shared and alone (and alone
+/// once more, split by phase). Every peer's settings come from the spec (input delay,
+/// freezing). Throws std::runtime_error when the peers do not connect or the replay diverges.
+OverheadResult measure_overhead(const WorldSpec& spec, int frames, std::uint64_t seed);
 
 }  // namespace shoal::bench

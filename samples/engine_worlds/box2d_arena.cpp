@@ -27,6 +27,7 @@ class Box2dArena final : public EngineWorld {
     config.push_acceleration = spec.push_acceleration;
     config.max_push_speed = spec.max_push_speed;
     simulation_.emplace(world_, config);
+    simulation_->set_restored_parts({.contacts = spec.restore_contacts});
     for (const BodySpec& spec_body : spec.bodies) {
       b2BodyDef def;
       def.type = b2_dynamicBody;

@@ -23,6 +23,7 @@ class BulletArena final : public EngineWorld {
     config.push_acceleration = spec.push_acceleration;
     config.max_push_speed = spec.max_push_speed;
     simulation_.emplace(world_, config);
+    simulation_->set_restored_parts({.contacts = spec.restore_contacts});
     // Bullet damps by (1 - d) per second where the reference physics divides by 1 + r dt per
     // step: the same slowing per second for d = 1 - e^-r.
     const float linear = 1 - std::exp(-spec.linear_damping);

@@ -30,6 +30,10 @@ struct WorldSpec {
   float push_acceleration = 20;    ///< the adapters' push: m/s^2 of a full Input.axis
   float max_push_speed = 6;        ///< m/s
   std::vector<BodySpec> bodies;    ///< added in this order: body index = position here
+  /// A diagnostic: false leaves the contacts out of the Bullet and Box2D adapters' restore
+  /// (BulletRestoredParts, Box2dRestoredParts), to measure what an engine that cannot restore
+  /// them would cost. The reference physics ignores it.
+  bool restore_contacts = true;
 };
 
 /// The engine's world and its adapter; the adapter is what a Peer runs on.
