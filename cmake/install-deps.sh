@@ -20,6 +20,8 @@ packages=(
   xvfb          # arena screenshot test under a virtual X server
   xauth         # xvfb-run needs it
   iptables      # NAT traversal test (tests/nat): MASQUERADE in network namespaces
+  libbullet-dev # shoal::bullet, Bullet behind shoal::Simulation (sdk/engines/bullet)
+  libbox2d-dev  # shoal::box2d, Box2D behind shoal::Simulation (sdk/engines/box2d)
 )
 
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${packages[@]}" 2>/dev/null \

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -34,6 +35,15 @@ T& require(T* pointer, const char* name) {
                 std::string(name) + " is NULL: expected a valid pointer or handle");
   }
   return *pointer;
+}
+
+/// `value`, or an Error naming `field` unless it is finite and >= 0 (> 0 when `positive`).
+inline float require_finite(float value, const char* field, bool positive) {
+  if (!(value >= 0) || value == std::numeric_limits<float>::infinity() || (positive && value == 0)) {
+    throw Error(SHOAL_ERROR_INVALID_ARGUMENT, std::string(field) + " is " + std::to_string(value) +
+                                                  (positive ? ", expected a finite value > 0" : ", expected a finite value >= 0"));
+  }
+  return value;
 }
 
 /// `timeout_ms`, or an Error when it is negative: some pollers take that as "forever", a hang

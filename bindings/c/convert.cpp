@@ -2,6 +2,7 @@
 // to_cpp starts from a default-constructed C++ value, so fields the C struct leaves out keep
 // their C++ defaults; range checks stay with the C++ constructors, which name the field.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -31,6 +32,16 @@ static_assert(SHOAL_NO_PEER == shoal::kNoPeer && SHOAL_NO_FRAME == shoal::kNoFra
 static_assert(SHOAL_SESSION_CAPACITY == 256, "PeerConfig accepts session names up to 255 bytes");
 
 }  // namespace
+
+shoal::ObjectState to_cpp_finite(const shoal_object_state& s, const char* field) {
+  const float numbers[] = {s.position.x, s.position.y, s.position.z, s.orientation.w, s.orientation.x,
+                           s.orientation.y, s.orientation.z, s.linear_velocity.x, s.linear_velocity.y,
+                           s.linear_velocity.z, s.angular_velocity.x, s.angular_velocity.y, s.angular_velocity.z};
+  for (float n : numbers) {
+    if (!std::isfinite(n)) throw Error(SHOAL_ERROR_INVALID_ARGUMENT, std::string(field) + " has a number that is not finite");
+  }
+  return to_cpp(s);
+}
 
 shoal::SmoothingRule to_cpp(const shoal_smoothing_rule& r) {
   return {r.warp_distance_m, r.warp_angle_rad, r.blend_threshold_m, r.blend_threshold_rad,

@@ -24,6 +24,8 @@ inline shoal::ObjectState to_cpp(const shoal_object_state& s) {
   return {to_cpp(s.position), to_cpp(s.orientation), to_cpp(s.linear_velocity),
           to_cpp(s.angular_velocity), s.at_rest != 0};
 }
+/// to_cpp(s), or an Error naming `field` when a number in it is not finite.
+shoal::ObjectState to_cpp_finite(const shoal_object_state& s, const char* field);
 inline shoal_object_state to_c(const shoal::ObjectState& s) {
   return {to_c(s.position), to_c(s.orientation), to_c(s.linear_velocity),
           to_c(s.angular_velocity), s.at_rest ? 1 : 0};

@@ -45,7 +45,7 @@ App::App(const Options& options) : options_(options), layout_(arena_layout(optio
   transport.bind_host = options.lan_host || options.join ? "0.0.0.0" : "127.0.0.1";
   transport.port = options.port;
   transport.conditioner = conditions_of(controls_);
-  player_ = make_player(layout_, transport);
+  player_ = make_player(layout_, transport, options.physics);
 
   shoal::Address host{"127.0.0.1", player_.peer->address().port};
   if (options.join) {
@@ -59,7 +59,7 @@ App::App(const Options& options) : options_(options), layout_(arena_layout(optio
                        std::to_string(host.port)
                  : "local match on " + shoal::to_string(host);
   }
-  if (options.bots > 0) bots_.emplace(options.bots, layout_, transport, host, options.seed);
+  if (options.bots > 0) bots_.emplace(options.bots, layout_, transport, host, options.seed, options.physics);
   if (options.overlay) overlay_ = std::make_unique<Overlay>(window_.get(), renderer_.get());
 }
 
@@ -108,10 +108,11 @@ shoal::Input App::keyboard_input() const {
   if (overlay_ && overlay_->wants_keyboard()) return input;
   const Uint8* keys = SDL_GetKeyboardState(nullptr);
   const auto held = [keys](SDL_Scancode a, SDL_Scancode b) { return keys[a] || keys[b] ? 1.0f : 0.0f; };
-  // Screen right is +x, screen down is +z.
-  input.axis.x = held(SDL_SCANCODE_D, SDL_SCANCODE_RIGHT) - held(SDL_SCANCODE_A, SDL_SCANCODE_LEFT);
-  input.axis.z = held(SDL_SCANCODE_S, SDL_SCANCODE_DOWN) - held(SDL_SCANCODE_W, SDL_SCANCODE_UP);
-  input.axis = shoal::normalized(input.axis);
+  // Screen right is +x, screen down is +z on the ground (the plane's y on Box2D's).
+  shoal::Vec3 ground;
+  ground.x = held(SDL_SCANCODE_D, SDL_SCANCODE_RIGHT) - held(SDL_SCANCODE_A, SDL_SCANCODE_LEFT);
+  ground.z = held(SDL_SCANCODE_S, SDL_SCANCODE_DOWN) - held(SDL_SCANCODE_W, SDL_SCANCODE_UP);
+  input.axis = player_.world->to_world(shoal::normalized(ground));
   return input;
 }
 

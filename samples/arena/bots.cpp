@@ -2,7 +2,7 @@
 
 namespace arena {
 
-shoal::Input Bot::steer(const shoal::Peer& peer, shoal::ObjectId ball) {
+shoal::Input Bot::steer(const shoal::Peer& peer, shoal::ObjectId ball, const shoal::samples::EngineWorld& world) {
   shoal::Input input;
   if (objects_ == 0) return input;
   const shoal::Frame frame = peer.frame();
@@ -11,18 +11,18 @@ shoal::Input Bot::steer(const shoal::Peer& peer, shoal::ObjectId ball) {
     next_pick_ = frame + 120 + static_cast<shoal::Frame>(random_() % 120);
   }
   const shoal::Vec3 to = peer.state(target_).position - peer.state(ball).position;
-  input.axis = shoal::normalized(shoal::Vec3{to.x, 0, to.z});
+  input.axis = shoal::normalized(world.along_ground(to));
   return input;
 }
 
 Bots::Bots(int count, const std::vector<Body>& layout, const shoal::TransportConfig& transport,
-           const shoal::Address& host, std::uint64_t seed) {
+           const shoal::Address& host, std::uint64_t seed, shoal::samples::Physics physics) {
   const int objects = static_cast<int>(layout.size()) - kPlayerSlots;
   for (int i = 0; i < count; ++i) {
     shoal::TransportConfig t = transport;
     t.port = 0;  // any free port: only the player's peer listens where it was told
     t.conditioner = {};  // the overlay's sliders impair the player's links, not the bots'
-    players_.push_back(make_player(layout, t));
+    players_.push_back(make_player(layout, t, physics));
     players_.back().peer->join(host);
     bots_.emplace_back(seed + static_cast<std::uint64_t>(i) * 7919, objects);
   }
@@ -32,7 +32,7 @@ void Bots::update() {
   for (std::size_t i = 0; i < players_.size(); ++i) {
     Player& p = players_[i];
     handle_events(p);
-    if (p.ball && p.peer->in_match()) p.peer->set_input(bots_[i].steer(*p.peer, *p.ball));
+    if (p.ball && p.peer->in_match()) p.peer->set_input(bots_[i].steer(*p.peer, *p.ball, *p.world));
     p.peer->update();
   }
 }

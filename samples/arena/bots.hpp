@@ -13,7 +13,8 @@ namespace arena {
 class Bot {
  public:
   Bot(std::uint64_t seed, int objects) : random_(seed), objects_(objects) {}
-  shoal::Input steer(const shoal::Peer& peer, shoal::ObjectId ball);
+  /// The push toward the current target, along the ground of the peer's `world`.
+  shoal::Input steer(const shoal::Peer& peer, shoal::ObjectId ball, const shoal::samples::EngineWorld& world);
 
  private:
   std::mt19937_64 random_;
@@ -24,9 +25,9 @@ class Bot {
 
 class Bots {
  public:
-  /// Creates `count` bot peers that join the match hosted at `host`.
+  /// Creates `count` bot peers on `physics` that join the match hosted at `host`.
   Bots(int count, const std::vector<Body>& layout, const shoal::TransportConfig& transport,
-       const shoal::Address& host, std::uint64_t seed);
+       const shoal::Address& host, std::uint64_t seed, shoal::samples::Physics physics);
   /// One render frame: events, inputs and the frames that are due, for every bot.
   void update();
   std::size_t size() const { return players_.size(); }

@@ -33,7 +33,7 @@ shoal::Address host_and_port(std::string_view text) {
 
 const char* usage() {
   return "usage: shoal-arena [--host [--port P] | --join HOST:PORT] [--bots N] [--objects K]\n"
-         "                   [--seed S] [--loss P] [--latency-ms L] [--jitter-ms J]\n"
+         "                   [--seed S] [--physics ENGINE] [--loss P] [--latency-ms L] [--jitter-ms J]\n"
          "                   [--width W] [--height H] [--no-overlay] [--raw-state]\n"
          "                   [--frames N [--screenshot FILE.png]]\n"
          "  Play one peer with WASD or the arrow keys against N bots (separate peers in this\n"
@@ -42,7 +42,9 @@ const char* usage() {
          "  --objects. --loss is a fraction (0.05 = 5%); latency and jitter apply to each\n"
          "  direction of every link of the player's peer and can be changed in the overlay.\n"
          "  --frames N exits after N frames; with --screenshot it saves the last one first.\n"
-         "  --raw-state starts with the simulation state outlined beside the smoothed one.\n";
+         "  --raw-state starts with the simulation state outlined beside the smoothed one.\n"
+         "  --physics reference (default), bullet or box2d: every window of a match needs the\n"
+         "  same; Box2D plays the arena seen from above, on its plane.\n";
 }
 
 Options parse_options(int argc, char** argv) {
@@ -61,6 +63,13 @@ Options parse_options(int argc, char** argv) {
     else if (flag == "--bots") o.bots = number(flag, value(), 0, 7);
     else if (flag == "--objects") o.objects = number(flag, value(), 0, 300);
     else if (flag == "--seed") o.seed = number<std::uint64_t>(flag, value(), 0, UINT64_MAX);
+    else if (flag == "--physics") {
+      const std::string_view engine = value();
+      if (const std::string problem = shoal::samples::physics_problem(engine); !problem.empty()) {
+        throw UsageError("--physics: " + problem);
+      }
+      o.physics = *shoal::samples::physics_named(engine);
+    }
     else if (flag == "--loss") o.loss = number(flag, value(), 0.0f, 0.9f);
     else if (flag == "--latency-ms") o.latency_ms = number(flag, value(), 0.0f, 1000.0f);
     else if (flag == "--jitter-ms") o.jitter_ms = number(flag, value(), 0.0f, 500.0f);

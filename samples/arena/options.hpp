@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "physics_choice.hpp"
 #include "shoal/transport.hpp"
 
 namespace arena {
@@ -24,6 +25,7 @@ struct Options {
   int bots = 2;
   int objects = 40;        ///< every window of one match must use the same value
   std::uint64_t seed = 1;
+  shoal::samples::Physics physics = shoal::samples::Physics::reference;  ///< the same in every window
   float loss = 0, latency_ms = 0, jitter_ms = 0;  ///< initial link conditioner of the player
   int width = 1200, height = 760;
   bool overlay = true;

@@ -21,11 +21,11 @@ SDL_Color darker(SDL_Color c) {
           static_cast<std::uint8_t>(c.b / 2), c.a};
 }
 
-/// The horizontal heading of an orientation: the body's x axis projected on the ground, or its
-/// z axis when x points (nearly) straight up or down.
-shoal::Vec3 heading(shoal::Quat q) {
-  shoal::Vec3 axis = shoal::rotate(q, {1, 0, 0});
-  if (std::fabs(axis.y) > 0.7f) axis = shoal::rotate(q, {0, 0, 1});
+/// The horizontal heading of an orientation in `world`, on the ground: the body's x axis
+/// projected on the ground, or its z axis when x points (nearly) straight up or down.
+shoal::Vec3 heading(const shoal::samples::EngineWorld& world, shoal::Quat q) {
+  shoal::Vec3 axis = world.to_ground(shoal::rotate(q, {1, 0, 0}));
+  if (std::fabs(axis.y) > 0.7f) axis = world.to_ground(shoal::rotate(q, {0, 0, 1}));
   const shoal::Vec3 flat = shoal::normalized(shoal::Vec3{axis.x, 0, axis.z});
   return shoal::length_squared(flat) > 0 ? flat : shoal::Vec3{1, 0, 0};
 }
@@ -39,22 +39,24 @@ void Scene::draw(const Player& player, std::span<const Body> layout, SDL_Rect vi
   SDL_SetRenderDrawBlendMode(renderer_, SDL_BLENDMODE_BLEND);
   draw_floor();
   const shoal::Peer& peer = *player.peer;
+  const shoal::samples::EngineWorld& world = *player.world;  // positions and headings go to the ground
   if (peer.in_match()) {
     draw_regions(player);
     for (const Body& body : layout) {
       const shoal::VisualState visual = peer.visual(body.id);
-      draw_body(body, visual.position, visual.orientation, colour_of(owner_colour(peer.owner(body.id))));
+      const shoal::Vec3 at = world.to_ground(visual.position);
+      draw_body(body, at, heading(world, visual.orientation), colour_of(owner_colour(peer.owner(body.id))));
       if (body.player_ball) {
         // Player balls carry a ring, thicker for the one this window drives.
         const SDL_Color ring = body.id == player.ball ? SDL_Color{255, 255, 255, 255} : SDL_Color{20, 20, 20, 255};
-        stroke(circle(visual.position, body.half_size + 0.08f), ring);
-        if (body.id == player.ball) stroke(circle(visual.position, body.half_size + 0.16f), ring);
+        stroke(circle(at, body.half_size + 0.08f), ring);
+        if (body.id == player.ball) stroke(circle(at, body.half_size + 0.16f), ring);
       }
     }
     if (options.raw_state) {
       for (const Body& body : layout) {
         const shoal::ObjectState state = peer.state(body.id);
-        outline_body(body, state.position, state.orientation, kRawOutline);
+        outline_body(body, world.to_ground(state.position), heading(world, state.orientation), kRawOutline);
       }
     }
   }
@@ -68,7 +70,7 @@ void Scene::fit(SDL_Rect viewport) {
              static_cast<float>(viewport.y) + static_cast<float>(viewport.h) * 0.5f};
 }
 
-// Top-down: world x to the right, world z down the screen; height is not shown.
+// Top-down, in ground coordinates: x to the right, z down the screen; height is not shown.
 SDL_FPoint Scene::to_screen(shoal::Vec3 p) const {
   return {origin_.x + p.x * pixels_per_m_, origin_.y + p.z * pixels_per_m_};
 }
@@ -95,32 +97,33 @@ void Scene::draw_floor() {
 void Scene::draw_regions(const Player& player) {
   if (!player.ball) return;
   const shoal::ObjectState ball = player.peer->state(*player.ball);
+  const shoal::Vec3 at = player.world->to_ground(ball.position);
   const shoal::AuthorityConfig authority = arena_peer_config().authority;
   const float core = std::max(authority.r_min, shoal::length(ball.linear_velocity) * authority.T);
   const Rgb own = owner_colour(player.peer->id());
-  fill_convex(circle(ball.position, core), colour_of(own, 45));
-  stroke(circle(ball.position, core), colour_of(own, 200));
-  stroke(circle(ball.position, core + authority.simulated_radius), colour_of(own, 120));
+  fill_convex(circle(at, core), colour_of(own, 45));
+  stroke(circle(at, core), colour_of(own, 200));
+  stroke(circle(at, core + authority.simulated_radius), colour_of(own, 120));
 }
 
-void Scene::draw_body(const Body& body, shoal::Vec3 position, shoal::Quat orientation, SDL_Color fill) {
+void Scene::draw_body(const Body& body, shoal::Vec3 position, shoal::Vec3 heading, SDL_Color fill) {
   if (body.shape == Shape::box) {
-    fill_convex(square(position, body.half_size, orientation), fill);
+    fill_convex(square(position, body.half_size, heading), fill);
     stroke(outline_, darker(fill));
     return;
   }
   fill_convex(circle(position, body.half_size), fill);
   // A spoke shows the sphere rolling.
   const SDL_FPoint centre = to_screen(position);
-  const SDL_FPoint tip = to_screen(position + heading(orientation) * body.half_size);
+  const SDL_FPoint tip = to_screen(position + heading * body.half_size);
   const SDL_Color spoke = darker(fill);
   SDL_SetRenderDrawColor(renderer_, spoke.r, spoke.g, spoke.b, spoke.a);
   SDL_RenderDrawLineF(renderer_, centre.x, centre.y, tip.x, tip.y);
 }
 
-void Scene::outline_body(const Body& body, shoal::Vec3 position, shoal::Quat orientation, SDL_Color line) {
+void Scene::outline_body(const Body& body, shoal::Vec3 position, shoal::Vec3 heading, SDL_Color line) {
   if (body.shape == Shape::box) {
-    stroke(square(position, body.half_size, orientation), line);
+    stroke(square(position, body.half_size, heading), line);
   } else {
     stroke(circle(position, body.half_size), line);
   }
@@ -137,8 +140,8 @@ std::span<const SDL_FPoint> Scene::circle(shoal::Vec3 centre, float radius_m) {
   return outline_;
 }
 
-std::span<const SDL_FPoint> Scene::square(shoal::Vec3 centre, float half_m, shoal::Quat orientation) {
-  const shoal::Vec3 along = heading(orientation) * half_m;
+std::span<const SDL_FPoint> Scene::square(shoal::Vec3 centre, float half_m, shoal::Vec3 heading) {
+  const shoal::Vec3 along = heading * half_m;
   const shoal::Vec3 across{-along.z, 0, along.x};
   outline_.clear();
   outline_.push_back(to_screen(centre + along + across));

@@ -1,5 +1,6 @@
 // The top-down view of the arena, drawn with SDL_Renderer: spheres as discs, boxes as squares
 // turned by their heading, everything tinted by its owner, the player's regions underneath.
+// It draws the ground (x, z) whatever the engine: Box2D's plane (x, y) is mapped onto it.
 #pragma once
 
 #include <SDL.h>
@@ -27,12 +28,13 @@ class Scene {
   SDL_FPoint to_screen(shoal::Vec3 p) const;
   void draw_floor();
   void draw_regions(const Player& player);
-  void draw_body(const Body& body, shoal::Vec3 position, shoal::Quat orientation, SDL_Color fill);
-  void outline_body(const Body& body, shoal::Vec3 position, shoal::Quat orientation, SDL_Color line);
+  // Positions on the ground; headings along it (unit).
+  void draw_body(const Body& body, shoal::Vec3 position, shoal::Vec3 heading, SDL_Color fill);
+  void outline_body(const Body& body, shoal::Vec3 position, shoal::Vec3 heading, SDL_Color line);
   void fill_convex(std::span<const SDL_FPoint> outline, SDL_Color colour);
   void stroke(std::span<const SDL_FPoint> closed_outline, SDL_Color colour);
   std::span<const SDL_FPoint> circle(shoal::Vec3 centre, float radius_m);
-  std::span<const SDL_FPoint> square(shoal::Vec3 centre, float half_m, shoal::Quat orientation);
+  std::span<const SDL_FPoint> square(shoal::Vec3 centre, float half_m, shoal::Vec3 heading);
 
   SDL_Renderer* renderer_;
   SDL_FPoint origin_{};        ///< screen position of the world origin

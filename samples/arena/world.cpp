@@ -42,26 +42,25 @@ shoal::ObjectState start_state(const Body& body, int index, int objects) {
 
 }  // namespace
 
-Player make_player(const std::vector<Body>& layout, const shoal::TransportConfig& transport) {
-  shoal::ReferencePhysicsConfig physics;
-  physics.arena_half_x = kHalfExtent;
-  physics.arena_half_z = kHalfExtent;
+Player make_player(const std::vector<Body>& layout, const shoal::TransportConfig& transport,
+                   shoal::samples::Physics physics) {
+  shoal::samples::WorldSpec spec;
+  spec.half_x = kHalfExtent;
+  spec.half_z = kHalfExtent;
   // Enough damping that pushed objects come to rest within seconds.
-  physics.linear_damping = 0.6f;
-  physics.angular_damping = 0.6f;
-  Player player;
-  player.physics = std::make_unique<shoal::ReferencePhysics>(physics);
+  spec.linear_damping = 0.6f;
+  spec.angular_damping = 0.6f;
   const int objects = static_cast<int>(layout.size()) - kPlayerSlots;
   for (std::size_t i = 0; i < layout.size(); ++i) {
     const Body& b = layout[i];
-    const shoal::ObjectState s = start_state(b, static_cast<int>(i), objects);
-    if (b.shape == Shape::sphere) {
-      player.physics->add_sphere(b.id, b.half_size, b.player_ball ? 2.0f : 1.0f, s);
-    } else {
-      player.physics->add_box(b.id, {b.half_size, b.half_size, b.half_size}, 1.0f, s);
-    }
+    using Spec = shoal::samples::BodySpec;
+    spec.bodies.push_back({b.id, b.shape == Shape::sphere ? Spec::Shape::sphere : Spec::Shape::box,
+                           {b.half_size, b.half_size, b.half_size}, b.player_ball ? 2.0f : 1.0f,
+                           start_state(b, static_cast<int>(i), objects)});
   }
-  player.peer = std::make_unique<shoal::Peer>(arena_peer_config(), *player.physics,
+  Player player;
+  player.world = shoal::samples::make_engine_world(physics, spec);
+  player.peer = std::make_unique<shoal::Peer>(arena_peer_config(), player.world->simulation(),
                                               shoal::make_enet_transport(transport));
   return player;
 }

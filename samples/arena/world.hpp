@@ -6,8 +6,8 @@
 #include <optional>
 #include <vector>
 
+#include "engine_world.hpp"
 #include "shoal/peer.hpp"
-#include "shoal/reference_physics.hpp"
 
 namespace arena {
 
@@ -33,13 +33,15 @@ std::optional<shoal::ObjectId> ball_of(shoal::PeerId peer);
 
 /// One peer of the match with its own physics, as the human player or a bot uses it.
 struct Player {
-  std::unique_ptr<shoal::ReferencePhysics> physics;
+  std::unique_ptr<shoal::samples::EngineWorld> world;
   std::unique_ptr<shoal::Peer> peer;
   std::optional<shoal::ObjectId> ball;  ///< set once the match gives this peer an id
   std::uint64_t desyncs = 0;
 };
 
-Player make_player(const std::vector<Body>& layout, const shoal::TransportConfig& transport);
+/// The layout on `physics` (Box2D plays it seen from above) and a peer on it.
+Player make_player(const std::vector<Body>& layout, const shoal::TransportConfig& transport,
+                   shoal::samples::Physics physics);
 /// The peer settings every window and bot of a match shares.
 shoal::PeerConfig arena_peer_config();
 /// Drains the peer's events: takes the ball of its slot on joining, counts desyncs.

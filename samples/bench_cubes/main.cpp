@@ -15,7 +15,11 @@
 // against peer 0's at the same frame (the newest frame both hold), every frame after a second
 // of settling; "moving p99" is the same over the objects moving on the owner at that frame.
 //
+// --physics runs the scene on another engine too (Bullet; Box2D sees it from above), next to
+// the reference physics, which is always measured first as the yardstick.
+//
 //   shoal-bench-cubes [--seconds S] [--json FILE] [--checksum-frames N] [--budget BYTES_PER_S]
+//                     [--physics LIST]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -26,10 +30,10 @@
 #include <string>
 #include <vector>
 
+#include "engine_world.hpp"
 #include "shoal/forwarding_transport.hpp"
 #include "shoal/memory_network.hpp"
 #include "shoal/peer.hpp"
-#include "shoal/reference_physics.hpp"
 
 namespace {
 
@@ -60,37 +64,35 @@ class CountingTransport final : public ForwardingTransport {
  private:
 };
 
-ReferencePhysicsConfig scene_physics() {
-  ReferencePhysicsConfig c;
-  c.arena_half_x = 25;
-  c.arena_half_z = 25;
-  c.push_acceleration = 30;
-  c.max_push_speed = 8;
-  return c;
-}
-
-void build_scene(ReferencePhysics& physics) {
-  ObjectState player;
-  player.position = {0, 0.75f, -20};
-  physics.add_box(kPlayer, {0.75f, 0.75f, 0.75f}, 20.0f, player);
+samples::WorldSpec scene_layout() {
+  using samples::BodySpec;
+  samples::WorldSpec layout;
+  layout.half_x = layout.half_z = 25;
+  layout.push_acceleration = 30;
+  layout.max_push_speed = 8;
+  BodySpec player{kPlayer, BodySpec::Shape::box, {0.75f, 0.75f, 0.75f}, 20.0f, {}};
+  player.state.position = {0, 0.75f, -20};
+  layout.bodies.push_back(player);
   for (int i = 0; i < kGrid * kGrid; ++i) {
-    ObjectState s;
-    s.position = {(static_cast<float>(i % kGrid) - (kGrid - 1) * 0.5f) * 1.2f, 0.2f,
-                  (static_cast<float>(i / kGrid) - (kGrid - 1) * 0.5f) * 1.2f};
-    s.at_rest = true;
-    physics.add_box(kFirstCube + static_cast<ObjectId>(i), {0.2f, 0.2f, 0.2f}, 1.0f, s);
+    BodySpec cube{kFirstCube + static_cast<ObjectId>(i), BodySpec::Shape::box, {0.2f, 0.2f, 0.2f}, 1.0f, {}};
+    cube.state.position = {(static_cast<float>(i % kGrid) - (kGrid - 1) * 0.5f) * 1.2f, 0.2f,
+                           (static_cast<float>(i / kGrid) - (kGrid - 1) * 0.5f) * 1.2f};
+    cube.state.at_rest = true;
+    layout.bodies.push_back(cube);
   }
+  return layout;
 }
 
-// The scripted push: towards a sequence of way-points across the grid, pausing between them.
-Input scripted_input(Frame frame, Vec3 at) {
+// The scripted push: towards a sequence of way-points across the grid (on the ground), pausing
+// between them.
+Input scripted_input(const samples::EngineWorld& world, Frame frame, Vec3 at) {
   static const Vec3 kWaypoints[] = {{0, 0, 15}, {-15, 0, 0}, {15, 0, -10}, {0, 0, -20}, {-12, 0, 12}, {12, 0, 12}};
   constexpr Frame kLeg = 300;  // 5 s per way-point, the last second of it idle
   const Frame leg = frame / kLeg;
   Input in;
   if (frame % kLeg >= kLeg - 60) return in;
-  const Vec3 target = kWaypoints[static_cast<std::size_t>(leg) % std::size(kWaypoints)];
-  const Vec3 to{target.x - at.x, 0, target.z - at.z};
+  const Vec3 target = world.to_world(kWaypoints[static_cast<std::size_t>(leg) % std::size(kWaypoints)]);
+  const Vec3 to = world.along_ground(target - at);
   if (length(to) > 0.5f) in.axis = normalized(to);
   return in;
 }
@@ -102,6 +104,7 @@ struct Stage {
 };
 
 struct Result {
+  samples::Physics physics = samples::Physics::reference;
   std::string name;
   double kbps = 0, packets_per_s = 0;
   float pos[3] = {}, rot[3] = {};  // p50, p99, max
@@ -121,7 +124,7 @@ void percentiles(std::vector<float>& v, float out[3]) {
   out[2] = *std::max_element(v.begin(), v.end());
 }
 
-Result run_stage(const Stage& stage, double seconds, int checksum_frames) {
+Result run_stage(samples::Physics physics, const Stage& stage, double seconds, int checksum_frames) {
   PeerConfig config;
   config.snapshots = stage.snapshots;
   config.rest_snapshot_interval_frames = stage.rest_interval;
@@ -132,13 +135,12 @@ Result run_stage(const Stage& stage, double seconds, int checksum_frames) {
   link.loss = 0.05f;
   net.set_conditions(link);
 
-  ReferencePhysics physics0(scene_physics()), physics1(scene_physics());
-  build_scene(physics0);
-  build_scene(physics1);
-  Peer owner(config, physics0, net.create_endpoint(1));
+  const std::unique_ptr<samples::EngineWorld> world0 = samples::make_engine_world(physics, scene_layout());
+  const std::unique_ptr<samples::EngineWorld> world1 = samples::make_engine_world(physics, scene_layout());
+  Peer owner(config, world0->simulation(), net.create_endpoint(1));
   auto counter = std::make_unique<CountingTransport>(net.create_endpoint(2));
   CountingTransport& received = *counter;
-  Peer viewer(config, physics1, std::move(counter));
+  Peer viewer(config, world1->simulation(), std::move(counter));
   owner.set_controlled(kPlayer);
   owner.host();
   viewer.join(owner.address());
@@ -148,7 +150,7 @@ Result run_stage(const Stage& stage, double seconds, int checksum_frames) {
   auto tick = [&] {
     now += kFrameUs;
     net.set_time_us(now);
-    if (owner.in_match()) owner.set_input(scripted_input(owner.frame(), owner.state(kPlayer).position));
+    if (owner.in_match()) owner.set_input(scripted_input(*world0, owner.frame(), owner.state(kPlayer).position));
     owner.update_at(now);
     viewer.update_at(now);
   };
@@ -180,6 +182,7 @@ Result run_stage(const Stage& stage, double seconds, int checksum_frames) {
   const double elapsed_s = static_cast<double>(now - start) * 1e-6;
 
   Result r;
+  r.physics = physics;
   r.name = stage.name;
   r.kbps = static_cast<double>(received.bytes) * 8 / 1000 / elapsed_s;
   r.packets_per_s = static_cast<double>(received.packets) / elapsed_s;
@@ -220,6 +223,7 @@ int main(int argc, char** argv) {
   int checksum_frames = 600;
   int budget = SnapshotConfig{}.bytes_per_second;
   const char* json = nullptr;
+  std::vector<samples::Physics> engines{samples::Physics::reference};  // the yardstick, first
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const bool has_value = i + 1 < argc;
@@ -231,8 +235,21 @@ int main(int argc, char** argv) {
       checksum_frames = std::atoi(argv[++i]);
     } else if (arg == "--budget" && has_value) {
       budget = std::atoi(argv[++i]);
+    } else if (arg == "--physics" && has_value) {
+      try {
+        for (samples::Physics p : samples::physics_list(argv[++i])) {
+          if (std::find(engines.begin(), engines.end(), p) == engines.end()) engines.push_back(p);
+        }
+      } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "shoal-bench-cubes: --physics: %s\n", e.what());
+        return 2;
+      }
     } else {
-      std::fprintf(stderr, "usage: %s [--seconds S] [--json FILE] [--checksum-frames N] [--budget BYTES_PER_S]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--seconds S] [--json FILE] [--checksum-frames N] [--budget BYTES_PER_S] [--physics LIST]\n"
+                   "  --physics LIST  also run the scene on these engines (comma-separated: bullet, box2d),\n"
+                   "                  next to the reference physics\n",
+                   argv[0]);
       return 2;
     }
   }
@@ -242,18 +259,21 @@ int main(int argc, char** argv) {
   }
   std::printf("901 cubes, 2 peers, 60 Hz, 100 ms RTT, 5%% loss, %.0f s per stage (desync checksums every %d frames)\n",
               seconds, checksum_frames);
-  std::printf("%-24s %10s %8s | %9s %9s %9s | %9s %9s %9s | %12s\n", "stage", "kbps", "pkt/s", "pos p50", "pos p99",
-              "pos max", "rot p50", "rot p99", "rot max", "moving p99");
+  std::printf("%-24s %10s %10s %8s | %9s %9s %9s | %9s %9s %9s | %12s %9s\n", "stage", "engine", "kbps", "pkt/s",
+              "pos p50", "pos p99", "pos max", "rot p50", "rot p99", "rot max", "moving p99", "overrides");
   std::vector<Result> results;
   try {
     for (const Stage& stage : stages(budget)) {
-      const Result r = run_stage(stage, seconds, checksum_frames);
-      std::printf("%-24s %10.1f %8.1f | %8.5fm %8.5fm %8.5fm | %8.5fr %8.5fr %8.5fr | %11.5fm\n", r.name.c_str(),
-                  r.kbps, r.packets_per_s, static_cast<double>(r.pos[0]), static_cast<double>(r.pos[1]),
-                  static_cast<double>(r.pos[2]), static_cast<double>(r.rot[0]), static_cast<double>(r.rot[1]),
-                  static_cast<double>(r.rot[2]), static_cast<double>(r.moving_pos_p99));
-      std::fflush(stdout);
-      results.push_back(r);
+      for (samples::Physics physics : engines) {
+        const Result r = run_stage(physics, stage, seconds, checksum_frames);
+        std::printf("%-24s %10s %10.1f %8.1f | %8.5fm %8.5fm %8.5fm | %8.5fr %8.5fr %8.5fr | %11.5fm %9llu\n",
+                    r.name.c_str(), samples::name(r.physics), r.kbps, r.packets_per_s, static_cast<double>(r.pos[0]),
+                    static_cast<double>(r.pos[1]), static_cast<double>(r.pos[2]), static_cast<double>(r.rot[0]),
+                    static_cast<double>(r.rot[1]), static_cast<double>(r.rot[2]), static_cast<double>(r.moving_pos_p99),
+                    static_cast<unsigned long long>(r.overrides));
+        std::fflush(stdout);
+        results.push_back(r);
+      }
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "shoal-bench-cubes: %s\n", e.what());
@@ -269,11 +289,11 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < results.size(); ++i) {
       const Result& r = results[i];
       std::fprintf(f,
-                   "    {\"name\": \"%s\", \"kbps\": %.3f, \"packets_per_s\": %.2f, "
+                   "    {\"physics\": \"%s\", \"name\": \"%s\", \"kbps\": %.3f, \"packets_per_s\": %.2f, "
                    "\"pos_err_p50_m\": %.6g, \"pos_err_p99_m\": %.6g, \"pos_err_max_m\": %.6g, "
                    "\"rot_err_p50_rad\": %.6g, \"rot_err_p99_rad\": %.6g, \"rot_err_max_rad\": %.6g, "
                    "\"moving_pos_err_p99_m\": %.6g, \"overrides\": %llu, \"baseline_misses\": %llu}%s\n",
-                   r.name.c_str(), r.kbps, r.packets_per_s, static_cast<double>(r.pos[0]),
+                   samples::name(r.physics), r.name.c_str(), r.kbps, r.packets_per_s, static_cast<double>(r.pos[0]),
                    static_cast<double>(r.pos[1]), static_cast<double>(r.pos[2]), static_cast<double>(r.rot[0]),
                    static_cast<double>(r.rot[1]), static_cast<double>(r.rot[2]), static_cast<double>(r.moving_pos_p99),
                    static_cast<unsigned long long>(r.overrides), static_cast<unsigned long long>(r.baseline_misses), i + 1 < results.size() ? "," : "");

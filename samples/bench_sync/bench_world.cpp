@@ -1,5 +1,6 @@
 #include "bench_world.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace shoal::bench {
@@ -15,39 +16,53 @@ float grid_coordinate(int index, int side) {
   return (static_cast<float>(index) - static_cast<float>(side - 1) * 0.5f) * kPitch;
 }
 
+float arena_half(const WorldSpec& spec) { return static_cast<float>(grid_side(spec)) * kPitch * 0.5f + 4.0f; }
+
 }  // namespace
 
-ReferencePhysicsConfig arena_physics(const WorldSpec& spec) {
-  ReferencePhysicsConfig c;
-  const float half = static_cast<float>(grid_side(spec)) * kPitch * 0.5f + 4.0f;
-  c.arena_half_x = half;
-  c.arena_half_z = half;
-  c.linear_damping = 0.6f;
-  c.angular_damping = 0.6f;
-  return c;
-}
-
-void build_arena(ReferencePhysics& physics, const WorldSpec& spec) {
+samples::WorldSpec arena_layout(const WorldSpec& spec) {
+  using samples::BodySpec;
+  samples::WorldSpec layout;
+  layout.restore_contacts = spec.restore_contacts;
+  layout.half_x = layout.half_z = arena_half(spec);
+  layout.linear_damping = 0.6f;
+  layout.angular_damping = 0.6f;
   const int side = grid_side(spec);
   for (int p = 0; p < spec.balls; ++p) {
     // On a circle, snapped to the middle of a grid cell so no ball starts inside an object.
     const float angle = 6.2831853f * static_cast<float>(p) / static_cast<float>(spec.balls);
     const float radius = static_cast<float>(side) * kPitch * 0.3f;
-    ObjectState s;
-    s.position = {std::round(std::cos(angle) * radius / kPitch) * kPitch + kPitch * 0.5f, 0.5f,
-                  std::round(std::sin(angle) * radius / kPitch) * kPitch + kPitch * 0.5f};
-    physics.add_sphere(kFirstBall + static_cast<ObjectId>(p), 0.5f, 2.0f, s);
+    BodySpec ball{kFirstBall + static_cast<ObjectId>(p), BodySpec::Shape::sphere, {0.5f, 0, 0}, 2.0f, {}};
+    ball.state.position = {std::round(std::cos(angle) * radius / kPitch) * kPitch + kPitch * 0.5f, 0.5f,
+                           std::round(std::sin(angle) * radius / kPitch) * kPitch + kPitch * 0.5f};
+    layout.bodies.push_back(ball);
   }
   for (int i = 0; i < spec.objects; ++i) {
-    ObjectState s;
-    s.position = {grid_coordinate(i % side, side), 0.4f, grid_coordinate(i / side, side)};
-    s.at_rest = true;
-    if (i % 2 == 0) {
-      physics.add_sphere(kFirstObject + static_cast<ObjectId>(i), 0.4f, 1.0f, s);
-    } else {
-      physics.add_box(kFirstObject + static_cast<ObjectId>(i), {0.4f, 0.4f, 0.4f}, 1.0f, s);
-    }
+    BodySpec object{kFirstObject + static_cast<ObjectId>(i), i % 2 == 0 ? BodySpec::Shape::sphere : BodySpec::Shape::box,
+                    {0.4f, 0.4f, 0.4f}, 1.0f, {}};
+    object.state.position = {grid_coordinate(i % side, side), 0.4f, grid_coordinate(i / side, side)};
+    object.state.at_rest = true;
+    layout.bodies.push_back(object);
   }
+  return layout;
+}
+
+std::unique_ptr<samples::EngineWorld> build_arena(const WorldSpec& spec) {
+  return samples::make_engine_world(spec.physics, arena_layout(spec));
+}
+
+PeerConfig bench_peer_config(const WorldSpec& spec, const samples::EngineWorld& world) {
+  PeerConfig config;
+  config.input_delay_frames = spec.input_delay_frames;
+  config.freeze_outside_simulated_region = spec.freeze_outside_simulated_region;
+  const float reach = arena_half(spec) + 5;
+  const Vec3 low = world.to_world({-reach, -1, -reach}), high = world.to_world({reach, 10, reach});
+  SnapshotConfig& s = config.snapshots;
+  s.world_min = {std::min({s.world_min.x, low.x, high.x}), std::min({s.world_min.y, low.y, high.y}),
+                 std::min({s.world_min.z, low.z, high.z})};
+  s.world_max = {std::max({s.world_max.x, low.x, high.x}), std::max({s.world_max.y, low.y, high.y}),
+                 std::max({s.world_max.z, low.z, high.z})};
+  return config;
 }
 
 Input Bot::input(const Peer& peer, ObjectId ball, Frame frame) {
@@ -64,10 +79,9 @@ ObjectId Bot::target(Frame frame) {
   return target_;
 }
 
-Input Bot::toward(Vec3 ball, Vec3 target) {
-  const Vec3 to = target - ball;
+Input Bot::toward(Vec3 ball, Vec3 target) const {
   Input in;
-  in.axis = normalized(Vec3{to.x, 0, to.z});
+  in.axis = normalized(world_->along_ground(target - ball));
   return in;
 }
 

@@ -8,9 +8,9 @@
 #include <memory>
 
 #include "core/random.hpp"
+#include "engine_world.hpp"
 #include "shoal/forwarding_simulation.hpp"
 #include "shoal/peer.hpp"
-#include "shoal/reference_physics.hpp"
 
 namespace shoal::bench {
 
@@ -20,15 +20,20 @@ inline constexpr ObjectId kFirstObject = 1'000;  // shared objects: kFirstObject
 struct WorldSpec {
   int objects = 1000;
   int balls = 2;
+  samples::Physics physics = samples::Physics::reference;
   int input_delay_frames = 0;  ///< every peer's PeerConfig::input_delay_frames
   bool freeze_outside_simulated_region = true;  ///< every peer's PeerConfig field of that name
+  bool restore_contacts = true;  ///< false: the adapters leave contacts out of restore (part 6)
 };
 
-/// Physics config of the arena: walls sized so the objects fill it at a constant density
-/// (a grid of 1.5 m pitch), so every size has the same neighbourhood per object.
-ReferencePhysicsConfig arena_physics(const WorldSpec& spec);
-/// Adds the balls, then the objects, the same way on every peer.
-void build_arena(ReferencePhysics& physics, const WorldSpec& spec);
+/// The arena: walls sized so the objects fill it at a constant density (a grid of 1.5 m
+/// pitch), so every size has the same neighbourhood per object; the balls, then the objects.
+samples::WorldSpec arena_layout(const WorldSpec& spec);
+/// The arena on spec.physics, the same way on every peer.
+std::unique_ptr<samples::EngineWorld> build_arena(const WorldSpec& spec);
+/// The peer settings every peer of the bench uses for `world`: snapshots' bounds that hold the
+/// whole arena (Box2D's plane puts the ground's z on y, where the defaults reach only 50 m down).
+PeerConfig bench_peer_config(const WorldSpec& spec, const samples::EngineWorld& world);
 
 /// Forwards everything to the wrapped simulation and times step(). A step of a frame beyond
 /// every frame stepped so far is straight; any other is a re-simulation (catch-up).
@@ -65,15 +70,18 @@ class TimedSimulation final : public ForwardingSimulation {
 /// Steers a ball toward a randomly chosen object, picking another every 2 to 4 seconds.
 class Bot {
  public:
-  Bot(std::uint64_t seed, int objects) : random_(seed), objects_(objects) {}
+  /// Pushes along the ground of `world` (which must outlive the bot).
+  Bot(std::uint64_t seed, int objects, const samples::EngineWorld& world)
+      : world_(&world), random_(seed), objects_(objects) {}
   Input input(const Peer& peer, ObjectId ball, Frame frame);
   /// The object the ball heads for at `frame` (input() asks the same), for a bot that reads
   /// positions from its Simulation rather than a Peer.
   ObjectId target(Frame frame);
-  /// A push from `ball` toward `target`, along the floor.
-  static Input toward(Vec3 ball, Vec3 target);
+  /// A push from `ball` toward `target`, along the ground.
+  Input toward(Vec3 ball, Vec3 target) const;
 
  private:
+  const samples::EngineWorld* world_;
   core::Random random_;
   int objects_;
   ObjectId target_ = kFirstObject;

@@ -9,6 +9,8 @@
 // as the only one in the process: same inputs, same times, same work, checked update by update.
 #include "overhead.hpp"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -36,7 +38,7 @@ constexpr int kWarmupFrames = 120;  // bots under way, buffers grown
 constexpr PeerId kTimedPeer = 1;
 
 struct BenchPlayer {
-  std::unique_ptr<ReferencePhysics> physics;
+  std::unique_ptr<samples::EngineWorld> world;
   std::unique_ptr<TimedSimulation> timed;
   std::unique_ptr<Peer> peer;
   std::optional<Bot> bot;
@@ -45,17 +47,14 @@ struct BenchPlayer {
 
   BenchPlayer(const WorldSpec& spec, PeerId id, std::uint64_t seed, std::unique_ptr<Transport> transport,
               bool measure_cost = false)
-      : physics(std::make_unique<ReferencePhysics>(arena_physics(spec))) {
-    build_arena(*physics, spec);
-    timed = std::make_unique<TimedSimulation>(*physics);
-    PeerConfig config;
+      : world(build_arena(spec)) {
+    timed = std::make_unique<TimedSimulation>(world->simulation());
+    PeerConfig config = bench_peer_config(spec, *world);
     config.measure_update_cost = measure_cost;
-    config.input_delay_frames = spec.input_delay_frames;
-    config.freeze_outside_simulated_region = spec.freeze_outside_simulated_region;
     peer = std::make_unique<Peer>(config, *timed, std::move(transport));
     ball = kFirstBall + static_cast<ObjectId>(id);
     peer->set_controlled(ball);
-    bot.emplace(seed * 31 + id, spec.objects);
+    bot.emplace(seed * 31 + id, spec.objects, *world);
   }
 
   void set_input() {
@@ -113,9 +112,8 @@ OverheadFigures time_blocks(int frames, const Peer& peer, const TimedSimulation&
 // With `record_to`, the replayed peer records itself there (Peer::record) all along.
 OverheadFigures replay_alone(const WorldSpec& spec, const Replay& recording, int frames_before, int frames,
                              PhaseCosts* costs = nullptr, const std::string* record_to = nullptr) {
-  ReferencePhysics physics(arena_physics(spec));
-  build_arena(physics, spec);
-  TimedSimulation timed(physics);
+  const std::unique_ptr<samples::EngineWorld> world = build_arena(spec);
+  TimedSimulation timed(world->simulation());
   ReplayOptions options;
   options.measure_update_cost = costs != nullptr;
   ReplaySession session(recording, timed, options);
@@ -159,16 +157,18 @@ struct TempFile {
 
 }  // namespace
 
-OverheadResult measure_overhead(int objects, int peers, int frames, std::uint64_t seed, int input_delay_frames,
-                                bool freeze, bool recording) {
-  const WorldSpec spec{objects, peers, input_delay_frames, freeze};
+OverheadResult measure_overhead(const WorldSpec& spec, int frames, std::uint64_t seed, bool recording) {
+  const int peers = spec.balls;
   OverheadResult r;
-  r.objects = objects;
+  r.physics = spec.physics;
+  r.objects = spec.objects;
   r.peers = peers;
-  r.input_delay_frames = input_delay_frames;
-  r.freeze_outside_simulated_region = freeze;
+  r.input_delay_frames = spec.input_delay_frames;
+  r.freeze_outside_simulated_region = spec.freeze_outside_simulated_region;
+  r.restore_contacts = spec.restore_contacts;
   r.frames = frames;
-  const std::string name = "shoal-bench-sync-" + std::to_string(objects) + "-" + std::to_string(peers);
+  const std::string name = "shoal-bench-sync-" + std::to_string(::getpid()) + "-" + std::to_string(spec.objects) + "-" +
+                           std::to_string(peers);
   const TempFile timed_peer(name + ".shoalrec");
   int frames_before = 0;  // render frames before the measured ones
   {

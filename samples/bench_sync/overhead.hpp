@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "bench_world.hpp"
+
 namespace shoal::bench {
 
 /// Render frames per timed block: each block gives one ratio, and the median is reported.
@@ -40,9 +42,11 @@ struct PhaseCosts {
 };
 
 struct OverheadResult {
+  samples::Physics physics = samples::Physics::reference;
   int objects = 0, peers = 0, frames = 0;
   int input_delay_frames = 0;  ///< every peer's PeerConfig::input_delay_frames
   bool freeze_outside_simulated_region = true;  ///< every peer's PeerConfig field of that name
+  bool restore_contacts = true;  ///< the adapters restored contacts (see WorldSpec)
   /// All peers in this process, updated one after the other on one thread: the timed peer
   /// starts each update with the caches full of the other peers' worlds.
   OverheadFigures shared;
@@ -56,14 +60,13 @@ struct OverheadResult {
   RecordingCost recording;  ///< when asked for
 };
 
-/// Plays a bot match of `peers` peers over `objects` objects on the in-process network
-/// (latency, jitter and loss, so that overrides, catch-ups and ownership changes happen) and
-/// times peer 1 for `frames` render frames, shared and alone (and alone once more, split by
-/// phase). Every peer delays its inputs by `input_delay_frames` and freezes what lies outside
-/// its simulated region when `freeze` is set (the default). With `recording`, the alone run is
-/// repeated with the peer recording itself and without, alternately. Throws std::runtime_error
-/// when the peers do not connect or the replay diverges.
-OverheadResult measure_overhead(int objects, int peers, int frames, std::uint64_t seed, int input_delay_frames,
-                                bool freeze, bool recording = false);
+/// Plays a bot match of spec.balls peers over spec.objects objects on spec.physics on the
+/// in-process network (latency, jitter and loss, so that overrides, catch-ups and ownership
+/// changes happen) and times peer 1 for `frames` render frames, shared and alone (and alone
+/// once more, split by phase). Every peer's settings come from the spec (input delay,
+/// freezing). With `recording`, the alone run is repeated with the peer recording itself and
+/// without, alternately. Throws std::runtime_error when the peers do not connect or the replay
+/// diverges.
+OverheadResult measure_overhead(const WorldSpec& spec, int frames, std::uint64_t seed, bool recording = false);
 
 }  // namespace shoal::bench

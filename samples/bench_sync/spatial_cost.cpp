@@ -1,4 +1,4 @@
-// The world is the bench arena stepped by ReferencePhysics, each ball pushed by the match's
+// The world is the bench arena stepped by the reference physics, each ball pushed by the match's
 // Bot: most objects at rest, the balls and what they knock moving, as in a match. Every method
 // gets each frame's states as the authority layer does (the history's newest row) and rebuilds
 // whatever it keeps from them, since bodies move every frame; the rebuild is part of its cost.
@@ -98,14 +98,14 @@ void check_answers(const std::vector<std::unique_ptr<RegionMethod>>& methods,
 
 SpatialCost measure_spatial_cost(int objects, int controlled, int frames, int rounds) {
   const WorldSpec spec{objects, controlled};
-  ReferencePhysics physics(arena_physics(spec));
-  build_arena(physics, spec);
+  const std::unique_ptr<samples::EngineWorld> arena = build_arena(spec);
+  Simulation& physics = arena->simulation();
   const std::size_t count = physics.body_count();
   const auto balls = static_cast<std::size_t>(controlled);
   std::vector<float> radii(count);
   for (BodyIndex b = 0; b < count; ++b) radii[b] = physics.bounding_radius(b);
   std::vector<Bot> bots;
-  for (std::size_t p = 0; p < balls; ++p) bots.emplace_back(kSeed * 31 + p, objects);
+  for (std::size_t p = 0; p < balls; ++p) bots.emplace_back(kSeed * 31 + p, objects, *arena);
   const AuthorityConfig config;
 
   std::vector<std::unique_ptr<RegionMethod>> methods;
@@ -133,7 +133,7 @@ SpatialCost measure_spatial_cost(int objects, int controlled, int frames, int ro
     for (std::size_t p = 0; p < balls; ++p) {
       const auto ball = static_cast<BodyIndex>(p);
       const auto target = static_cast<BodyIndex>(balls + (bots[p].target(frame) - kFirstObject));
-      inputs[p] = {ball, Bot::toward(physics.read(ball).position, physics.read(target).position)};
+      inputs[p] = {ball, bots[p].toward(physics.read(ball).position, physics.read(target).position)};
     }
     physics.step(frame, inputs);
     for (BodyIndex b = 0; b < count; ++b) states[b] = physics.read(b);

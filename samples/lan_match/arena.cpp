@@ -23,14 +23,48 @@ float grid_half_width(int objects) { return static_cast<float>(grid_side(objects
 
 Arena arena_for(int peers, int objects) { return {peers, objects, grid_half_width(objects) + kMargin}; }
 
-std::string describe(const Arena& arena) {
-  return fmt::format("shoal-lan-match peers={} objects={}", arena.balls, arena.objects);
+shoal::samples::WorldSpec arena_layout(const Arena& arena) {
+  using shoal::samples::BodySpec;
+  shoal::samples::WorldSpec layout;
+  layout.half_x = arena.half_extent;
+  layout.half_z = arena.half_extent;
+  // Enough damping that the world comes to rest within seconds of the bots stopping.
+  layout.linear_damping = 0.6f;
+  layout.angular_damping = 0.6f;
+  const float ring = grid_half_width(arena.objects) + kMargin * 0.5f;
+  for (int p = 0; p < arena.balls; ++p) {
+    const float angle = 6.2831853f * static_cast<float>(p) / static_cast<float>(arena.balls);
+    BodySpec ball{kFirstBall + static_cast<shoal::ObjectId>(p), BodySpec::Shape::sphere, {kBallRadius, 0, 0}, 2.0f, {}};
+    ball.state.position = {std::cos(angle) * ring, kBallRadius, std::sin(angle) * ring};
+    layout.bodies.push_back(ball);
+  }
+  const int side = grid_side(arena.objects);
+  const float half = grid_half_width(arena.objects);
+  for (int i = 0; i < arena.objects; ++i) {
+    BodySpec object{shared_object(i), i % 2 == 0 ? BodySpec::Shape::sphere : BodySpec::Shape::box,
+                    {kObjectSize, kObjectSize, kObjectSize}, 1.0f, {}};
+    object.state.position = {static_cast<float>(i % side) * kSpacing - half, kObjectSize,
+                             static_cast<float>(i / side) * kSpacing - half};
+    object.state.at_rest = true;
+    layout.bodies.push_back(object);
+  }
+  return layout;
 }
 
-std::optional<Arena> arena_from_description(std::string_view words) {
+std::unique_ptr<shoal::samples::EngineWorld> build_arena(shoal::samples::Physics physics, const Arena& arena) {
+  return shoal::samples::make_engine_world(physics, arena_layout(arena));
+}
+
+std::string describe(const Arena& arena, shoal::samples::Physics physics) {
+  return fmt::format("shoal-lan-match peers={} objects={} physics={}", arena.balls, arena.objects,
+                     shoal::samples::name(physics));
+}
+
+std::optional<ArenaDescription> arena_from_description(std::string_view words) {
   constexpr std::string_view kPrefix = "shoal-lan-match ";
   if (!words.starts_with(kPrefix)) return std::nullopt;
   int peers = 0, objects = 0;
+  shoal::samples::Physics physics = shoal::samples::Physics::reference;
   words.remove_prefix(kPrefix.size());
   while (!words.empty()) {
     const std::string_view word = words.substr(0, words.find(' '));
@@ -38,46 +72,19 @@ std::optional<Arena> arena_from_description(std::string_view words) {
     const std::size_t equals = word.find('=');
     if (equals == std::string_view::npos) return std::nullopt;
     const std::string_view key = word.substr(0, equals), value = word.substr(equals + 1);
+    if (key == "physics") {
+      const std::optional<shoal::samples::Physics> named = shoal::samples::physics_named(value);
+      if (!named) return std::nullopt;
+      physics = *named;
+      continue;
+    }
     int* target = key == "peers" ? &peers : key == "objects" ? &objects : nullptr;
     if (target == nullptr) return std::nullopt;  // a world this program does not know how to build
     const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), *target);
     if (error != std::errc{} || end != value.data() + value.size()) return std::nullopt;
   }
   if (peers < 1 || peers > 16 || objects < 1 || objects > 2000) return std::nullopt;
-  return arena_for(peers, objects);
-}
-
-shoal::ReferencePhysicsConfig arena_physics(const Arena& arena) {
-  shoal::ReferencePhysicsConfig config;
-  config.arena_half_x = arena.half_extent;
-  config.arena_half_z = arena.half_extent;
-  // Enough damping that the world comes to rest within seconds of the bots stopping.
-  config.linear_damping = 0.6f;
-  config.angular_damping = 0.6f;
-  return config;
-}
-
-void build_arena(shoal::ReferencePhysics& physics, const Arena& arena) {
-  const float ring = grid_half_width(arena.objects) + kMargin * 0.5f;
-  for (int p = 0; p < arena.balls; ++p) {
-    const float angle = 6.2831853f * static_cast<float>(p) / static_cast<float>(arena.balls);
-    shoal::ObjectState ball;
-    ball.position = {std::cos(angle) * ring, kBallRadius, std::sin(angle) * ring};
-    physics.add_sphere(kFirstBall + static_cast<shoal::ObjectId>(p), kBallRadius, 2.0f, ball);
-  }
-  const int side = grid_side(arena.objects);
-  const float half = grid_half_width(arena.objects);
-  for (int i = 0; i < arena.objects; ++i) {
-    shoal::ObjectState object;
-    object.position = {static_cast<float>(i % side) * kSpacing - half, kObjectSize,
-                       static_cast<float>(i / side) * kSpacing - half};
-    object.at_rest = true;
-    if (i % 2 == 0) {
-      physics.add_sphere(shared_object(i), kObjectSize, 1.0f, object);
-    } else {
-      physics.add_box(shared_object(i), {kObjectSize, kObjectSize, kObjectSize}, 1.0f, object);
-    }
-  }
+  return ArenaDescription{arena_for(peers, objects), physics};
 }
 
 shoal::ObjectId ball_of(const Arena& arena, shoal::PeerId peer) {

@@ -1,14 +1,16 @@
 // The world of a LAN match, built the same way on every peer: one ball per player on a ring,
 // and the shared objects (spheres and boxes, alternating) in a grid in the middle of a walled
-// arena sized for them.
+// arena sized for them. The same layout runs on each engine (--physics): Box2D sees it from
+// above (samples/engine_worlds).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "shoal/reference_physics.hpp"
+#include "engine_world.hpp"
 
 namespace lan_match {
 
@@ -20,13 +22,20 @@ struct Arena {
 
 Arena arena_for(int peers, int objects);
 
-/// The words a recording keeps of the arena ("shoal-lan-match peers=4 objects=200"), so that
-/// shoal-replay can build the same world; nothing when the words are not such a description.
-std::string describe(const Arena& arena);
-std::optional<Arena> arena_from_description(std::string_view words);
+/// The arena's bodies and walls, in ground coordinates.
+shoal::samples::WorldSpec arena_layout(const Arena& arena);
+/// The arena on `physics`.
+std::unique_ptr<shoal::samples::EngineWorld> build_arena(shoal::samples::Physics physics, const Arena& arena);
 
-shoal::ReferencePhysicsConfig arena_physics(const Arena& arena);
-void build_arena(shoal::ReferencePhysics& physics, const Arena& arena);
+/// What a recording keeps of the world ("shoal-lan-match peers=4 objects=200 physics=bullet"),
+/// so that shoal-replay can build the same one; nothing when the words are not such a
+/// description.
+struct ArenaDescription {
+  Arena arena;
+  shoal::samples::Physics physics = shoal::samples::Physics::reference;
+};
+std::string describe(const Arena& arena, shoal::samples::Physics physics);
+std::optional<ArenaDescription> arena_from_description(std::string_view words);
 
 /// The ball peer `peer` drives.
 shoal::ObjectId ball_of(const Arena& arena, shoal::PeerId peer);

@@ -4,8 +4,9 @@
 
 namespace lan_match {
 
-Bot::Bot(std::uint64_t seed, int objects, float tick_hz)
-    : random_(seed),
+Bot::Bot(std::uint64_t seed, int objects, float tick_hz, const shoal::samples::EngineWorld& world)
+    : world_(world),
+      random_(seed),
       pick_object_(0, objects - 1),
       pick_duration_(static_cast<shoal::Frame>(2 * tick_hz), static_cast<shoal::Frame>(4 * tick_hz)) {}
 
@@ -16,7 +17,7 @@ shoal::Input Bot::input(const shoal::Peer& peer, shoal::ObjectId ball) {
   }
   const shoal::Vec3 to_target = peer.state(target_).position - peer.state(ball).position;
   shoal::Input input;
-  input.axis = shoal::normalized(shoal::Vec3{to_target.x, 0, to_target.z});
+  input.axis = shoal::normalized(world_.along_ground(to_target));
   return input;
 }
 

@@ -55,7 +55,8 @@ std::vector<std::string> peer_arguments(const Options& o, const char* self_path,
       "--settle-seconds", fmt::format("{}", o.settle_seconds), "--seed", std::to_string(o.seed),
       "--loss", fmt::format("{}", o.loss), "--latency-ms", fmt::format("{}", o.latency_ms),
       "--jitter-ms", fmt::format("{}", o.jitter_ms), "--duplicate", fmt::format("{}", o.duplicate),
-      "--reorder", fmt::format("{}", o.reorder), "--loopback-discovery"};
+      "--reorder", fmt::format("{}", o.reorder), "--loopback-discovery",
+      "--physics", shoal::samples::name(o.physics)};
   if (o.relay) {
     args.push_back("--relay");
     args.push_back(shoal::to_string(*o.relay));

@@ -50,6 +50,8 @@ match:
   --settle-seconds Q    seconds the world then settles before the comparison (up to 3 s more
                         if some peer still sees an object moving), 0.5..600 (default 6)
   --seed X              seed of the bots and of the link conditioner (default 1)
+  --physics ENGINE      every peer's physics: reference (default), bullet or box2d (Box2D plays
+                        the arena seen from above)
 network (each direction of every link):
   --loss P              fraction of datagrams lost, 0..1 (0.05 = 5%)
   --latency-ms L        one-way latency, 0..2000
@@ -121,6 +123,12 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       o.settle_seconds = parse_number(flag, next(), 0.5, 600.0, "seconds from 0.5 to 600");
     } else if (flag == "--seed") {
       o.seed = parse_number<std::uint64_t>(flag, next(), 0, UINT64_MAX, "a non-negative whole number");
+    } else if (flag == "--physics") {
+      const std::string_view engine = next();
+      if (const std::string problem = shoal::samples::physics_problem(engine); !problem.empty()) {
+        throw UsageError(fmt::format("--physics: {}", problem));
+      }
+      o.physics = *shoal::samples::physics_named(engine);
     } else if (flag == "--loss") {
       o.loss = fraction(flag, next());
     } else if (flag == "--duplicate") {

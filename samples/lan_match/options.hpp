@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "physics_choice.hpp"
 #include "shoal/link_conditions.hpp"
 #include "shoal/transport.hpp"
 
@@ -24,6 +25,7 @@ struct Options {
   double seconds = 14;           ///< how long the bots play
   double settle_seconds = 6;     ///< then how long the world settles before the comparison
   std::uint64_t seed = 1;        ///< bots and link conditioner
+  shoal::samples::Physics physics = shoal::samples::Physics::reference;  ///< every peer's engine
   float loss = 0;                ///< per direction, fraction 0..1
   float latency_ms = 0;          ///< one way
   float jitter_ms = 0;

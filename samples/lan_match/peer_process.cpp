@@ -137,8 +137,8 @@ bool launcher_done() {
 
 int play(const Options& options, SampleWriter& out) {
   const Arena arena = arena_for(options.peers, options.objects);
-  shoal::ReferencePhysics physics(arena_physics(arena));
-  build_arena(physics, arena);
+  const std::unique_ptr<shoal::samples::EngineWorld> world = build_arena(options.physics, arena);
+  shoal::Simulation& physics = world->simulation();
   const std::vector<shoal::ObjectId> bodies = all_bodies(arena);
 
   shoal::PeerConfig config;
@@ -150,9 +150,9 @@ int play(const Options& options, SampleWriter& out) {
   transport.conditioner.seed = options.seed * 1000 + static_cast<std::uint64_t>(options.index) + 1;
   shoal::Peer peer(config, physics, make_transport(options, transport));
   if (!options.record_dir.empty()) {
-    const std::string world = describe(arena);
+    const std::string described = describe(arena, options.physics);
     peer.record(fmt::format("{}/peer-{}.shoalrec", options.record_dir, options.index),
-                {reinterpret_cast<const std::uint8_t*>(world.data()), world.size()});
+                {reinterpret_cast<const std::uint8_t*>(described.data()), described.size()});
   }
   std::optional<shoal::LanAnnouncer> announcer = enter_match(options, peer);
 
@@ -179,7 +179,7 @@ int play(const Options& options, SampleWriter& out) {
       if (event.kind != shoal::EventKind::joined_match) continue;
       ball = ball_of(arena, event.peer);
       peer.set_controlled(ball);
-      bot.emplace(options.seed * 1000 + event.peer, options.objects, config.tick_hz);
+      bot.emplace(options.seed * 1000 + event.peer, options.objects, config.tick_hz, *world);
       out.joined(event.peer, shoal::to_string(peer.address()));
     }
     if (bot) {  // in the match

@@ -14,7 +14,7 @@
 
 #include "arena.hpp"
 #include "shoal/recording.hpp"
-#include "shoal/reference_physics.hpp"
+#include "physics_choice.hpp"
 
 namespace {
 
@@ -59,16 +59,21 @@ int replay_one(const std::string& path, const std::vector<shoal::ObjectId>& trac
                FinalStates& final) {
   const shoal::Replay replay(path);
   const std::string_view words(reinterpret_cast<const char*>(replay.world().data()), replay.world().size());
-  const std::optional<lan_match::Arena> arena = lan_match::arena_from_description(words);
-  if (!arena) {
+  const std::optional<lan_match::ArenaDescription> described = lan_match::arena_from_description(words);
+  if (!described) {
     fmt::print(stderr, "shoal-replay: {}: its world '{}' is not a shoal-lan-match arena this program can build\n", path,
                words);
     return 2;
   }
-  shoal::ReferencePhysics physics(lan_match::arena_physics(*arena));
-  lan_match::build_arena(physics, *arena);
+  if (const std::string problem = shoal::samples::physics_problem(shoal::samples::name(described->physics));
+      !problem.empty()) {
+    fmt::print(stderr, "shoal-replay: {}: {}\n", path, problem);
+    return 2;
+  }
+  const std::unique_ptr<shoal::samples::EngineWorld> world = lan_match::build_arena(described->physics, described->arena);
+  shoal::Simulation& physics = world->simulation();
   std::vector<std::string> last(traced.size());
-  const std::vector<shoal::ObjectId> bodies = lan_match::all_bodies(*arena);
+  const std::vector<shoal::ObjectId> bodies = lan_match::all_bodies(described->arena);
   shoal::PeerId peer_id = shoal::kNoPeer;
   shoal::JoinProgress join_seen;
   const shoal::ReplayReport report = replay.run(physics, [&](const shoal::Peer& peer) {

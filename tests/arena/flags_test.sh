@@ -25,5 +25,6 @@ expect_usage_error "--join expects HOST:PORT, got 'somehost'" --join somehost
 expect_usage_error "--screenshot needs --frames N" --screenshot out.png
 expect_usage_error "--host and --join exclude each other" --host --join 127.0.0.1:40000
 expect_usage_error "--frames needs a value" --frames
+expect_usage_error "--physics: unknown engine 'havok': expected reference, bullet or box2d" --physics havok
 [ $failures -eq 0 ] && echo "PASS: every wrong flag was refused with exit 2 and a clear message"
 exit $((failures > 0))

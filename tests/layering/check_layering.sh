@@ -3,8 +3,10 @@
 # Fails, listing each offence, when under ROOT/sdk:
 #   - a file in src/<layer>/ includes a header of a later layer;
 #   - src/ has a folder that is not a layer (its sources would silently not be built);
-#   - a public header (include/shoal/) includes ENet, Cereal or an internal layer header,
-#     which would leak them to every game that includes it.
+#   - a public header (include/shoal/, an engine adapter's too) includes ENet, Cereal or an
+#     internal layer header, which would leak them to every game that includes it;
+#   - an engine adapter (engines/<name>/) includes a layer other than core: adapters sit on
+#     Shoal's public API (and core's header-only helpers), like a game's own would.
 set -uo pipefail
 root=$1
 shift
@@ -39,11 +41,18 @@ for ((i = 0; i < ${#layers[@]}; i++)); do
   done < <(grep -rnE "$(include_pattern "${later[@]}")" "$src/$layer" | sed "s|^$root/||")
 done
 
-if [ -d "$public" ]; then
+for dir in "$public" "$root"/sdk/engines/*/include/shoal; do
+  [ -d "$dir" ] || continue
   while IFS= read -r hit; do
     report "$hit: public headers may not include ENet, Cereal or internal headers"
   done < <(grep -rnE "$(include_pattern enet cereal "${layers[@]}")|^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]enet\.h" \
-             "$public" | sed "s|^$root/||")
+             "$dir" | sed "s|^$root/||")
+done
+
+if [ -d "$root/sdk/engines" ]; then
+  while IFS= read -r hit; do
+    report "$hit: an engine adapter may use Shoal's public headers and core only"
+  done < <(grep -rnE "$(include_pattern "${layers[@]:1}")" "$root/sdk/engines" | sed "s|^$root/||")
 fi
 
 if [ "$offences" -gt 0 ]; then

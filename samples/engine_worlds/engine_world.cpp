@@ -1,0 +1,22 @@
+#include <stdexcept>
+
+#include "engine_builders.hpp"
+
+namespace shoal::samples {
+
+std::unique_ptr<EngineWorld> make_engine_world(Physics physics, const WorldSpec& spec) {
+  if (!built_with(physics)) throw std::invalid_argument(physics_problem(name(physics)));
+  switch (physics) {
+    case Physics::reference: return make_reference_world(spec);
+#ifdef SHOAL_WITH_BULLET
+    case Physics::bullet: return make_bullet_world(spec);
+#endif
+#ifdef SHOAL_WITH_BOX2D
+    case Physics::box2d: return make_box2d_world(spec);
+#endif
+    default: break;
+  }
+  throw std::invalid_argument(physics_problem(name(physics)));
+}
+
+}  // namespace shoal::samples

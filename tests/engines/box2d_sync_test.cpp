@@ -1,0 +1,49 @@
+// Sync-test mode on Box2D: a lone peer rolls back K frames every frame and re-simulates; the
+// adapter's restore must make the re-simulation reproduce the straight run bit for bit, in a
+// scene where stacks topple and bodies fall asleep and wake. Leaving a part of the engine's
+// state out of the restore must show up as desyncs.
+#include <doctest/doctest.h>
+
+#include "box2d_scene.hpp"
+#include "sleep_watch.hpp"
+
+using namespace shoal;
+using namespace shoal::test;
+
+TEST_CASE("box2d: sync-test mode reproduces the straight run for K = 1, 4 and 8 over 10,000 frames") {
+  for (int k : {1, 4, 8}) {
+    CAPTURE(k);
+    Box2dScene scene;
+    SleepWatch watch(scene.simulation);
+    const PeerStats stats = run_sync_test(watch, k, 10'000, kFirstBall, Box2dScene::kObjects);
+    CHECK(stats.desyncs == 0);
+    CHECK(stats.catchup_frames == 0);
+    // The scene is busy: bodies fell asleep and were woken again, many times.
+    CHECK(watch.fell_asleep > 20);
+    CHECK(watch.woke_up > 20);
+    MESSAGE("k " << k << ": " << watch.fell_asleep << " bodies fell asleep, " << watch.woke_up << " woke up");
+  }
+}
+
+TEST_CASE("box2d: sync-test mode reports a restore that leaves out the engine's private state") {
+  SUBCASE("no restore at all") {
+    Box2dScene scene;
+    NoRestore forgetful(scene.simulation);
+    CHECK(run_sync_test(forgetful, 4, 1200, kFirstBall, Box2dScene::kObjects).desyncs > 0);
+  }
+  SUBCASE("contacts left out (their order, manifolds, warm-start impulses)") {
+    Box2dScene scene;
+    scene.simulation.set_restored_parts({.contacts = false});
+    CHECK(run_sync_test(scene.simulation, 4, 1200, kFirstBall, Box2dScene::kObjects).desyncs > 0);
+  }
+  SUBCASE("sleep timers and body flags left out") {
+    Box2dScene scene;
+    scene.simulation.set_restored_parts({.sleep = false});
+    CHECK(run_sync_test(scene.simulation, 4, 3000, kFirstBall, Box2dScene::kObjects).desyncs > 0);
+  }
+  SUBCASE("the broad phase left out (the tree that orders new contacts)") {
+    Box2dScene scene;
+    scene.simulation.set_restored_parts({.broad_phase = false});
+    CHECK(run_sync_test(scene.simulation, 4, 1200, kFirstBall, Box2dScene::kObjects).desyncs > 0);
+  }
+}
