@@ -41,8 +41,9 @@ std::string one_line(const MatchLine& m, const std::string& kept) {
   const MatchReport& r = m.report;
   std::int64_t slowest_join = -1;
   for (const PeerSummary& p : r.peers) slowest_join = std::max(slowest_join, p.join_ms);
-  std::string line = fmt::format("seed {}: {} ({:.0f} s) max error {:.4f} m {:.4f} rad, lost {}, slowest join {} ms",
-                                 m.seed, m.consistent ? "consistent" : "NOT CONSISTENT", m.seconds,
+  std::string line = fmt::format("seed {}: {}{} ({:.0f} s) max error {:.4f} m {:.4f} rad, lost {}, slowest join {} ms",
+                                 m.seed, m.consistent ? "consistent" : "NOT CONSISTENT",
+                                 r.final.bodies_lost == 0 && r.final.bitwise ? ", bitwise" : "", m.seconds,
                                  r.final.max_position_error_m, r.final.max_rotation_error_rad, r.final.bodies_lost,
                                  slowest_join);
   if (!r.differences.empty()) line += fmt::format(", {}+ bodies differ", r.differences.size());
@@ -59,9 +60,10 @@ void write_summary(const std::string& path, const std::vector<MatchLine>& matche
   for (std::size_t i = 0; i < matches.size(); ++i) {
     const MatchLine& m = matches[i];
     fmt::print(file,
-               "    {{\"seed\": {}, \"consistent\": {}, \"seconds\": {:.1f}, \"final_max_position_error_m\": {}, "
+               "    {{\"seed\": {}, \"consistent\": {}, \"bitwise\": {}, \"seconds\": {:.1f}, \"final_max_position_error_m\": {}, "
                "\"final_max_rotation_error_rad\": {}, \"objects_lost\": {}, \"failures\": {}}}{}\n",
-               m.seed, m.consistent, m.seconds, m.report.final.max_position_error_m,
+               m.seed, m.consistent, m.report.final.bitwise && m.report.final.bodies_lost == 0, m.seconds,
+               m.report.final.max_position_error_m,
                m.report.final.max_rotation_error_rad, m.report.final.bodies_lost, m.report.failures.size(),
                i + 1 < matches.size() ? "," : "");
   }

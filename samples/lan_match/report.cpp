@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -42,6 +44,20 @@ struct File {
   std::FILE* handle;
 };
 
+bool same_bits(const shoal::ObjectState& a, const shoal::ObjectState& b) {
+  auto bits = [](const shoal::ObjectState& s) {
+    return std::array<std::uint32_t, 13>{
+        std::bit_cast<std::uint32_t>(s.position.x), std::bit_cast<std::uint32_t>(s.position.y),
+        std::bit_cast<std::uint32_t>(s.position.z), std::bit_cast<std::uint32_t>(s.orientation.w),
+        std::bit_cast<std::uint32_t>(s.orientation.x), std::bit_cast<std::uint32_t>(s.orientation.y),
+        std::bit_cast<std::uint32_t>(s.orientation.z), std::bit_cast<std::uint32_t>(s.linear_velocity.x),
+        std::bit_cast<std::uint32_t>(s.linear_velocity.y), std::bit_cast<std::uint32_t>(s.linear_velocity.z),
+        std::bit_cast<std::uint32_t>(s.angular_velocity.x), std::bit_cast<std::uint32_t>(s.angular_velocity.y),
+        std::bit_cast<std::uint32_t>(s.angular_velocity.z)};
+  };
+  return a.at_rest == b.at_rest && bits(a) == bits(b);
+}
+
 // The largest differences between any two samples' states of one body, or nothing when some
 // sample lacks it.
 std::optional<Divergence> body_divergence(const std::vector<const PeerSample*>& samples, std::size_t b) {
@@ -56,6 +72,7 @@ std::optional<Divergence> body_divergence(const std::vector<const PeerSample*>& 
       d.max_position_error_m = std::max(d.max_position_error_m, shoal::distance(p.position, q.position));
       d.max_rotation_error_rad =
           std::max(d.max_rotation_error_rad, shoal::angle_between(p.orientation, q.orientation));
+      d.bitwise = d.bitwise && same_bits(p, q);
     }
   }
   return d;
@@ -77,6 +94,7 @@ Divergence compare_samples(const std::vector<const PeerSample*>& samples, int bo
     }
     d.max_position_error_m = std::max(d.max_position_error_m, one->max_position_error_m);
     d.max_rotation_error_rad = std::max(d.max_rotation_error_rad, one->max_rotation_error_rad);
+    d.bitwise = d.bitwise && one->bitwise;
   }
   return d;
 }
@@ -227,8 +245,9 @@ void print_report(const MatchReport& r) {
   fmt::print("\nobjects compared at frame {} ({}): {} ({} shared, {} balls), lost: {}\n", r.compared_frame,
              r.settled ? "all at rest" : "some still moving", r.objects, r.objects - r.balls, r.balls,
              r.final.bodies_lost);
-  fmt::print("final max position error: {:.6f} m, rotation error: {:.6f} rad (tolerance {} m, {} rad)\n",
-             r.final.max_position_error_m, r.final.max_rotation_error_rad, kPositionTolerance, kRotationTolerance);
+  fmt::print("final max position error: {:.6f} m, rotation error: {:.6f} rad (tolerance {} m, {} rad); {}\n",
+             r.final.max_position_error_m, r.final.max_rotation_error_rad, kPositionTolerance, kRotationTolerance,
+             r.final.bitwise ? "every state the same bits on every peer" : "NOT the same bits on every peer");
   print_differences(r.differences);
   for (const std::string& failure : r.failures) fmt::print("FAILED: {}\n", failure);
   fmt::print("verdict: {}\n", r.consistent ? "CONSISTENT" : "NOT CONSISTENT");
@@ -250,9 +269,10 @@ void write_json(const std::string& path, const MatchReport& r) {
   write_differences(file.handle, r.differences);
   fmt::print(file.handle,
              "  \"objects\": {},\n  \"objects_lost\": {},\n  \"compared_frame\": {},\n  \"settled\": {},\n"
-             "  \"final_max_position_error_m\": {},\n  \"final_max_rotation_error_rad\": {},\n  \"consistent\": {}\n}}\n",
+             "  \"final_max_position_error_m\": {},\n  \"final_max_rotation_error_rad\": {},\n  \"bitwise\": {},\n"
+             "  \"consistent\": {}\n}}\n",
              r.objects, r.final.bodies_lost, r.compared_frame, r.settled, r.final.max_position_error_m,
-             r.final.max_rotation_error_rad, r.consistent);
+             r.final.max_rotation_error_rad, r.final.bitwise, r.consistent);
   file.close();
 }
 

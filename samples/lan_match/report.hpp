@@ -15,6 +15,7 @@ struct Divergence {
   float max_position_error_m = 0;
   float max_rotation_error_rad = 0;
   int bodies_lost = 0;  ///< bodies some sample lacks (or every body, for a missing sample)
+  bool bitwise = true;  ///< every body's whole state, the same bits in every sample that has it
 };
 
 /// Compares every pair of samples (taken at the same frame); a missing sample (nullptr) loses

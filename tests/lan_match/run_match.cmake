@@ -1,7 +1,7 @@
 # Runs shoal-lan-match and checks what it reports:
 #   cmake -DMATCH=exe -DARGS="a;b" -DPEERS=n -DREPORT=file.json [-DPLOT=file.png -DCSV=file.csv] -P run_match.cmake
-# Exit 0, and a JSON report that parses, has exactly the issue's keys, says consistent, lost
-# nothing, and lists every peer with frames and traffic. With PLOT/CSV: a real PNG and a CSV
+# Exit 0, and a JSON report that parses, has exactly the issue's keys, says consistent (every
+# state the same bits on every peer), lost nothing, and lists every peer with frames and traffic. With PLOT/CSV: a real PNG and a CSV
 # with a row per peer and second.
 file(REMOVE ${REPORT})
 set(extra)
@@ -16,8 +16,12 @@ endif()
 
 file(READ ${REPORT} json)
 string(JSON top_keys LENGTH "${json}")
-if(NOT top_keys EQUAL 9)
-  message(FATAL_ERROR "the report has ${top_keys} top-level keys, expected 9: ${json}")
+if(NOT top_keys EQUAL 10)
+  message(FATAL_ERROR "the report has ${top_keys} top-level keys, expected 10: ${json}")
+endif()
+string(JSON bitwise GET "${json}" bitwise)
+if(NOT bitwise STREQUAL "ON")
+  message(FATAL_ERROR "a consistent match whose settled states are not the same bits on every peer: ${json}")
 endif()
 string(JSON differing LENGTH "${json}" differing)
 if(NOT differing EQUAL 0)
