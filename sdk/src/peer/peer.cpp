@@ -87,6 +87,12 @@ const PeerConfig& validated(const PeerConfig& c) {
   return c;
 }
 
+std::vector<std::uint16_t> body_types_of(const Simulation& simulation) {
+  std::vector<std::uint16_t> types;
+  for (BodyIndex b = 0; b < simulation.body_count(); ++b) types.push_back(simulation.body_type(b));
+  return types;
+}
+
 }  // namespace
 
 std::uint64_t world_digest(const Simulation& simulation) {
@@ -123,7 +129,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       quantize_filter(quantizer, body_count, kSettleMemoFrames),
       regions(config.authority),
       rest_checks(body_count, std::max(1, static_cast<Frame>(config.tick_hz / 2))),
-      smoother(body_count, config.smoothing),
+      visuals(body_count, config.smoothing, body_types_of(simulation)),
       interpolator(present::InterpolatorConfig{1.0f / config.tick_hz, 0.5f}),
       time_sync(session::TimeSyncConfig{config.tick_hz}),
       mismatched_since(body_count, kNoFrame),
@@ -134,7 +140,6 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       before(body_count),
       past_states(body_count),
       replay_scratch(body_count, 0),
-      control_modes(body_count, ControlMode::uncontrolled),
       radii(body_count) {
   if (!transport) throw std::invalid_argument("shoal::Peer: the transport is null");
   if (config.snapshots.quantize) resimulator.set_state_filter(&quantize_filter);
@@ -154,11 +159,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
   time_sync.set_reference_peer(0);  // the host defines the timeline while it is there
   std::random_device entropy;
   secret = (std::uint64_t{entropy()} << 32) | entropy();
-  body_types.reserve(body_count);
-  for (BodyIndex b = 0; b < body_count; ++b) {
-    body_types.push_back(sim.body_type(b));
-    radii[b] = sim.bounding_radius(b);
-  }
+  for (BodyIndex b = 0; b < body_count; ++b) radii[b] = sim.bounding_radius(b);
 }
 
 Peer::Peer(const PeerConfig& config, Simulation& simulation, std::unique_ptr<Transport> transport)
@@ -225,12 +226,12 @@ void Peer::set_controlled(ObjectId object) {
   const BodyIndex body = impl_->body_of(object);
   if (impl_->controlled) {
     impl_->inputs.untrack(*impl_->controlled);
-    impl_->control_modes[*impl_->controlled] = ControlMode::uncontrolled;
+    impl_->visuals.set_control(*impl_->controlled, ControlMode::uncontrolled);
   }
   if (impl_->recorder) impl_->recorder->write().controlled(object);
   impl_->controlled = body;
   impl_->inputs.track(body);
-  impl_->control_modes[body] = ControlMode::controlled;
+  impl_->visuals.set_control(body, ControlMode::controlled);
 }
 
 void Peer::set_input(const Input& input) {
@@ -249,7 +250,7 @@ bool Peer::poll_event(Event& event) {
   return true;
 }
 
-VisualState Peer::visual(ObjectId object) const { return impl_->smoother.visual(impl_->body_of(object)); }
+VisualState Peer::visual(ObjectId object) const { return impl_->visuals.visual(impl_->body_of(object)); }
 
 ObjectState Peer::state(ObjectId object) const {
   const BodyIndex body = impl_->body_of(object);

@@ -8,7 +8,9 @@
 #include "authority/ownership.hpp"
 #include "authority/regions.hpp"
 #include "core/bounded_queue.hpp"
+#include "peer/presentation.hpp"
 #include "peer/recorder.hpp"
+#include "peer/touched_bodies.hpp"
 #include "peer/update_cost_clock.hpp"
 #include "present/frame_interpolator.hpp"
 #include "present/visual_smoother.hpp"
@@ -62,6 +64,7 @@ struct Peer::Impl {
   void update(std::int64_t now_us);
   void start_match(std::int64_t now_us, Frame frame);
   void step_frame();
+  void validate_parts() const;  // every part's invariants; after each frame in the test build
   void apply_corrections();
   void correct_tolerated();
   void correct_frozen_bodies();
@@ -171,7 +174,7 @@ struct Peer::Impl {
   // taken like any owner frames.
   std::vector<std::pair<PeerId, wire::Baseline>> early_baselines;
   bool baselines_requested = false;
-  present::VisualSmoother smoother;
+  Presentation visuals;                     // what the game draws
   present::FrameInterpolator interpolator;  // snaps: extrapolate, and bridge the frames between
   session::Membership members;
   session::TimeSync time_sync;
@@ -208,8 +211,6 @@ struct Peer::Impl {
   std::vector<std::uint8_t> user_bytes_before;  // sync-test mode: bodies x user_bytes.max
   std::vector<std::uint8_t> received_user_bytes;  // one body's, as a snapshot record carries them
   std::vector<std::uint8_t> replay_scratch;
-  std::vector<std::uint16_t> body_types;
-  std::vector<ControlMode> control_modes;
   std::vector<float> radii;
   std::vector<BodyIndex> controlled_scratch;
   std::vector<authority::OwnershipChange> decided;
@@ -237,21 +238,7 @@ struct Peer::Impl {
   };
   std::vector<MadeRecord> made_records;
   std::vector<wire::EncodedRef> packet_records;  // the next snapshot packet's, by index
-  // Bodies whose newest frames may have changed since a per-frame pass last read them (all of
-  // them after a catch-up, at the start, or for an engine that gives no list): the smoothing
-  // and the region passes read only these.
-  struct Touched {
-    std::vector<BodyIndex> bodies;
-    bool all = true;
-    void add(std::span<const BodyIndex> more) {
-      if (!all) bodies.insert(bodies.end(), more.begin(), more.end());
-    }
-    void reset() {
-      bodies.clear();
-      all = false;
-    }
-  };
-  Touched visual_touched, region_touched;
+  TouchedBodies region_touched;  // the region pass's; the visuals keep their own
   void touch(std::span<const BodyIndex> bodies);  // both
   void touch_all();                                // both
 

@@ -138,7 +138,7 @@ void Peer::Impl::peer_gone(PeerId peer) {
   std::erase_if(remote_controlled, [&](auto& rc) {
     if (rc.first != peer) return false;
     inputs.untrack(rc.second);
-    control_modes[rc.second] = ControlMode::uncontrolled;
+    visuals.set_control(rc.second, ControlMode::uncontrolled);
     return true;
   });
   // Every peer applies the same hand-over, so the leaver's objects get one owner everywhere.

@@ -46,11 +46,11 @@ void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
       remote_controlled.emplace_back(from, *body);
     } else if (rc->second != *body) {
       inputs.untrack(rc->second);
-      control_modes[rc->second] = ControlMode::uncontrolled;
+      visuals.set_control(rc->second, ControlMode::uncontrolled);
       rc->second = *body;
     }
     inputs.track(*body);
-    control_modes[*body] = ControlMode::controlled;
+    visuals.set_control(*body, ControlMode::controlled);
     for (const wire::InputRecord& r : snapshot.inputs) {
       if (r.frame > newest - config.history_frames && r.frame <= newest + input_frames_ahead(config)) {
         inputs.record(*body, r.frame, r.input);
