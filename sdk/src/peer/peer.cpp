@@ -140,20 +140,15 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       before(body_count),
       past_states(body_count),
       replay_scratch(body_count, 0),
-      radii(body_count) {
+      radii(body_count),
+      links(body_count, user_bytes.max),
+      sender(config, body_count, user_bytes, history, quantizer, quantize_filter, inputs, links, transport, stats) {
   if (!transport) throw std::invalid_argument("shoal::Peer: the transport is null");
   if (config.snapshots.quantize) resimulator.set_state_filter(&quantize_filter);
   resimulator.set_user_bytes(&user_bytes);
   user_bytes_before.resize(body_count * user_bytes.max);
   received_user_bytes.resize(user_bytes.max);
-  quantized.resize(body_count);
-  code_since.resize(body_count, kNoFrame);
-  relevant.resize(body_count);
-  coasting.resize(body_count);
-  last_contact.resize(body_count, kNoFrame);
   frozen_next.resize(body_count);
-  made_records.resize(body_count);
-  packet_records.reserve(body_count);
   owned_bodies.reserve(body_count);
   decide_candidates.reserve(body_count);
   time_sync.set_reference_peer(0);  // the host defines the timeline while it is there
@@ -293,7 +288,7 @@ PeerStats Peer::stats() const {
     RemotePeerStats remote{m.id, impl_->transport->stats(m.connection)};
     // The snapshot stream's own sequence numbers measure the loss of everything the link
     // carries; the transport's figure (ENet's) only counts reliable packets.
-    if (Impl::SnapshotLink* link = impl_->find_snapshot_link(m.id); link && link->received.has_received()) {
+    if (const SnapshotLink* link = impl_->links.find(m.id); link && link->received.has_received()) {
       remote.link.packet_loss = link->received.loss();
     }
     s.remotes.push_back(remote);
@@ -317,7 +312,7 @@ ObjectDiagnosis Peer::Impl::diagnose(BodyIndex body, Frame frame) const {
   d.owner = owner_of(body);
   d.frozen = freezing && frozen_next[body] != 0;
   forensics.describe(body, d);
-  if (const SnapshotLink* link = d.owner == members.self() ? nullptr : find_snapshot_link(d.owner)) {
+  if (const SnapshotLink* link = d.owner == members.self() ? nullptr : links.find(d.owner)) {
     Frame said = kNoFrame;
     if (const wire::QuantizedState* q = link->received.newest(body, said)) {
       d.owner_said = true;
@@ -336,6 +331,10 @@ BodyIndex Peer::Impl::body_of(ObjectId object) const {
   if (auto body = objects.find(object)) return *body;
   throw std::invalid_argument("shoal::Peer: object " + std::to_string(object) +
                               " is not one of the simulation's bodies");
+}
+
+std::span<std::uint8_t> Peer::Impl::held_user_bytes(Frame frame, BodyIndex body) {
+  return history.user_bytes(frame, body).first(user_bytes.size[body]);
 }
 
 void Peer::Impl::emit(Event event) {

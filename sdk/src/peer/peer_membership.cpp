@@ -143,7 +143,7 @@ void Peer::Impl::peer_gone(PeerId peer) {
   });
   // Every peer applies the same hand-over, so the leaver's objects get one owner everywhere.
   std::erase_if(peer_regions, [&](auto& r) { return r.peer == peer; });
-  std::erase_if(snapshot_links, [&](auto& l) { return l->peer == peer; });
+  links.drop(peer);
   if (ownership) {
     ownership->peer_left(peer);
     note_owner_changes();

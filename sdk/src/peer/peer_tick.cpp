@@ -114,7 +114,10 @@ void Peer::Impl::step_frame() {
 #endif
 }
 
-void Peer::Impl::validate_parts() const { visuals.validate(); }
+void Peer::Impl::validate_parts() const {
+  visuals.validate();
+  sender.validate(owned_bodies);
+}
 
 // Outside this peer's simulated region (as of the last frame), bodies that no player
 // controls are left out of the step, unless this peer owns them and they move: an owner's
