@@ -1,5 +1,6 @@
 // Settings of the authority layer: how large a peer's core and simulated regions are, and how
-// often an object may change owner. Names follow the source method (see seeds/NOTES.md, 003).
+// often an object may change owner. Names follow the
+// method's own terms (core region, simulated region, owner frame).
 #pragma once
 
 #include "shoal/types.hpp"

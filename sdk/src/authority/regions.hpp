@@ -1,4 +1,5 @@
-// Core and simulated regions of a peer (ARCHITECTURE.md vocabulary; NOTES.md 003).
+// Core and simulated regions of a peer: the core is what it owns and must send, the simulated
+// region what it must step to judge its core.
 // Pure geometry on the last simulated frame: no sockets, no clocks, deterministic.
 #pragma once
 

@@ -1,5 +1,5 @@
 // The state behind shoal::Peer. The peer is the top of the stack: it wires the layers
-// together in the order of one tick (ARCHITECTURE.md, "One tick on one peer").
+// together in the order of one tick (peer_tick.cpp), and holds its parts by value.
 #pragma once
 
 #include <optional>
@@ -8,6 +8,7 @@
 #include "authority/ownership.hpp"
 #include "authority/regions.hpp"
 #include "core/bounded_queue.hpp"
+#include "peer/corrections.hpp"
 #include "peer/presentation.hpp"
 #include "peer/recorder.hpp"
 #include "peer/snapshot_links.hpp"
@@ -29,7 +30,6 @@
 #include "sync/resimulator.hpp"
 #include "sync/rest_checks.hpp"
 #include "sync/snapshot_baselines.hpp"
-#include "sync/tolerated_differences.hpp"
 #include "wire/control_messages.hpp"
 #include "wire/quantize.hpp"
 #include "wire/snapshot_codec.hpp"
@@ -67,69 +67,76 @@ struct Peer::Impl {
   void start_match(std::int64_t now_us, Frame frame);
   void step_frame();
   void validate_parts() const;  // every part's invariants; after each frame in the test build
+  std::span<const std::uint8_t> frozen_for_next_step();
+  void note_step_changes();
+  void touch(std::span<const BodyIndex> bodies);  // the visuals' and the regions' both
+  void touch_all();
+  void run_sync_test(Frame frame);
+  void sync_test_user_bytes(Frame frame, std::vector<ObjectId>& differing);
+  void send_checksum(Frame frame);
+  void send_pings(std::int64_t now_us);
+  void refresh_visuals(std::int64_t now_us);
+  // --- corrections (peer_corrections.cpp) ---
+  void note_mismatch(BodyIndex body, Frame frame);  // an override, corrected in the next update
   void apply_corrections();
   void correct_tolerated();
   void correct_frozen_bodies();
   void catch_up(Frame from);
-  void note_step_changes();
+  std::span<const std::uint8_t> replay_outside_reach(Frame from);
   void snap_to(BodyIndex body, Frame frame, const ObjectState& owner_state,
                std::span<const std::uint8_t> owner_user_bytes);
-  void run_sync_test(Frame frame);
-  void sync_test_user_bytes(Frame frame, std::vector<ObjectId>& differing);
-  std::span<const std::uint8_t> replay_outside_reach(Frame from);
-  void update_regions_and_ownership(Frame frame);
-  std::span<const std::uint8_t> frozen_for_next_step();
-  bool everyone_holds_resting_state(BodyIndex body);
-  // --- snapshots (peer_snapshots.cpp; the sending itself is SnapshotSender's) ---
+  // --- sending (peer_snapshots.cpp; the sending itself is SnapshotSender's) ---
   void send_snapshots(Frame frame);
   SendView send_view(Frame frame);
+  // --- receiving owner frames (peer_snapshot_receive.cpp) ---
+  void on_snapshot(PeerId from, const wire::Snapshot& snapshot);
+  void prefetch_for(const wire::Snapshot& snapshot, const SnapshotLink& link) const;
   bool receive_user_bytes(SnapshotLink& link, const wire::ObjectRecord& record, Frame frame);
   void on_snapshot_ack(PeerId from, const wire::SnapshotAckMessage& message);
-  void send_checksum(Frame frame);
-  void send_pings(std::int64_t now_us);
-  void refresh_visuals(std::int64_t now_us);
-
-  // --- messages (peer_messages.cpp) ---
+  /// `user_bytes`: the owner's bytes of the body (exactly its size; empty when it has none).
+  void on_owner_frame(Frame frame, BodyIndex body, const ObjectState& state,
+                      std::span<const std::uint8_t> user_bytes);
+  void take_held_record(BodyIndex body, PeerId owner, Frame since);
+  void check_resting_copies();
+  bool check_resting_copy(BodyIndex body);
+  // --- control messages (peer_messages.cpp) ---
   void drain_transport(std::int64_t now_us);
+  void on_message(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes,
+                  std::int64_t now_us);
+  void on_ownership(PeerId from, const wire::Ownership& message);
+  void on_checksum(PeerId from, const wire::Checksum& message);
+  // --- members, joining, baselines (peer_membership.cpp) ---
   void on_connected(ConnectionId connection);
   void on_disconnected(ConnectionId connection, bool timed_out, std::int64_t now_us);
+  void on_join_request(ConnectionId connection, const wire::JoinRequest& message);
+  void on_welcome(ConnectionId connection, const wire::Welcome& message);
+  void on_hello(ConnectionId connection, const wire::Hello& message);
   void admit(const session::Member& member, bool rejoined);
   void advance_join(std::int64_t now_us);
   void fail_join(std::int64_t now_us, JoinFailure failure);
   JoinStep join_step() const;
   void expire_absent(std::int64_t now_us);
   void start_rejoin();
+  void peer_gone(PeerId peer);
+  void redial(PeerId peer, const Address& address);
+  std::optional<session::PendingLink> take_redial(ConnectionId connection);
   void request_baselines();
   void send_baseline(ConnectionId connection);
   void on_baseline(PeerId from, const wire::Baseline& baseline);
-  void on_message(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes,
-                  std::int64_t now_us);
-  void on_join_request(ConnectionId connection, const wire::JoinRequest& message);
-  void on_welcome(ConnectionId connection, const wire::Welcome& message);
-  void on_hello(ConnectionId connection, const wire::Hello& message);
-  void on_ownership(PeerId from, const wire::Ownership& message);
-  void on_checksum(PeerId from, const wire::Checksum& message);
-  void on_snapshot(PeerId from, const wire::Snapshot& snapshot);
-  void prefetch_for(const wire::Snapshot& snapshot, const SnapshotLink& link) const;
-  /// `user_bytes`: the owner's bytes of the body (exactly its size; empty when it has none).
-  void on_owner_frame(Frame frame, BodyIndex body, const ObjectState& state,
-                      std::span<const std::uint8_t> user_bytes);
-  void note_mismatch(BodyIndex body, Frame frame);  // an override, corrected in the next update
-  void take_held_record(BodyIndex body, PeerId owner, Frame since);  // see peer_snapshot_receive.cpp
-  void check_resting_copies();
-  bool check_resting_copy(BodyIndex body);
-  /// This peer's user bytes of body at a held frame (its size; empty when it has none).
-  std::span<std::uint8_t> held_user_bytes(Frame frame, BodyIndex body);
-  void peer_gone(PeerId peer);
+  // --- regions and ownership (peer_authority.cpp) ---
+  void update_regions_and_ownership(Frame frame);
+  bool everyone_holds_resting_state(BodyIndex body);
   void apply_ownership(const wire::OwnershipChange& change, bool record);
   void reset_regions(PeerId peer);
   void send_owned_records(ConnectionId connection);
-  void note_owner_changes();   // after table-wide changes: events and owned_by_me
+  void note_owner_changes();               // after table-wide changes: events and owned_by_me
   void note_owner_change(BodyIndex body);  // after a change of one body's owner
   authority::PeerRegions& regions_of(PeerId peer);
+  // --- shared helpers (peer.cpp) ---
+  /// This peer's user bytes of body at a held frame (its size; empty when it has none).
+  std::span<std::uint8_t> held_user_bytes(Frame frame, BodyIndex body);
   PeerId owner_of(BodyIndex body) const;
   ObjectDiagnosis diagnose(BodyIndex body, Frame frame) const;
-
   template <class Message>
   void send_to(ConnectionId connection, const Message& message);
   template <class Message>
@@ -184,14 +191,13 @@ struct Peer::Impl {
   session::Joining joining;
   std::int64_t next_host_attempt_us = 0;  // joining: when to ask the host again
   bool host_link_up = false;              // joining: host_connection is connected
+  std::vector<session::PendingLink> redials;  // links to absent members being dialled again
   std::optional<BodyIndex> controlled;
   Input current_input;
   std::vector<std::pair<PeerId, BodyIndex>> remote_controlled;
 
   // Corrections found since the last tick.
-  std::vector<Frame> mismatched_since;         // per body: its earliest overridden frame, or kNoFrame
-  std::vector<BodyIndex> mismatched_bodies;
-  sync::ToleratedDifferences tolerated;        // owner frames that agreed only within tolerance
+  Corrections corrections;                     // owner frames this peer's differ from, to correct
   sync::BodyForensics forensics;               // what explains a disagreement (Peer::diagnose)
   std::vector<PeerId> known_owner;             // per body, to report table-wide changes
   std::vector<std::uint8_t> owned_by_me;       // per body: replayed, never re-simulated
@@ -213,8 +219,6 @@ struct Peer::Impl {
   std::vector<std::uint8_t> frozen_next;  // per body: left out of the next step
   bool freezing = false;                  // the last step was given frozen_next
   TouchedBodies region_touched;  // the region pass's; the visuals keep their own
-  void touch(std::span<const BodyIndex> bodies);  // both
-  void touch_all();                                // both
 
   SnapshotLinks links;    // both directions' bookkeeping, per remote peer
   SnapshotSender sender;  // what this peer owns, out to the others

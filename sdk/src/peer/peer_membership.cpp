@@ -15,7 +15,8 @@ void Peer::Impl::on_connected(ConnectionId connection) {
     host_link_up = true;
     return;
   }
-  const std::optional<session::PendingLink> link = joining.take_link(connection);
+  std::optional<session::PendingLink> link = joining.take_link(connection);
+  if (!link) link = take_redial(connection);
   if (!link) return;  // incoming: it introduces itself
   send_to(connection, wire::Hello{members.self(), config.session, secret});
   // Every member the welcome named is older: its baseline is asked for now, on the heels of
@@ -53,6 +54,11 @@ void Peer::Impl::on_disconnected(ConnectionId connection, bool timed_out, std::i
     if (!joining.finished()) joining.mesh().push_back({transport->connect(link->address), link->peer, link->address});
     return;
   }
+  if (const std::optional<session::PendingLink> link = take_redial(connection)) {
+    // Still unreachable: try again while its grace period lasts (expire_absent ends it).
+    if (members.find_absent(link->peer) != nullptr) redial(link->peer, link->address);
+    return;
+  }
   if (connection == host_connection) {
     host_connection = kNoConnection;
     // Before the match, the host is the one that admitted this peer and keeps its clock.
@@ -66,6 +72,13 @@ void Peer::Impl::on_disconnected(ConnectionId connection, bool timed_out, std::i
       emit(make_event(EventKind::peer_lost, *id));
       // Everyone gone at once: it is this peer that dropped. Ask the host to take it back.
       if (members.remotes().empty() && members.self() != 0) start_rejoin();
+      // One link alone dropped (the others still carry traffic, so both peers are most likely
+      // alive): left alone, each would hand the other's objects over when its grace ends, and
+      // the two would play on in different worlds. The newer of the two dials the older again,
+      // as when it joined; the older takes it back on its Hello (on_hello).
+      else if (!members.remotes().empty() && *id < members.self()) {
+        if (const session::AbsentMember* gone = members.find_absent(*id)) redial(*id, gone->member.address);
+      }
     }
     return;
   }
@@ -132,7 +145,26 @@ void Peer::Impl::expire_absent(std::int64_t now_us) {
   }
 }
 
+void Peer::Impl::redial(PeerId peer, const Address& address) {
+  redials.push_back({transport->connect(address), peer, address});
+}
+
+std::optional<session::PendingLink> Peer::Impl::take_redial(ConnectionId connection) {
+  for (auto it = redials.begin(); it != redials.end(); ++it) {
+    if (it->connection != connection) continue;
+    const session::PendingLink link = *it;
+    redials.erase(it);
+    return link;
+  }
+  return std::nullopt;
+}
+
 void Peer::Impl::peer_gone(PeerId peer) {
+  std::erase_if(redials, [&](const session::PendingLink& l) {
+    if (l.peer != peer) return false;
+    transport->disconnect(l.connection);
+    return true;
+  });
   time_sync.forget(peer);
   joining.baseline_done(peer);
   std::erase_if(remote_controlled, [&](auto& rc) {
@@ -234,8 +266,9 @@ void Peer::Impl::on_hello(ConnectionId connection, const wire::Hello& hello) {
   }
   const session::Member* present = members.find(hello.id);
   const session::AbsentMember* gone = members.find_absent(hello.id);
-  if (present && present->connection == connection && present->secret == 0) {
-    members.set_secret(hello.id, hello.secret);  // the answer to the Hello this peer sent
+  if (present && present->connection == connection) {
+    // The answer to the Hello this peer sent on a link it opened (a join's mesh, a redial).
+    if (present->secret == 0) members.set_secret(hello.id, hello.secret);
     return;
   }
   // Answered on the same link, so both ends know each other's secret for a later rejoin.

@@ -145,11 +145,11 @@ void Peer::Impl::on_owner_frame(Frame frame, BodyIndex body, const ObjectState& 
   const bool bytes_agree = bytes.empty() || sync::user_bytes_equal(held_user_bytes(frame, body), bytes);
   if (bytes_agree && sync::bitwise_equal(state, own)) {
     history.set_confirmed(frame, body, true);  // holds the owner's data: desync checksums compare it
-    tolerated.confirmed(body, frame);
+    corrections.tolerated.confirmed(body, frame);
     return;
   }
   if (bytes_agree && sync::states_agree(state, own, config.compare)) {
-    tolerated.note(body, frame);  // not the same bits: corrected by a later catch-up
+    corrections.tolerated.note(body, frame);  // not the same bits: corrected by a later catch-up
     ++stats.tolerated;
     return;
   }
@@ -169,14 +169,6 @@ void Peer::Impl::take_held_record(BodyIndex body, PeerId owner, Frame since) {
   if (held == nullptr || frame < since) return;
   const ObjectState state = quantize_filter.dequantize(body, frame, *held);
   on_owner_frame(frame, body, state, link->received.user_bytes(body, frame).first(user_bytes.size[body]));
-}
-
-void Peer::Impl::note_mismatch(BodyIndex body, Frame frame) {
-  ++stats.overrides;
-  forensics.overridden(body);
-  Frame& since = mismatched_since[body];
-  if (since == kNoFrame) mismatched_bodies.push_back(body);
-  if (since == kNoFrame || frame < since) since = frame;
 }
 
 // Resting copies of other peers' bodies that changed here, against what their owners last said

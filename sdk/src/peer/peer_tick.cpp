@@ -1,5 +1,6 @@
 // One update of a peer: receive, correct, step the due frames, decide ownership, send,
-// smooth. The order follows ARCHITECTURE.md ("One tick on one peer").
+// smooth. Receiving comes first so that corrections use every owner frame that has arrived;
+// sending comes after the step so that snapshots carry the newest frame.
 #include <algorithm>
 #include <cmath>
 
@@ -76,7 +77,7 @@ void Peer::Impl::start_match(std::int64_t now_us, Frame frame) {
   clock.emplace(clock_config, now_us, frame);
   resimulator.start(frame);
   rest_checks.clear();
-  tolerated.clear();
+  corrections.tolerated.clear();
   touch_all();
   const std::vector<PeerId> live = members.live();
   ownership.emplace(config.authority, config.tick_hz, members.self(), live, body_count);
@@ -117,6 +118,7 @@ void Peer::Impl::step_frame() {
 void Peer::Impl::validate_parts() const {
   visuals.validate();
   sender.validate(owned_bodies);
+  corrections.validate();
 }
 
 // Outside this peer's simulated region (as of the last frame), bodies that no player
@@ -141,82 +143,6 @@ std::span<const std::uint8_t> Peer::Impl::frozen_for_next_step() {
   return frozen_next;
 }
 
-void Peer::Impl::apply_corrections() {
-  if (!tolerated.empty()) correct_tolerated();
-  correct_frozen_bodies();
-  if (mismatched_bodies.empty()) return;
-  Frame from = mismatched_since[mismatched_bodies.front()];
-  for (BodyIndex b : mismatched_bodies) from = std::min(from, mismatched_since[b]);
-  const int depth = history.newest() - from;
-  if (depth <= config.max_resimulated_frames && history.has(from)) {
-    catch_up(from);
-    tolerated.caught_up(from);
-  } else {
-    // Too much work for one update: the owner's newest frame, extrapolated, wins at once (a
-    // snap hands its correction to the smoother and touches its body itself).
-    for (BodyIndex b : mismatched_bodies) {
-      const Frame latest = owner_frames.newest(b);
-      if (const ObjectState* s = owner_frames.find(latest, b)) {
-        snap_to(b, latest, *s, owner_frames.user_bytes(latest, b).first(user_bytes.size[b]));
-      }
-    }
-  }
-  for (BodyIndex b : mismatched_bodies) mismatched_since[b] = kNoFrame;
-  mismatched_bodies.clear();
-}
-
-// Differences within tolerance that no catch-up has corrected for tolerated_frames become
-// overrides of the newest frame that showed them (a shallow catch-up). One whose newest frame
-// is too old for that waits for a newer owner frame; one of a body this peer now owns is moot.
-void Peer::Impl::correct_tolerated() {
-  const Frame newest = history.newest();
-  const Frame oldest_allowed = std::max(history.oldest(), newest - config.max_resimulated_frames);
-  tolerated.take_overdue(newest - config.compare.tolerated_frames, oldest_allowed, [&](BodyIndex b, Frame f) {
-    if (owned_by_me[b] == 0) note_mismatch(b, f);
-  });
-}
-
-// Re-simulates from the overridden frame; every body the catch-up changed gets its correction
-// and is touched (all of them when the engine cannot say which: rows before the newest were
-// rewritten too).
-void Peer::Impl::catch_up(Frame from) {
-  const Frame newest = history.newest();
-  const std::span<const ObjectState> now_states = history.newest_states();
-  const std::span<const std::uint8_t> replay =
-      config.catchup == CatchupScope::object ? replay_outside_reach(from) : owned_by_me;
-  stats.catchup_frames += static_cast<std::uint64_t>(resimulator.resimulate(from, replay));
-  for (BodyIndex b : mismatched_bodies) {
-    emit(make_event(EventKind::override_applied, owner_of(b), objects.id(b), from, newest - from));
-  }
-  auto correct = [&](BodyIndex b) {
-    const ObjectState& was = resimulator.newest_before(b);
-    if (!sync::bitwise_equal(was, now_states[b])) visuals.corrected(b, was, now_states[b]);
-  };
-  const std::span<const BodyIndex> changed = resimulator.last_changes();
-  for (BodyIndex b : changed) correct(b);
-  touch(changed);
-}
-
-// Owners' frames of bodies frozen here since their mismatch (other players' balls far away,
-// mostly): written in, nothing re-simulated, and only those bodies' smoothing and regions are
-// redone. The others' catch-up then starts at their own earliest mismatch: a frozen body is
-// out of this peer's simulated region, where nothing it simulates could have touched it.
-void Peer::Impl::correct_frozen_bodies() {
-  const Frame newest = history.newest();
-  const std::span<const ObjectState> now_states = history.newest_states();
-  std::erase_if(mismatched_bodies, [&](BodyIndex b) {
-    const Frame from = mismatched_since[b];
-    const ObjectState was = now_states[b];
-    const std::span<const BodyIndex> body(&b, 1);
-    if (!resimulator.correct_frozen(from, body)) return false;
-    if (!sync::bitwise_equal(was, now_states[b])) visuals.corrected(b, was, now_states[b]);
-    emit(make_event(EventKind::override_applied, owner_of(b), objects.id(b), from, newest - from));
-    touch(body);
-    mismatched_since[b] = kNoFrame;
-    return true;
-  });
-}
-
 void Peer::Impl::note_step_changes() {
   // The new frame differs from the one before only for the bodies the step changed and those
   // given their owner's state; every other body was carried over.
@@ -234,52 +160,6 @@ void Peer::Impl::touch_all() {
   region_touched.all = true;
 }
 
-std::span<const std::uint8_t> Peer::Impl::replay_outside_reach(Frame from) {
-  // Per-object catch-up: re-simulate the overridden bodies and whatever they can reach before
-  // the present; everything else replays its recorded frames.
-  history.copy_states(from, past_states);
-  const std::span<const ObjectState> states = past_states;
-  const float horizon = static_cast<float>(history.newest() - from) / config.tick_hz;
-  std::fill(replay_scratch.begin(), replay_scratch.end(), std::uint8_t{1});
-  for (BodyIndex m : mismatched_bodies) {
-    const float reach = radii[m] + length(states[m].linear_velocity) * horizon;
-    for (BodyIndex b = 0; b < body_count; ++b) {
-      const float own_reach = radii[b] + length(states[b].linear_velocity) * horizon;
-      if (distance(states[b].position, states[m].position) <= reach + own_reach && !owned_by_me[b]) {
-        replay_scratch[b] = 0;
-      }
-    }
-  }
-  return replay_scratch;
-}
-
-void Peer::Impl::snap_to(BodyIndex body, Frame frame, const ObjectState& owner_state,
-                         std::span<const std::uint8_t> owner_user_bytes) {
-  const Frame newest = history.newest();
-  const ObjectState s = newest > frame
-                            ? interpolator.extrapolate(owner_state, static_cast<float>(newest - frame) / config.tick_hz)
-                            : owner_state;
-  // The frames in between held this peer's stale guesses; a later catch-up that restores one
-  // of them should start from the owner's path instead: interpolate it.
-  const FrameData from{frame, owner_state}, to{newest, s};
-  for (Frame f = std::max(frame + 1, history.oldest()); f < newest; ++f) {
-    history.set(f, body, interpolator.interpolate(from, to, f));
-  }
-  visuals.corrected(body, history.state(newest, body), s);
-  history.set(newest, body, s);
-  sim.write(body, s);
-  touch(std::span(&body, 1));
-  if (!owner_user_bytes.empty()) {
-    // Game state cannot be extrapolated: the owner's bytes of that frame hold until it sends more.
-    for (Frame f = std::max(frame + 1, history.oldest()); f <= newest; ++f) {
-      std::ranges::copy(owner_user_bytes, held_user_bytes(f, body).begin());
-    }
-    sim.write_user_bytes(body, owner_user_bytes);
-  }
-  ++stats.snaps;
-  emit(make_event(EventKind::snapped, owner_of(body), objects.id(body), frame, newest - frame));
-}
-
 void Peer::Impl::run_sync_test(Frame frame) {
   const Frame from = frame - config.sync_test_frames;
   if (!history.has(from)) return;
@@ -288,7 +168,7 @@ void Peer::Impl::run_sync_test(Frame frame) {
   for (BodyIndex b : user_bytes.bodies) {
     std::ranges::copy(held_user_bytes(frame, b), user_bytes_before.begin() + b * user_bytes.max);
   }
-  resimulator.resimulate(from, {}, false);
+  resimulator.resimulate(from, {}, sync::Injection::none);
   touch(resimulator.last_changes());
   Event event = make_event(EventKind::desync, members.self(), 0, frame, config.sync_test_frames);
   const std::span<const ObjectState> again = history.newest_states();
