@@ -44,7 +44,7 @@ void Peer::Impl::correct_tolerated() {
   const Frame newest = history.newest();
   const Frame oldest_allowed = std::max(history.oldest(), newest - config.max_resimulated_frames);
   corrections.tolerated.take_overdue(newest - config.compare.tolerated_frames, oldest_allowed, [&](BodyIndex b, Frame f) {
-    if (owned_by_me[b] == 0) note_mismatch(b, f);
+    if (authority.owned_by_me[b] == 0) note_mismatch(b, f);
   });
 }
 
@@ -55,7 +55,7 @@ void Peer::Impl::catch_up(Frame from) {
   const Frame newest = history.newest();
   const std::span<const ObjectState> now_states = history.newest_states();
   const std::span<const std::uint8_t> replay =
-      config.catchup == CatchupScope::object ? replay_outside_reach(from) : owned_by_me;
+      config.catchup == CatchupScope::object ? replay_outside_reach(from) : authority.owned_by_me;
   stats.catchup_frames += static_cast<std::uint64_t>(resimulator.resimulate(from, replay));
   for (BodyIndex b : corrections.mismatched.bodies()) {
     emit(make_event(EventKind::override_applied, owner_of(b), objects.id(b), from, newest - from));
@@ -95,10 +95,10 @@ std::span<const std::uint8_t> Peer::Impl::replay_outside_reach(Frame from) {
   const float horizon = static_cast<float>(history.newest() - from) / config.tick_hz;
   std::fill(replay_scratch.begin(), replay_scratch.end(), std::uint8_t{1});
   for (BodyIndex m : corrections.mismatched.bodies()) {
-    const float reach = radii[m] + length(states[m].linear_velocity) * horizon;
+    const float reach = authority.radii[m] + length(states[m].linear_velocity) * horizon;
     for (BodyIndex b = 0; b < body_count; ++b) {
-      const float own_reach = radii[b] + length(states[b].linear_velocity) * horizon;
-      if (distance(states[b].position, states[m].position) <= reach + own_reach && !owned_by_me[b]) {
+      const float own_reach = authority.radii[b] + length(states[b].linear_velocity) * horizon;
+      if (distance(states[b].position, states[m].position) <= reach + own_reach && !authority.owned_by_me[b]) {
         replay_scratch[b] = 0;
       }
     }

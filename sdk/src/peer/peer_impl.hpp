@@ -5,60 +5,32 @@
 #include <optional>
 #include <vector>
 
-#include "authority/ownership.hpp"
-#include "authority/regions.hpp"
 #include "core/bounded_queue.hpp"
+#include "peer/authority_state.hpp"
 #include "peer/corrections.hpp"
+#include "peer/peer_support.hpp"
 #include "peer/presentation.hpp"
 #include "peer/recorder.hpp"
+#include "peer/session_state.hpp"
 #include "peer/snapshot_links.hpp"
 #include "peer/snapshot_sender.hpp"
-#include "peer/touched_bodies.hpp"
 #include "peer/update_cost_clock.hpp"
 #include "present/frame_interpolator.hpp"
-#include "present/visual_smoother.hpp"
-#include "session/frame_clock.hpp"
-#include "session/joining.hpp"
-#include "session/membership.hpp"
-#include "session/time_sync.hpp"
 #include "shoal/peer.hpp"
 #include "sync/body_forensics.hpp"
 #include "sync/input_log.hpp"
 #include "sync/owner_frames.hpp"
-#include "sync/priority.hpp"
 #include "sync/quantize_filter.hpp"
 #include "sync/resimulator.hpp"
 #include "sync/rest_checks.hpp"
-#include "sync/snapshot_baselines.hpp"
-#include "wire/control_messages.hpp"
-#include "wire/quantize.hpp"
 #include "wire/snapshot_codec.hpp"
 #include "world/frame_history.hpp"
 #include "world/object_table.hpp"
-#include "world/user_bytes.hpp"
 
 namespace shoal {
 
-inline Event make_event(EventKind kind, PeerId peer, ObjectId object = 0, Frame frame = kNoFrame,
-                        int depth = 0) {
-  Event e;
-  e.kind = kind;
-  e.peer = peer;
-  e.object = object;
-  e.frame = frame;
-  e.depth = depth;
-  return e;
-}
-
-/// Digest of every body's state: what a recording began with, checked by its replay.
-std::uint64_t world_digest(const Simulation& simulation);
-
-// How far ahead of its newest frame a peer keeps inputs: those of snapshots up to a quarter of
-// the history ahead (what on_snapshot accepts), plus their senders' input delay.
-inline int input_frames_ahead(const PeerConfig& c) { return c.history_frames / 4 + wire::kMaxInputFramesAhead; }
-
 struct Peer::Impl {
-  enum class Phase { idle, hosting, joining, syncing, in_match, left };
+  using Phase = SessionState::Phase;
 
   Impl(const PeerConfig& config, Simulation& simulation, std::unique_ptr<Transport> transport);
 
@@ -159,39 +131,11 @@ struct Peer::Impl {
   UpdateCostClock cost_clock;  // PeerConfig::measure_update_cost
   wire::Quantizer quantizer;
   sync::QuantizeFilter quantize_filter;  // installed on the resimulator when quantising
-  authority::RegionBuilder regions;
+  AuthorityState authority;  // regions, owners, what this peer owns
   sync::RestChecks rest_checks;  // resting copies of others' bodies against their owners'
-  std::vector<authority::PeerRegions> peer_regions;   // self and every remote, ascending id
-  std::optional<authority::OwnershipTable> ownership;  // from the start of the match
-  struct EarlyChange {
-    wire::OwnershipChange change;
-    bool record;
-  };
-  std::vector<EarlyChange> early_ownership;  // received while syncing, applied at the start
-  // Baselines asked for from each older member as soon as its link is up, while the clock
-  // still syncs (it saves their round trip after the start): kept until the start, then
-  // taken like any owner frames.
-  std::vector<std::pair<PeerId, wire::Baseline>> early_baselines;
-  bool baselines_requested = false;
   Presentation visuals;                     // what the game draws
   present::FrameInterpolator interpolator;  // snaps: extrapolate, and bridge the frames between
-  session::Membership members;
-  session::TimeSync time_sync;
-  std::optional<session::FrameClock> clock;
-
-  Phase phase = Phase::idle;
-  bool is_host = false;
-  int pongs_received = 0;
-  static constexpr int kPongsBeforeStart = 4;  // a few RTT samples before trusting the estimate
-  // Until time sync holds this many of the host's samples, pings go four times as often.
-  static constexpr std::size_t kQuickPingSamples = 32;
-  ConnectionId host_connection = kNoConnection;
-  bool rejoining = false;
-  std::uint64_t secret;  // this peer's, random: proves a rejoin is really it
-  session::Joining joining;
-  std::int64_t next_host_attempt_us = 0;  // joining: when to ask the host again
-  bool host_link_up = false;              // joining: host_connection is connected
-  std::vector<session::PendingLink> redials;  // links to absent members being dialled again
+  SessionState session;  // members, clock, joining
   std::optional<BodyIndex> controlled;
   Input current_input;
   std::vector<std::pair<PeerId, BodyIndex>> remote_controlled;
@@ -199,9 +143,6 @@ struct Peer::Impl {
   // Corrections found since the last tick.
   Corrections corrections;                     // owner frames this peer's differ from, to correct
   sync::BodyForensics forensics;               // what explains a disagreement (Peer::diagnose)
-  std::vector<PeerId> known_owner;             // per body, to report table-wide changes
-  std::vector<std::uint8_t> owned_by_me;       // per body: replayed, never re-simulated
-  std::vector<BodyIndex> owned_bodies;         // the same, as a list: the per-frame sends walk it
 
   // Per-frame scratch, sized once.
   std::vector<ObjectState> before;
@@ -209,34 +150,21 @@ struct Peer::Impl {
   std::vector<std::uint8_t> user_bytes_before;  // sync-test mode: bodies x user_bytes.max
   std::vector<std::uint8_t> received_user_bytes;  // one body's, as a snapshot record carries them
   std::vector<std::uint8_t> replay_scratch;
-  std::vector<float> radii;
-  std::vector<BodyIndex> controlled_scratch;
-  std::vector<authority::OwnershipChange> decided;
-  std::vector<BodyIndex> decide_candidates;  // owned or in this peer's core
   std::vector<std::uint8_t> out_buffer;
   wire::Snapshot snapshot_in;
   wire::SnapshotAckMessage ack_in;
   std::vector<std::uint8_t> frozen_next;  // per body: left out of the next step
   bool freezing = false;                  // the last step was given frozen_next
-  TouchedBodies region_touched;  // the region pass's; the visuals keep their own
 
   SnapshotLinks links;    // both directions' bookkeeping, per remote peer
   SnapshotSender sender;  // what this peer owns, out to the others
-  wire::Ownership ownership_out;
   // Control messages decoded and built here, kept so that their vectors keep their capacity.
-  wire::Ownership ownership_in;
   wire::Checksum checksum_in, checksum_out;
 
-  struct PendingPong {
-    ConnectionId connection;
-    std::int64_t ping_sent_us;
-  };
-  std::vector<PendingPong> pending_pongs;  // answered once the clock has advanced
   // A game that never polls must not grow memory without bound: past 4096 the oldest go.
   core::BoundedQueue<Event> events{4096};
   PeerStats stats;
   std::int64_t last_update_us = -1;
-  std::int64_t last_ping_us = -1;
 };
 
 template <class Message>
@@ -250,7 +178,7 @@ template <class Message>
 void Peer::Impl::broadcast(const Message& message) {
   if (!wire::encode(message, out_buffer)) return;
   const Channel channel = wire::channel_of(static_cast<wire::MessageKind>(out_buffer[3]));
-  for (const session::Member& m : members.remotes()) transport->send(m.connection, channel, out_buffer);
+  for (const session::Member& m : session.members.remotes()) transport->send(m.connection, channel, out_buffer);
 }
 
 }  // namespace shoal

@@ -26,7 +26,7 @@ void Peer::Impl::on_snapshot_ack(PeerId from, const wire::SnapshotAckMessage& me
 
 void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
   if (snapshot.sender != from) return drop(DropReason::not_owner);
-  if (phase != Phase::in_match) return;  // nothing to compare with yet
+  if (session.phase != Phase::in_match) return;  // nothing to compare with yet
   // Peers of one match must encode alike (SnapshotConfig's encoding fields).
   if (snapshot.quantized != config.snapshots.quantize) return drop(DropReason::malformed);
   // A frame far outside the window cannot be placed in the rings: drop it.
@@ -161,7 +161,7 @@ void Peer::Impl::on_owner_frame(Frame frame, BodyIndex body, const ObjectState& 
 // it delivered and would not send a resting object again. The newest such record is still held
 // with the link's baselines, and is taken now, as if it had just arrived.
 void Peer::Impl::take_held_record(BodyIndex body, PeerId owner, Frame since) {
-  if (!config.snapshots.quantize || owner == members.self() || history.empty()) return;
+  if (!config.snapshots.quantize || owner == session.members.self() || history.empty()) return;
   SnapshotLink* link = links.find(owner);
   if (link == nullptr) return;
   Frame frame = kNoFrame;
@@ -180,7 +180,7 @@ void Peer::Impl::check_resting_copies() {
 }
 
 bool Peer::Impl::check_resting_copy(BodyIndex body) {
-  if (owned_by_me[body] != 0) return true;
+  if (authority.owned_by_me[body] != 0) return true;
   const ObjectState& own = history.newest_states()[body];
   SnapshotLink* link = links.find(owner_of(body));
   if (link == nullptr) return true;

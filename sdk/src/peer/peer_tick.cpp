@@ -16,22 +16,22 @@ void Peer::Impl::update(std::int64_t now_us) {
   if (last_update_us >= 0 && now_us < last_update_us) now_us = last_update_us;  // never backwards
   const Frame newest_before = history.empty() ? kNoFrame : history.newest();
   const std::uint64_t corrections_before = stats.catchup_frames + stats.snaps;
-  joining.tick(now_us);
+  session.joining.tick(now_us);
   drain_transport(now_us);
   cost_clock.lap(&UpdateCost::receive_ns);
   expire_absent(now_us);
-  switch (phase) {
+  switch (session.phase) {
     case Phase::hosting:
       start_match(now_us, 0);
       break;
     case Phase::joining:
-      if (host_link_up) send_pings(now_us);
+      if (session.host_link_up) send_pings(now_us);
       break;
     case Phase::syncing:
       send_pings(now_us);
       // Only once linked to every member: its snapshots and claims must reach them all.
-      if (joining.meshed() && pongs_received >= kPongsBeforeStart) {
-        if (auto target = time_sync.target_match_frame(now_us)) {
+      if (session.joining.meshed() && session.pongs_received >= session.kPongsBeforeStart) {
+        if (auto target = session.time_sync.target_match_frame(now_us)) {
           start_match(now_us, static_cast<Frame>(std::floor(*target)));
         }
       }
@@ -40,19 +40,19 @@ void Peer::Impl::update(std::int64_t now_us) {
       break;
   }
   advance_join(now_us);
-  if (phase == Phase::in_match) {
+  if (session.phase == Phase::in_match) {
     cost_clock.lap(&UpdateCost::session_ns);
     apply_corrections();
     cost_clock.lap(&UpdateCost::correct_ns);
     // The host defines the timeline; everyone else follows the estimate from its pings.
     std::optional<double> target;
-    if (!is_host) target = time_sync.target_match_frame(now_us);
-    const int due = clock->advance(now_us, target);
+    if (!session.is_host) target = session.time_sync.target_match_frame(now_us);
+    const int due = session.clock->advance(now_us, target);
     for (int i = 0; i < due; ++i) step_frame();
-    for (const PendingPong& p : pending_pongs) {
-      send_to(p.connection, wire::Pong{p.ping_sent_us, clock->match_time()});
+    for (const SessionState::PendingPong& p : session.pending_pongs) {
+      send_to(p.connection, wire::Pong{p.ping_sent_us, session.clock->match_time()});
     }
-    pending_pongs.clear();
+    session.pending_pongs.clear();
     send_pings(now_us);
     cost_clock.lap(&UpdateCost::session_ns);
     refresh_visuals(now_us);
@@ -74,22 +74,22 @@ void Peer::Impl::start_match(std::int64_t now_us, Frame frame) {
   session::FrameClockConfig clock_config;
   clock_config.tick_hz = config.tick_hz;
   clock_config.max_catchup_frames_per_update = config.max_clock_catchup_frames;
-  clock.emplace(clock_config, now_us, frame);
+  session.clock.emplace(clock_config, now_us, frame);
   resimulator.start(frame);
   rest_checks.clear();
   corrections.tolerated.clear();
   touch_all();
-  const std::vector<PeerId> live = members.live();
-  ownership.emplace(config.authority, config.tick_hz, members.self(), live, body_count);
+  const std::vector<PeerId> live = session.members.live();
+  authority.ownership.emplace(config.authority, config.tick_hz, session.members.self(), live, body_count);
   for (PeerId peer : live) reset_regions(peer);
-  for (const EarlyChange& early : early_ownership) apply_ownership(early.change, early.record);
-  early_ownership.clear();
+  for (const AuthorityState::EarlyChange& early : authority.early_ownership) apply_ownership(early.change, early.record);
+  authority.early_ownership.clear();
   note_owner_changes();
-  phase = Phase::in_match;
-  emit(make_event(EventKind::joined_match, members.self(), 0, frame));
-  if (!baselines_requested) request_baselines();
-  for (const auto& [from, baseline] : early_baselines) on_baseline(from, baseline);
-  early_baselines.clear();
+  session.phase = Phase::in_match;
+  emit(make_event(EventKind::joined_match, session.members.self(), 0, frame));
+  if (!session.baselines_requested) request_baselines();
+  for (const auto& [from, baseline] : session.early_baselines) on_baseline(from, baseline);
+  session.early_baselines.clear();
 }
 
 void Peer::Impl::step_frame() {
@@ -117,8 +117,10 @@ void Peer::Impl::step_frame() {
 
 void Peer::Impl::validate_parts() const {
   visuals.validate();
-  sender.validate(owned_bodies);
+  sender.validate(authority.owned_bodies);
   corrections.validate();
+  authority.validate(session.members.self());
+  session.validate();
 }
 
 // Outside this peer's simulated region (as of the last frame), bodies that no player
@@ -133,10 +135,10 @@ std::span<const std::uint8_t> Peer::Impl::frozen_for_next_step() {
   const std::span<const ObjectState> states = history.newest_states();
   // Over plain pointers: byte vectors may alias anything, which would keep this whole-world
   // pass from being vectorised.
-  const std::uint8_t* __restrict simulated = regions_of(members.self()).simulated.data();
+  const std::uint8_t* __restrict simulated = regions_of(session.members.self()).simulated.data();
   std::uint8_t* __restrict frozen = frozen_next.data();
   for (BodyIndex b = 0; b < body_count; ++b) frozen[b] = static_cast<std::uint8_t>(simulated[b] == 0);
-  for (BodyIndex b : owned_bodies) {
+  for (BodyIndex b : authority.owned_bodies) {
     if (!states[b].at_rest) frozen[b] = 0;
   }
   frozen[*controlled] = 0;
@@ -151,13 +153,13 @@ void Peer::Impl::note_step_changes() {
 
 void Peer::Impl::touch(std::span<const BodyIndex> bodies) {
   visuals.touched(bodies);
-  region_touched.add(bodies);
+  authority.region_touched.add(bodies);
   if (config.snapshots.quantize) rest_checks.changed(bodies, history.newest());
 }
 
 void Peer::Impl::touch_all() {
   visuals.touch_all();
-  region_touched.all = true;
+  authority.region_touched.all = true;
 }
 
 void Peer::Impl::run_sync_test(Frame frame) {
@@ -170,7 +172,7 @@ void Peer::Impl::run_sync_test(Frame frame) {
   }
   resimulator.resimulate(from, {}, sync::Injection::none);
   touch(resimulator.last_changes());
-  Event event = make_event(EventKind::desync, members.self(), 0, frame, config.sync_test_frames);
+  Event event = make_event(EventKind::desync, session.members.self(), 0, frame, config.sync_test_frames);
   const std::span<const ObjectState> again = history.newest_states();
   for (BodyIndex b = 0; b < body_count; ++b) {
     if (!sync::bitwise_equal(before[b], again[b])) event.objects.push_back(objects.id(b));
@@ -198,23 +200,23 @@ void Peer::Impl::send_pings(std::int64_t now_us) {
   // A young estimate rests on few samples, and each is off by half the difference of its two
   // legs' queueing: under heavy jitter the first seconds' estimate can be most of a frame off.
   // So a joiner pings four times as often until the host's samples fill half the window.
-  const bool young = !is_host && time_sync.reference_samples() < kQuickPingSamples;
+  const bool young = !session.is_host && session.time_sync.reference_samples() < session.kQuickPingSamples;
   const int interval_ms = young ? std::max(10, config.ping_interval_ms / 4) : config.ping_interval_ms;
-  if (last_ping_us >= 0 && now_us - last_ping_us < std::int64_t{interval_ms} * 1000) return;
-  last_ping_us = now_us;
-  if (phase == Phase::joining) return send_to(host_connection, wire::Ping{now_us});  // not a member yet
-  for (const session::Member& m : members.remotes()) send_to(m.connection, wire::Ping{now_us});
+  if (session.last_ping_us >= 0 && now_us - session.last_ping_us < std::int64_t{interval_ms} * 1000) return;
+  session.last_ping_us = now_us;
+  if (session.phase == Phase::joining) return send_to(session.host_connection, wire::Ping{now_us});  // not a member yet
+  for (const session::Member& m : session.members.remotes()) send_to(m.connection, wire::Ping{now_us});
 }
 
 void Peer::Impl::send_checksum(Frame frame) {
   // Frames older than the deepest catch-up are final on their owner.
   const Frame checked = frame - config.max_resimulated_frames - 4;
-  if (!history.has(checked) || members.remotes().empty()) return;
+  if (!history.has(checked) || session.members.remotes().empty()) return;
   wire::Checksum& message = checksum_out;
   message.frame = checked;
   message.objects.clear();
-  for (BodyIndex b : owned_bodies) {
-    const Frame since = ownership->record(b).frame;
+  for (BodyIndex b : authority.owned_bodies) {
+    const Frame since = authority.ownership->record(b).frame;
     if (since == kNoFrame || since <= checked) {
       message.objects.push_back({objects.id(b), sync::state_hash(history.state(checked, b), held_user_bytes(checked, b))});
     }
@@ -225,7 +227,7 @@ void Peer::Impl::send_checksum(Frame frame) {
 void Peer::Impl::refresh_visuals(std::int64_t now_us) {
   const float dt = last_update_us < 0 ? 0.0f : static_cast<float>(now_us - last_update_us) * 1e-6f;
   // previous_states: the newest's when only one frame is held.
-  visuals.refresh(dt, history.previous_states(), history.newest_states(), static_cast<float>(clock->fraction()));
+  visuals.refresh(dt, history.previous_states(), history.newest_states(), static_cast<float>(session.clock->fraction()));
 }
 
 }  // namespace shoal
