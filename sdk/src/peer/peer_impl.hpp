@@ -92,6 +92,7 @@ struct Peer::Impl {
   void peer_gone(PeerId peer);
   void redial(PeerId peer, const Address& address);
   std::optional<session::PendingLink> take_redial(ConnectionId connection);
+  void cancel_redials(PeerId peer);
   void request_baselines();
   void send_baseline(ConnectionId connection);
   void on_baseline(PeerId from, const wire::Baseline& baseline);

@@ -27,6 +27,7 @@ void Peer::Impl::on_connected(ConnectionId connection) {
 }
 
 void Peer::Impl::admit(const session::Member& member, bool rejoined) {
+  cancel_redials(member.id);  // back by another way (its own dial, a rejoin through the host)
   session.members.add(member);
   if (authority.ownership) authority.ownership->peer_joined(member.id);
   if (!rejoined) reset_regions(member.id);
@@ -56,7 +57,7 @@ void Peer::Impl::on_disconnected(ConnectionId connection, bool timed_out, std::i
   }
   if (const std::optional<session::PendingLink> link = take_redial(connection)) {
     // Still unreachable: try again while its grace period lasts (expire_absent ends it).
-    if (session.members.find_absent(link->peer) != nullptr) redial(link->peer, link->address);
+    if (session.members.find_absent(link->peer) != nullptr && !session.rejoining) redial(link->peer, link->address);
     return;
   }
   if (connection == session.host_connection) {
@@ -76,7 +77,7 @@ void Peer::Impl::on_disconnected(ConnectionId connection, bool timed_out, std::i
       // alive): left alone, each would hand the other's objects over when its grace ends, and
       // the two would play on in different worlds. The newer of the two dials the older again,
       // as when it joined; the older takes it back on its Hello (on_hello).
-      else if (!session.members.remotes().empty() && *id < session.members.self()) {
+      else if (!session.members.remotes().empty() && *id < session.members.self() && !session.rejoining) {
         if (const session::AbsentMember* gone = session.members.find_absent(*id)) redial(*id, gone->member.address);
       }
     }
@@ -131,6 +132,9 @@ void Peer::Impl::start_rejoin() {
     if (host == nullptr || a.member.id < host->member.id) host = &a;
   }
   if (host == nullptr || host->member.id != 0) return;  // only the match's host admits peers
+  // The host's welcome names every member to link to again: single links being dialled meanwhile
+  // would race it.
+  for (const session::AbsentMember& a : session.members.absent()) cancel_redials(a.member.id);
   session.rejoining = true;
   session.host_connection = transport->connect(host->member.address);
 }
@@ -159,12 +163,16 @@ std::optional<session::PendingLink> Peer::Impl::take_redial(ConnectionId connect
   return std::nullopt;
 }
 
-void Peer::Impl::peer_gone(PeerId peer) {
+void Peer::Impl::cancel_redials(PeerId peer) {
   std::erase_if(session.redials, [&](const session::PendingLink& l) {
     if (l.peer != peer) return false;
     transport->disconnect(l.connection);
     return true;
   });
+}
+
+void Peer::Impl::peer_gone(PeerId peer) {
+  cancel_redials(peer);
   session.time_sync.forget(peer);
   session.joining.baseline_done(peer);
   std::erase_if(remote_controlled, [&](auto& rc) {
