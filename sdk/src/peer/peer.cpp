@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "core/steady_now.hpp"
 #include "peer/peer_impl.hpp"
 
 namespace shoal {
@@ -100,15 +101,6 @@ std::uint64_t world_digest(const Simulation& simulation) {
   for (BodyIndex b = 0; b < simulation.body_count(); ++b) digest.add(simulation.read(b));
   return digest.value();
 }
-
-namespace {
-
-std::int64_t steady_now_us() {
-  using namespace std::chrono;
-  return duration_cast<microseconds>(steady_clock::now().time_since_epoch()).count();
-}
-
-}  // namespace
 
 Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<Transport> t)
     : config(validated(cfg)),
@@ -225,7 +217,7 @@ void Peer::set_input(const Input& input) {
   impl_->current_input = input;
 }
 
-void Peer::update() { impl_->update(steady_now_us()); }
+void Peer::update() { impl_->update(core::steady_now_us()); }
 void Peer::update_at(std::int64_t now_us) { impl_->update(now_us); }
 
 void Peer::wait(int timeout_ms) { impl_->transport->wait(timeout_ms); }

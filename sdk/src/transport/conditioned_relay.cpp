@@ -5,6 +5,8 @@
 #include <chrono>
 #include <limits>
 
+#include "core/steady_now.hpp"
+
 namespace shoal::transport {
 namespace {
 
@@ -17,12 +19,6 @@ constexpr std::array<std::uint8_t, 4> kPunchMagic{0x7E, 'S', 'P', 'N'};
 
 bool is_punch(std::span<const std::uint8_t> datagram) {
   return datagram.size() == kPunchDatagramSize && std::equal(kPunchMagic.begin(), kPunchMagic.end(), datagram.begin());
-}
-
-std::int64_t steady_now_us() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
 }
 
 }  // namespace
@@ -128,7 +124,7 @@ void ConditionedRelay::pump() {
     }
     ++pipe->packets_in;
     pipe->bytes_in += static_cast<std::uint64_t>(size);
-    pipe->inbound.submit(steady_now_us(), datagram);
+    pipe->inbound.submit(core::steady_now_us(), datagram);
   }
   for (const auto& pipe : pipes_) {
     for (std::ptrdiff_t size; (size = pipe->socket.receive_from(received, from)) >= 0;) {
@@ -136,10 +132,10 @@ void ConditionedRelay::pump() {
         ++counters_.dropped_unknown_source;
         continue;
       }
-      pipe->outbound.submit(steady_now_us(), std::span(received.data(), static_cast<std::size_t>(size)));
+      pipe->outbound.submit(core::steady_now_us(), std::span(received.data(), static_cast<std::size_t>(size)));
     }
   }
-  const std::int64_t now_us = steady_now_us();
+  const std::int64_t now_us = core::steady_now_us();
   for (const auto& pipe : pipes_) {
     while (pipe->inbound.release(now_us, datagram_)) pipe->socket.send_to(config_.inner, datagram_);
     while (pipe->outbound.release(now_us, datagram_)) {
@@ -183,7 +179,7 @@ void ConditionedRelay::wait(int timeout_ms, int extra_fd) const {
   const std::int64_t next = next_release_us();
   if (next != std::numeric_limits<std::int64_t>::max()) {
     // Round up so we never wake just before the datagram is due and spin.
-    timeout = std::clamp<std::int64_t>((next - steady_now_us() + 999) / 1000, 0, timeout);
+    timeout = std::clamp<std::int64_t>((next - core::steady_now_us() + 999) / 1000, 0, timeout);
   }
   ::poll(fds.data(), fds.size(), static_cast<int>(timeout));
 }

@@ -6,6 +6,8 @@
 #include <random>
 #include <stdexcept>
 
+#include "core/steady_now.hpp"
+
 namespace shoal {
 
 const char* to_string(Path path) {
@@ -34,12 +36,6 @@ constexpr std::int64_t kRelayRetryUs = 500'000;
 constexpr std::size_t kMaxUnackedBytes = 16u << 20;
 constexpr int kWaitSliceMs = 5;  // timers here and in the relay client want polls
 
-std::int64_t now_us() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 const HybridConfig& validated(const HybridConfig& c) {
   if (c.direct_timeout_ms == 0 || c.direct_retry_ms == 0) {
     throw std::invalid_argument("hybrid transport: direct_timeout_ms and direct_retry_ms must be positive");
@@ -65,7 +61,7 @@ Hybrid::Hybrid(const HybridConfig& config)
     : config_(validated(config)),
       direct_(std::make_unique<EnetTransport>(config.direct)),
       relay_(std::make_unique<RelayClient>(config.relay, *direct_)),
-      created_us_(now_us()),
+      created_us_(core::steady_now_us()),
       random_(std::random_device{}() ^ (std::uint64_t{std::random_device{}()} << 32)) {}
 
 Hybrid::~Hybrid() {
@@ -85,7 +81,7 @@ ConnectionId Hybrid::connect(const Address& remote) {
   Address direct;
   std::uint16_t slot = 0;
   if (!parse_hybrid(remote, direct, slot)) return kNoConnection;
-  const std::int64_t now = now_us();
+  const std::int64_t now = core::steady_now_us();
   const ConnectionId id = next_route_++;
   Route& route = routes_[id];
   route.opener = true;
@@ -123,7 +119,7 @@ bool Hybrid::send(ConnectionId connection, Channel channel, std::span<const std:
   if (channel == Channel::control) {
     if (route.stream.unacked_bytes() + bytes.size() > kMaxUnackedBytes) return false;
     route.stream.push(bytes);
-    if (route.stream.unacked().size() == 1) route.progress_us = now_us();
+    if (route.stream.unacked().size() == 1) route.progress_us = core::steady_now_us();
     if (route.active != Path::none) send_sequenced(route, route.stream.unacked().back());
   } else if (route.active != Path::none) {  // unreliable: between paths it is simply lost
     encode_hybrid_datagram(bytes, frame_);
@@ -134,7 +130,7 @@ bool Hybrid::send(ConnectionId connection, Channel channel, std::span<const std:
 
 bool Hybrid::poll(TransportEvent& event) {
   if (events_.empty()) {
-    const std::int64_t now = now_us();
+    const std::int64_t now = core::steady_now_us();
     TransportEvent inner;
     while (direct_->poll(inner)) {
       if (relay_->carries_event(inner)) {

@@ -1,12 +1,12 @@
 #include "transport/relay_client.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <random>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "core/steady_now.hpp"
 #include "transport/enet_transport.hpp"
 
 namespace shoal {
@@ -28,12 +28,6 @@ constexpr std::size_t kMaxUnackedBytes = 16u << 20;
 constexpr std::int64_t kRateWindowUs = 1'000'000;
 // relay header (3) + slot (2) + link header (5) + sequence number (4)
 constexpr std::size_t kOverhead = 3 + 2 + kLinkHeaderSize + kLinkSeqSize;
-
-std::int64_t now_us() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 void validate(const RelayClientConfig& c) {
   if (c.session.empty() && c.code.empty()) {
@@ -95,7 +89,7 @@ ConnectionId RelayClient::connect(const Address& remote) {
       (status_.slot != kNoSlot && remote.port == status_.slot) || state_ == RelayState::refused) {
     return kNoConnection;
   }
-  const std::int64_t now = now_us();
+  const std::int64_t now = core::steady_now_us();
   const ConnectionId id = next_connection_++;
   Link& link = links_[id];
   link.remote = remote.port;
@@ -121,7 +115,7 @@ bool RelayClient::send(ConnectionId connection, Channel channel, std::span<const
     return false;
   }
   Link& link = found->second;
-  const std::int64_t now = now_us();
+  const std::int64_t now = core::steady_now_us();
   if (channel == Channel::control) {
     if (link.stream.unacked_bytes() + bytes.size() > kMaxUnackedBytes) return false;
     const std::uint32_t seq = link.stream.push(bytes);
@@ -138,7 +132,7 @@ bool RelayClient::send(ConnectionId connection, Channel channel, std::span<const
 }
 
 bool RelayClient::poll(TransportEvent& event) {
-  const std::int64_t now = now_us();
+  const std::int64_t now = core::steady_now_us();
   if (events_.empty()) {
     TransportEvent inner;
     while (owned_inner_ && events_.empty() && inner_->poll(inner)) on_inner_event(inner, now);
@@ -177,7 +171,7 @@ void RelayClient::set_conditions(const ConditionerConfig& config) { inner_->set_
 
 // ---- the relay connection ----
 
-void RelayClient::on_shared_event(const TransportEvent& event) { on_inner_event(event, now_us()); }
+void RelayClient::on_shared_event(const TransportEvent& event) { on_inner_event(event, core::steady_now_us()); }
 
 void RelayClient::on_inner_event(const TransportEvent& event, std::int64_t now) {
   if (event.connection != relay_connection_) {

@@ -1,21 +1,15 @@
 #include "transport/relay_server.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "core/steady_now.hpp"
 #include "transport/enet_transport.hpp"
 
 namespace shoal::transport {
 namespace {
-
-std::int64_t now_us() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 void validate(const RelayServerConfig& c) {
   if (c.max_sessions == 0) throw std::invalid_argument("max_sessions is 0: expected at least 1");
@@ -79,7 +73,7 @@ void RelayServer::wait(int timeout_ms) { transport_->wait(timeout_ms); }
 
 void RelayServer::poll() {
   TransportEvent event;
-  const std::int64_t now = now_us();
+  const std::int64_t now = core::steady_now_us();
   while (transport_->poll(event)) {
     switch (event.kind) {
       case TransportEventKind::connected: {

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "core/steady_now.hpp"
 #include "../tool_cli.hpp"
 
 #include "transport/conditioned_relay.hpp"
@@ -88,12 +89,6 @@ Options parse(int argc, char** argv) {
 
 volatile std::sig_atomic_t stop_requested = 0;
 
-std::int64_t now_us() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 int run(const Options& options) {
   shoal::transport::RelayConfig config;
   config.public_bind = {0x7F000001, options.listen_port};
@@ -113,11 +108,11 @@ int run(const Options& options) {
 
   std::signal(SIGINT, [](int) { stop_requested = 1; });
   std::signal(SIGTERM, [](int) { stop_requested = 1; });
-  const std::int64_t start = now_us();
+  const std::int64_t start = shoal::core::steady_now_us();
   const std::int64_t end = options.seconds > 0
                                ? start + static_cast<std::int64_t>(options.seconds * 1e6)
                                : std::numeric_limits<std::int64_t>::max();
-  while (stop_requested == 0 && now_us() < end) {
+  while (stop_requested == 0 && shoal::core::steady_now_us() < end) {
     relay.wait(50, -1);
     relay.pump();
   }
