@@ -58,7 +58,7 @@ struct Peer::Impl {
   void snap_to(BodyIndex body, Frame frame, const ObjectState& owner_state,
                std::span<const std::uint8_t> owner_user_bytes);
   // --- sending (peer_snapshots.cpp; the sending itself is SnapshotSender's) ---
-  void send_snapshots(Frame frame);
+  void settle_owned(const SendView& view);
   SendView send_view(Frame frame);
   // --- receiving owner frames (peer_snapshot_receive.cpp) ---
   void on_snapshot(PeerId from, const wire::Snapshot& snapshot);

@@ -20,16 +20,15 @@ SendView Peer::Impl::send_view(Frame frame) {
   return view;
 }
 
-void Peer::Impl::send_snapshots(Frame frame) {
-  const SendView view = send_view(frame);
-  // Receivers must get the owner's exact state: what quantising settles is taken here first,
-  // in this peer's newest frame, before anyone has seen that frame.
+// Part of the step, before anything is sent: receivers must get the owner's exact state, so
+// what quantising settles (a state this peer got from elsewhere: its previous owner, a snap) is
+// taken into this peer's newest frame first, before anyone has seen that frame.
+void Peer::Impl::settle_owned(const SendView& view) {
   for (const SnapshotSender::Settled& s : sender.settle_owned(view)) {
-    history.set(frame, s.body, s.state);
+    history.set(view.frame, s.body, s.state);
     sim.write(s.body, s.state);
     touch(std::span(&s.body, 1));
   }
-  sender.send(view);
 }
 
 }  // namespace shoal

@@ -105,7 +105,10 @@ void Peer::Impl::step_frame() {
   cost_clock.lap(&UpdateCost::step_ns);
   update_regions_and_ownership(frame);
   cost_clock.lap(&UpdateCost::authority_ns);
-  send_snapshots(frame);
+  const SendView view = send_view(frame);
+  settle_owned(view);
+  cost_clock.lap(&UpdateCost::step_ns);
+  sender.send(view);  // changes nothing but the sender's own columns and the links
   if (config.checksum_interval_frames > 0 && frame % config.checksum_interval_frames == 0) {
     send_checksum(frame);
   }
