@@ -23,8 +23,9 @@ namespace {
 constexpr std::size_t kBodies = 64;  // records of bodies past these are dropped, as a peer does
 
 struct Receiver {
-  explicit Receiver(std::size_t user_bytes) : user_bytes(user_bytes), sizes(kBodies, static_cast<std::uint8_t>(user_bytes)),
-      received(kBodies, user_bytes), sent(kBodies, user_bytes) {}
+  explicit Receiver(std::size_t bytes_per_body)
+      : user_bytes(bytes_per_body), sizes(kBodies, static_cast<std::uint8_t>(bytes_per_body)),
+        received(kBodies, bytes_per_body), sent(kBodies, bytes_per_body) {}
 
   void on_ack(const SnapshotAck& ack) {
     FUZZ_CHECK(ack.resets.size() <= kMaxAckResets, "an ack names at most kMaxAckResets resets");
