@@ -43,7 +43,9 @@ struct Receiver {
                "an accepted snapshot re-encodes to the same bytes");
     if (snapshot.has_ack) on_ack(snapshot.ack);
     received.on_packet(snapshot.sequence);
-    sent.begin_packet(snapshot.frame);  // what this side sends back: the states it took in
+    // What this side sends back: the states it took in, at its own frame (a peer's own frames
+    // are never the remote's to choose; the remote only chooses which sequences it acks).
+    sent.begin_packet(own_frame++);
     for (const ObjectRecord& record : snapshot.objects) take(record);
     SnapshotAck ack;
     received.take_ack(ack);
@@ -94,6 +96,7 @@ struct Receiver {
   sync::ReceivedSnapshots received;
   sync::SentSnapshots sent;
   Snapshot snapshot;
+  Frame own_frame = 0;
   std::vector<std::uint8_t> again;
   std::array<std::uint8_t, kMaxUserBytes> held_bytes{};
 };
