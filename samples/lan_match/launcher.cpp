@@ -21,6 +21,7 @@
 
 #include "arena.hpp"
 #include "peer_report.hpp"
+#include "relay_process.hpp"
 #include "report.hpp"
 #include "shoal/peer.hpp"
 #include "timeline.hpp"
@@ -139,12 +140,16 @@ class Launcher final : public MatchView {
   Launcher(const Options& options, const char* self_path, bool quiet)
       : options_(options), self_path_(self_path), quiet_(quiet), started_(Clock::now()), arena_(arena_for(options.peers, options.objects)),
         bodies_(static_cast<int>(all_bodies(arena_).size())), timeline_(timeline_for(options, shoal::PeerConfig{}.tick_hz)) {
+    if (options_.relay_restart_at >= 0) {  // the launcher's own relay, which it restarts
+      relay_.emplace(sibling_relay_path(), options_.relay ? options_.relay->port : std::uint16_t{0});
+      options_.relay = shoal::Address{"127.0.0.1", relay_->port()};
+    }
     if (!quiet_) print_banner();
     children_.resize(static_cast<std::size_t>(options.peers));
     for (int i = 0; i < options.peers; ++i) {
       Child& child = children_[static_cast<std::size_t>(i)];
       child.index = i;
-      spawn(child, peer_arguments(options, self_path, i));
+      spawn(child, peer_arguments(options_, self_path, i));
     }
   }
 
@@ -190,6 +195,11 @@ class Launcher final : public MatchView {
     const double now_s = seconds_since_launch();
     for (; next_kill_ < kill_plan_.size() && kill_plan_[next_kill_].at_s <= now_s; ++next_kill_) {
       kill_peer(children_[static_cast<std::size_t>(kill_plan_[next_kill_].index)]);
+    }
+    if (relay_ && !relay_restarted_ && options_.relay_restart_at <= now_s) {
+      relay_->restart();
+      relay_restarted_ = true;
+      if (!quiet_) fmt::print("t={:>3.0f}s | restarted the relay\n", seconds_since_launch());
     }
     for (; next_restart_ < restart_plan_.size() && restart_plan_[next_restart_].at_s <= now_s; ++next_restart_) {
       restart_peer(children_[static_cast<std::size_t>(restart_plan_[next_restart_].index)]);
@@ -550,6 +560,8 @@ class Launcher final : public MatchView {
   std::vector<PeerFault> kill_plan_ = by_time(options_.kills), restart_plan_ = by_time(options_.restarts);
   std::size_t next_kill_ = 0, next_restart_ = 0;
   std::vector<KillInProgress> kills_;
+  std::optional<RelayProcess> relay_;  // --relay-restart-at
+  bool relay_restarted_ = false;
   MatchReport report_;
   Arena arena_;
   int bodies_;

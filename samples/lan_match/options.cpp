@@ -87,10 +87,15 @@ testing:
 faults (real processes; the report then judges the survivors and gives reowned_ms):
   --kill-peer I@S       SIGKILL peer I (1..15) S seconds after the launch (repeatable)
   --restart-peer I@S    start killed peer I again at S seconds: it joins anew (repeatable)
-  --peer-timeout-ms T   every peer's transport timeout (default 5000; 700 with faults)
-  --rejoin-grace-ms G   how long a timed-out peer keeps its objects (default 5000; 0 with faults)
+  --relay-restart-at S  the launcher runs the match's shoal-relay itself (the one beside this
+                        program, on loopback: on --relay 127.0.0.1:PORT's port, else any free
+                        one) and SIGKILLs and restarts it on the same port at S seconds
+  --peer-timeout-ms T   every peer's transport timeout (default 5000; 700 with --kill-peer)
+  --rejoin-grace-ms G   how long a timed-out peer keeps its objects (default 5000; 0 with
+                        --kill-peer)
   --soak MINUTES        a long match: 8 peers, 20% loss, 5% duplicated, 5% reordered, a peer
-                        killed and restarted every minute; RSS, owned and live objects sampled
+                        killed and restarted every minute (with the SDK's timeout and grace);
+                        RSS, owned and live objects sampled
                         every 30 s (--csv, --plot); fails on lost objects, divergence that
                         lasts or memory that keeps growing after the warm-up
 discovery:
@@ -175,6 +180,8 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       o.kills.push_back(parse_fault(flag, next()));
     } else if (flag == "--restart-peer") {
       o.restarts.push_back(parse_fault(flag, next()));
+    } else if (flag == "--relay-restart-at") {
+      o.relay_restart_at = parse_number(flag, next(), 0.0, 3600.0, "seconds from 0 to 3600");
     } else if (flag == "--peer-timeout-ms") {
       o.peer_timeout_ms = parse_number(flag, next(), 100, 60000, "milliseconds from 100 to 60000");
     } else if (flag == "--rejoin-grace-ms") {
@@ -232,6 +239,10 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
                                    r.index, r.at_s));
     }
   }
+  if (o.relay_restart_at >= 0 && !o.peer_mode && o.relay && o.relay->host != "127.0.0.1" &&
+      o.relay->host != "localhost") {
+    throw UsageError("--relay-restart-at runs the relay here: expected --relay 127.0.0.1:PORT");
+  }
   if (o.soak_minutes > 0 && (o.repeat > 0 || o.peer_mode || !o.kills.empty())) {
     throw UsageError("--soak plans its own faults: expected it without --repeat, --peer and --kill-peer");
   }
@@ -241,7 +252,9 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
   return parsed;
 }
 
-bool has_faults(const Options& options) { return !options.kills.empty() || options.soak_minutes > 0; }
+// The soak keeps the SDK's timeout and grace: at 20% loss each way a 700 ms timeout takes live
+// peers for dead, and with no grace their objects change hands while they still play.
+bool has_faults(const Options& options) { return !options.kills.empty() && options.soak_minutes == 0; }
 
 int peer_timeout_ms(const Options& options) {
   if (options.peer_timeout_ms > 0) return options.peer_timeout_ms;

@@ -51,8 +51,10 @@ struct Options {
   std::vector<PeerFault> restarts;  ///< start these killed peers again: they join anew
   /// Soak: this many minutes of play with the soak's network and faults (soak.hpp); 0 = none.
   double soak_minutes = 0;
-  /// Transport timeout and rejoin grace of every peer (-1: the SDK's defaults, or, when peers
-  /// are killed, a quick verdict: kFaultTimeoutMs and no grace, a killed process never returns).
+  /// With --relay on loopback: the launcher runs that relay and restarts it at S s (-1: never).
+  double relay_restart_at = -1;
+  /// Transport timeout and rejoin grace of every peer (-1: the SDK's defaults, or, with
+  /// --kill-peer, a quick verdict: kFaultTimeoutMs and no grace, a killed process never returns).
   int peer_timeout_ms = -1;
   int rejoin_grace_ms = -1;
   std::string session = "shoal-lan-match";
@@ -78,7 +80,7 @@ const char* usage_text();
 /// (and ENet's ping interval, a quarter of it), and their objects handed over at once.
 inline constexpr int kFaultTimeoutMs = 700;
 
-/// Whether peers are killed in this match (by --kill-peer or the soak's plan).
+/// Whether the user kills peers (--kill-peer, not the soak): they get the quick verdict.
 bool has_faults(const Options& options);
 /// The timeout and grace every peer of the match gets (see Options), -1 for the SDK's default.
 int peer_timeout_ms(const Options& options);

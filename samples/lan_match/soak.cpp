@@ -37,7 +37,6 @@ void apply_soak(Options& o) {
   unless_given(o.reorder, 0.05f);
   unless_given(o.latency_ms, 20.0f);
   o.seconds = o.soak_minutes * 60;
-  if (o.peer_timeout_ms < 0) o.peer_timeout_ms = kSoakTimeoutMs;
   // A peer killed every minute, each in turn but the host (every joiner finds the session
   // through it), back after a while; the last restart leaves it time to play before the end.
   int turn = 0;

@@ -21,7 +21,6 @@ inline constexpr double kSoakSampleSeconds = 30;
 inline constexpr double kSoakFirstKillSeconds = 20;  // then one every kSoakKillEverySeconds
 inline constexpr double kSoakKillEverySeconds = 60;
 inline constexpr double kSoakRestartAfterSeconds = 15;
-inline constexpr int kSoakTimeoutMs = 1500;  // at 20% loss each way, 700 ms would time out live peers
 
 /// The soak's match: its network, length, faults and timeouts, from --soak MINUTES (flags the
 /// user gave for the network win).

@@ -38,8 +38,9 @@ for target in "${targets[@]}"; do
   work=$build/corpus/$target crashes=$build/crashes/$target/ log=$build/logs/$target.log
   mkdir -p "$work" "$crashes" "$(dirname "$log")"
   result=ok
-  # -timeout: an input running 10 s is a hang (a crash); -rss_limit_mb bounds memory.
-  "$build/bin/shoal-fuzz-$target" -max_total_time="$seconds" -print_final_stats=1 -timeout=10 \
+  # -timeout: an input running 30 s is a hang (a crash): the machines are shared, and 10 s once
+  # fired on an input that runs in 84 ms alone. -rss_limit_mb bounds memory.
+  "$build/bin/shoal-fuzz-$target" -max_total_time="$seconds" -print_final_stats=1 -timeout=30 \
     -rss_limit_mb=2048 -artifact_prefix="$crashes" "$work" "$root/tests/fuzz/corpus/$target" >"$log" 2>&1 \
     || { result="CRASHED (see $log)"; status=1; }
   executions=$(awk '/stat::number_of_executed_units/ { print $2 }' "$log")
