@@ -536,6 +536,14 @@ class Launcher final : public MatchView {
       if (!c.killed) finals.push_back(c.final ? &*c.final : nullptr);
     }
     report.bodies_unowned = unowned_bodies(finals);
+    // A live peer that sees fewer peers than the match has lost a link to a live one (a timeout
+    // while both still ran, as when a process is starved of CPU): say so, it explains the rest.
+    for (const PeerSample* f : finals) {
+      if (f != nullptr && f->figures.peers_seen != static_cast<int>(finals.size())) {
+        report.failures.push_back(fmt::format("peer {} ends seeing {} peers of {}: a link to a live peer timed out",
+                                              f->figures.peer, f->figures.peers_seen, finals.size()));
+      }
+    }
     report.differences = differing_bodies(compared, finals, all_bodies(arena_));
     report.consistent = is_consistent(report);
     if (!quiet_) print_report(report);

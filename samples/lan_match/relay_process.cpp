@@ -75,12 +75,12 @@ void RelayProcess::start() {
   // "shoal-relay: serving on 127.0.0.1:PORT (max ...": the port, when any free one was asked for.
   const std::size_t serving = said.find("serving on");
   const std::size_t colon = serving == std::string::npos ? serving : said.find(':', serving);
-  const int port = colon == std::string::npos ? 0 : std::atoi(said.c_str() + colon + 1);
-  if (port <= 0 || port > 65535) {
+  const int served = colon == std::string::npos ? 0 : std::atoi(said.c_str() + colon + 1);
+  if (served <= 0 || served > 65535) {
     stop();
     throw std::runtime_error(fmt::format("{} did not start on port {}: '{}'", exe_, port_, said));
   }
-  port_ = static_cast<std::uint16_t>(port);
+  port_ = static_cast<std::uint16_t>(served);
 }
 
 void RelayProcess::stop() {
