@@ -403,8 +403,10 @@ class Launcher final : public MatchView {
       bool complete = true, any = false;
       for (const Child& c : children_) {
         const PeerSample* s = second_of(c, frame);
-        // A peer still joining holds no row up: the row shows how far it has come instead.
-        complete = complete && (s != nullptr || !c.running() || !c.reader.peer);
+        // A peer still joining holds no row up: the row shows how far it has come instead; nor
+        // does one that joined after this second (restarted), which never samples it.
+        const bool joined_later = !c.seconds.empty() && c.seconds.front().figures.frame > frame;
+        complete = complete && (s != nullptr || !c.running() || !c.reader.peer || joined_later);
         any = any || s != nullptr;
         samples.push_back(s);
       }
