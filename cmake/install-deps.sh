@@ -22,6 +22,8 @@ packages=(
   iptables      # NAT traversal test (tests/nat): MASQUERADE in network namespaces
   libbullet-dev # shoal::bullet, Bullet behind shoal::Simulation (sdk/engines/bullet)
   libbox2d-dev  # shoal::box2d, Box2D behind shoal::Simulation (sdk/engines/box2d)
+  clang-14            # the libFuzzer targets (tests/fuzz/run-fuzzers.sh)
+  libclang-rt-14-dev  # libFuzzer and the sanitizers' runtimes for clang-14
 )
 
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${packages[@]}" 2>/dev/null \

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <functional>
+#include <utility>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -19,6 +21,7 @@
 
 #include "arena.hpp"
 #include "peer_report.hpp"
+#include "relay_process.hpp"
 #include "report.hpp"
 #include "shoal/peer.hpp"
 #include "timeline.hpp"
@@ -42,9 +45,24 @@ struct Child {
   std::optional<PeerSample> final;
   std::optional<std::string> failure;
   bool exited = false;
+  bool killed = false;  // on purpose, and not (yet) restarted: out of the verdict
+  std::optional<Clock::time_point> restarted_at;  // until its new process joined
 
   bool running() const { return !exited && !failure; }
-  bool done() const { return final.has_value() || failure.has_value(); }
+  bool done() const { return final.has_value() || failure.has_value() || killed; }
+  /// Starts over as a new process (after a kill): nothing of the old one counts.
+  void reset() {
+    const int keep = index;
+    *this = Child{};
+    index = keep;
+  }
+};
+
+// A planned kill's bookkeeping: the report's entry, and who still has to see it reowned.
+struct KillInProgress {
+  FaultReport report;
+  Clock::time_point killed_at;
+  std::vector<int> survivors;  // launched indices yet to say "reowned"
 };
 
 std::vector<std::string> peer_arguments(const Options& o, const char* self_path, int index) {
@@ -64,6 +82,14 @@ std::vector<std::string> peer_arguments(const Options& o, const char* self_path,
   if (!o.record_dir.empty()) {
     args.push_back("--record");
     args.push_back(o.record_dir);
+  }
+  if (const int timeout = peer_timeout_ms(o); timeout > 0) {
+    args.push_back("--peer-timeout-ms");
+    args.push_back(std::to_string(timeout));
+  }
+  if (const int grace = rejoin_grace_ms(o); grace >= 0) {
+    args.push_back("--rejoin-grace-ms");
+    args.push_back(std::to_string(grace));
   }
   if (o.misreport_peer == index) {
     args.push_back("--misreport-peer");
@@ -99,22 +125,31 @@ void spawn(Child& child, const std::vector<std::string>& args) {
   child.from_child = out_pipe[0];
 }
 
+std::vector<PeerFault> by_time(std::vector<PeerFault> faults) {
+  std::stable_sort(faults.begin(), faults.end(), [](const PeerFault& a, const PeerFault& b) { return a.at_s < b.at_s; });
+  return faults;
+}
+
 std::string describe_exit(int status) {
   if (WIFSIGNALED(status)) return fmt::format("was killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
   return fmt::format("exited with code {}", WEXITSTATUS(status));
 }
 
-class Launcher {
+class Launcher final : public MatchView {
  public:
   Launcher(const Options& options, const char* self_path, bool quiet)
-      : options_(options), quiet_(quiet), arena_(arena_for(options.peers, options.objects)),
+      : options_(options), self_path_(self_path), quiet_(quiet), started_(Clock::now()), arena_(arena_for(options.peers, options.objects)),
         bodies_(static_cast<int>(all_bodies(arena_).size())), timeline_(timeline_for(options, shoal::PeerConfig{}.tick_hz)) {
+    if (options_.relay_restart_at >= 0) {  // the launcher's own relay, which it restarts
+      relay_.emplace(sibling_relay_path(), options_.relay ? options_.relay->port : std::uint16_t{0});
+      options_.relay = shoal::Address{"127.0.0.1", relay_->port()};
+    }
     if (!quiet_) print_banner();
     children_.resize(static_cast<std::size_t>(options.peers));
     for (int i = 0; i < options.peers; ++i) {
       Child& child = children_[static_cast<std::size_t>(i)];
       child.index = i;
-      spawn(child, peer_arguments(options, self_path, i));
+      spawn(child, peer_arguments(options_, self_path, i));
     }
   }
 
@@ -128,6 +163,9 @@ class Launcher {
     while (!all_done() && Clock::now() < deadline) {
       read_children(100);
       reap_children();
+      apply_faults();
+      follow_faults();
+      if (on_tick_) on_tick_(*this);
       print_complete_seconds(false);
     }
     for (Child& child : children_) {
@@ -138,7 +176,134 @@ class Launcher {
     return finish();
   }
 
+  void set_watcher(MatchWatcher watcher) { on_tick_ = std::move(watcher); }
+  double seconds_since_launch() const override { return std::chrono::duration<double>(Clock::now() - started_).count(); }
+  int launched() const override { return static_cast<int>(children_.size()); }
+  pid_t pid_of(int index) const override {
+    const Child& c = children_[static_cast<std::size_t>(index)];
+    return c.running() && !c.killed ? c.pid : -1;
+  }
+  const PeerSample* newest_sample(int index) const override {
+    const Child& c = children_[static_cast<std::size_t>(index)];
+    return c.seconds.empty() ? nullptr : &c.seconds.back();
+  }
+  float newest_divergence() const override { return rows_.empty() ? 0 : rows_.back().max_position_error_m; }
+
  private:
+  // Kills and restarts whose time has come (Options::kills, restarts), each once.
+  void apply_faults() {
+    const double now_s = seconds_since_launch();
+    for (; next_kill_ < kill_plan_.size() && kill_plan_[next_kill_].at_s <= now_s; ++next_kill_) {
+      kill_peer(children_[static_cast<std::size_t>(kill_plan_[next_kill_].index)]);
+    }
+    if (relay_ && !relay_restarted_ && options_.relay_restart_at <= now_s) {
+      relay_->restart();
+      relay_restarted_ = true;
+      if (!quiet_) fmt::print("t={:>3.0f}s | restarted the relay\n", seconds_since_launch());
+    }
+    for (; next_restart_ < restart_plan_.size() && restart_plan_[next_restart_].at_s <= now_s; ++next_restart_) {
+      restart_peer(children_[static_cast<std::size_t>(restart_plan_[next_restart_].index)]);
+    }
+  }
+
+  void kill_peer(Child& victim) {
+    if (!victim.running() || victim.killed || !victim.reader.peer) {
+      if (!victim.failure) victim.failure = fmt::format("peer process {} was not in the match when it was to be killed", victim.index);
+      return;
+    }
+    ::kill(victim.pid, SIGKILL);
+    int status = 0;
+    ::waitpid(victim.pid, &status, 0);  // SIGKILL cannot be caught: this returns at once
+    const Clock::time_point killed_at = Clock::now();
+    KillInProgress kill{{victim.index, *victim.reader.peer, seconds_since_launch(), -1, -1, -1}, killed_at, {}};
+    victim.exited = true;
+    victim.killed = true;
+    close_pipes(victim);
+    const std::string notice = fmt::format("killed {}\n", *victim.reader.peer);
+    for (Child& c : children_) {
+      if (!c.running() || c.killed || !c.reader.peer) continue;
+      (void)!::write(c.to_child, notice.data(), notice.size());
+      kill.survivors.push_back(c.index);
+    }
+    if (!quiet_) fmt::print("t={:>3.0f}s | killed peer #{} (id {})\n", kill.report.killed_at_s, victim.index, kill.report.peer);
+    kills_.push_back(std::move(kill));
+  }
+
+  void restart_peer(Child& c) {
+    const auto fault = std::find_if(kills_.rbegin(), kills_.rend(), [&](const KillInProgress& k) {
+      return k.report.index == c.index && k.report.restarted_at_s < 0;
+    });
+    if (!c.killed || fault == kills_.rend()) return;  // its kill failed: that is reported already
+    c.reset();
+    Options joiner = options_;
+    spawn(c, peer_arguments(joiner, self_path_, c.index));
+    c.restarted_at = Clock::now();
+    fault->report.restarted_at_s = seconds_since_launch();
+    if (!quiet_) fmt::print("t={:>3.0f}s | restarted peer #{}\n", fault->report.restarted_at_s, c.index);
+  }
+
+  // Takes the survivors' "reowned" lines and restarted peers' joins into the fault reports.
+  void follow_faults() {
+    for (Child& c : children_) {
+      for (const SampleReader::Reowned& r : c.reader.reowned) {
+        for (KillInProgress& k : kills_) {
+          const auto survivor = std::find(k.survivors.begin(), k.survivors.end(), c.index);
+          if (k.report.peer != r.dead || survivor == k.survivors.end()) continue;
+          const auto kill_us = std::chrono::duration_cast<std::chrono::microseconds>(k.killed_at.time_since_epoch()).count();
+          k.report.reowned_ms = std::max(k.report.reowned_ms, (r.at_us - kill_us + 999) / 1000);
+          k.survivors.erase(survivor);
+        }
+      }
+      c.reader.reowned.clear();
+      if (c.restarted_at && c.reader.peer) {
+        for (KillInProgress& k : kills_) {
+          if (k.report.index == c.index && k.report.restarted_at_s >= 0 && k.report.rejoin_ms < 0) {
+            k.report.rejoin_ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - *c.restarted_at).count();
+          }
+        }
+        c.restarted_at.reset();
+      }
+    }
+  }
+
+  // The fault reports: a survivor that died or never said "reowned" leaves reowned_ms at -1
+  // unless it died (then the others' answers count).
+  void finish_faults() {
+    for (KillInProgress& k : kills_) {
+      const bool waiting_on_live = std::any_of(k.survivors.begin(), k.survivors.end(), [&](int i) {
+        const Child& c = children_[static_cast<std::size_t>(i)];
+        return !c.failure && !c.killed;
+      });
+      if (waiting_on_live) {
+        k.report.reowned_ms = -1;
+        report_.failures.push_back(fmt::format("some survivor never saw every object of killed peer {} owned again",
+                                               k.report.peer));
+      }
+      report_.faults.push_back(k.report);
+    }
+  }
+
+  // Every body each compared peer's final diagnoses give an owner that is not in the match.
+  int unowned_bodies(const std::vector<const PeerSample*>& finals) const {
+    std::vector<shoal::PeerId> live;
+    for (const PeerSample* f : finals) {
+      if (f != nullptr) live.push_back(f->figures.peer);
+    }
+    int unowned = 0;
+    for (const PeerSample* f : finals) {
+      if (f == nullptr) continue;
+      for (const shoal::ObjectDiagnosis& d : f->diagnoses) {
+        if (std::find(live.begin(), live.end(), d.owner) == live.end()) ++unowned;
+      }
+    }
+    return unowned;
+  }
+
+  static void close_pipes(Child& c) {
+    if (c.to_child >= 0) ::close(std::exchange(c.to_child, -1));
+    if (c.from_child >= 0) ::close(std::exchange(c.from_child, -1));
+  }
+
   void print_banner() const {
     const Options& options = options_;
     fmt::print("shoal-lan-match: {} peers, {} objects, {} s of play then {} s to settle; "
@@ -215,6 +380,7 @@ class Launcher {
   std::vector<const PeerSample*> samples_at(shoal::Frame frame) const {
     std::vector<const PeerSample*> samples;
     for (const Child& c : children_) {
+      if (c.killed) continue;  // killed for good: the verdict is the survivors'
       samples.push_back(c.final && c.final->figures.frame == frame ? &*c.final : second_of(c, frame));
     }
     return samples;
@@ -237,8 +403,10 @@ class Launcher {
       bool complete = true, any = false;
       for (const Child& c : children_) {
         const PeerSample* s = second_of(c, frame);
-        // A peer still joining holds no row up: the row shows how far it has come instead.
-        complete = complete && (s != nullptr || !c.running() || !c.reader.peer);
+        // A peer still joining holds no row up: the row shows how far it has come instead; nor
+        // does one that joined after this second (restarted), which never samples it.
+        const bool joined_later = !c.seconds.empty() && c.seconds.front().figures.frame > frame;
+        complete = complete && (s != nullptr || !c.running() || !c.reader.peer || joined_later);
         any = any || s != nullptr;
         samples.push_back(s);
       }
@@ -350,8 +518,9 @@ class Launcher {
     report.balls = arena_.balls;
     for (const Child& c : children_) {
       if (c.failure) report.failures.push_back(*c.failure);
-      if (c.final || !c.seconds.empty()) report.peers.push_back(summarise(c));
+      if (!c.killed && (c.final || !c.seconds.empty())) report.peers.push_back(summarise(c));
     }
+    finish_faults();
     std::sort(report.peers.begin(), report.peers.end(),
               [](const PeerSummary& a, const PeerSummary& b) { return a.id < b.id; });
     // The first frame from `compare` on at which every peer saw every object at rest, else the
@@ -365,7 +534,18 @@ class Launcher {
     }
     report.final = compare_samples(compared, bodies_);
     std::vector<const PeerSample*> finals;
-    for (const Child& c : children_) finals.push_back(c.final ? &*c.final : nullptr);
+    for (const Child& c : children_) {
+      if (!c.killed) finals.push_back(c.final ? &*c.final : nullptr);
+    }
+    report.bodies_unowned = unowned_bodies(finals);
+    // A live peer that sees fewer peers than the match has lost a link to a live one (a timeout
+    // while both still ran, as when a process is starved of CPU): say so, it explains the rest.
+    for (const PeerSample* f : finals) {
+      if (f != nullptr && f->figures.peers_seen != static_cast<int>(finals.size())) {
+        report.failures.push_back(fmt::format("peer {} ends seeing {} peers of {}: a link to a live peer timed out",
+                                              f->figures.peer, f->figures.peers_seen, finals.size()));
+      }
+    }
     report.differences = differing_bodies(compared, finals, all_bodies(arena_));
     report.consistent = is_consistent(report);
     if (!quiet_) print_report(report);
@@ -383,7 +563,15 @@ class Launcher {
   }
 
   Options options_;
+  const char* self_path_;
   bool quiet_;
+  Clock::time_point started_;
+  MatchWatcher on_tick_;
+  std::vector<PeerFault> kill_plan_ = by_time(options_.kills), restart_plan_ = by_time(options_.restarts);
+  std::size_t next_kill_ = 0, next_restart_ = 0;
+  std::vector<KillInProgress> kills_;
+  std::optional<RelayProcess> relay_;  // --relay-restart-at
+  bool relay_restarted_ = false;
   MatchReport report_;
   Arena arena_;
   int bodies_;
@@ -394,7 +582,7 @@ class Launcher {
 
 }  // namespace
 
-MatchOutcome run_match(const Options& options, const char* self_path, bool quiet) {
+MatchOutcome run_match(const Options& options, const char* self_path, bool quiet, const MatchWatcher& watcher) {
   Options launched = options;
   // A session of its own, so that matches running side by side (or one after another) never
   // join each other.
@@ -402,6 +590,7 @@ MatchOutcome run_match(const Options& options, const char* self_path, bool quiet
     launched.session = fmt::format("shoal-lan-match-{}-{}", ::getpid(), options.seed);
   }
   Launcher launcher(launched, self_path, quiet);
+  launcher.set_watcher(watcher);
   const int code = launcher.run();
   return {launcher.report(), code};
 }

@@ -3,7 +3,12 @@
 // agreed frame and writes the report. Crashed or hung peers are reported and killed.
 #pragma once
 
+#include <sys/types.h>
+
+#include <functional>
+
 #include "options.hpp"
+#include "peer_report.hpp"
 #include "report.hpp"
 
 namespace lan_match {
@@ -13,8 +18,24 @@ struct MatchOutcome {
   int exit_code = 1;  ///< 0 exactly when the match is consistent and nothing was lost
 };
 
+/// What a watcher of a running match (the soak's sampler) sees of it.
+class MatchView {
+ public:
+  virtual ~MatchView() = default;
+  virtual double seconds_since_launch() const = 0;
+  virtual int launched() const = 0;  ///< peers launched
+  /// Launched peer `index`'s process, -1 while none runs (killed, crashed, done).
+  virtual pid_t pid_of(int index) const = 0;
+  /// Its newest per-second sample (nullptr: none yet).
+  virtual const PeerSample* newest_sample(int index) const = 0;
+  /// The largest position difference between peers in the newest complete second.
+  virtual float newest_divergence() const = 0;
+};
+/// Called on every pass of the launcher's loop (about every 100 ms).
+using MatchWatcher = std::function<void(const MatchView&)>;
+
 /// Runs one match of `options.peers` processes of `self_path`. Quiet: no progress lines and
 /// no report on stdout (the caller has the report).
-MatchOutcome run_match(const Options& options, const char* self_path, bool quiet);
+MatchOutcome run_match(const Options& options, const char* self_path, bool quiet, const MatchWatcher& watcher = {});
 
 }  // namespace lan_match

@@ -10,6 +10,7 @@
 #include "options.hpp"
 #include "peer_process.hpp"
 #include "repeat.hpp"
+#include "soak.hpp"
 
 int main(int argc, char** argv) {
   lan_match::ParsedOptions parsed;
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
     if (options.peer_mode) return lan_match::run_peer(options);
     // A peer that exits early closes its pipe; the launcher notices by reading, not by dying.
     ::signal(SIGPIPE, SIG_IGN);
+    if (options.soak_minutes > 0) return lan_match::run_soak(options, "/proc/self/exe");
     if (options.repeat > 0) return lan_match::run_repeated(options, "/proc/self/exe");
     return lan_match::run_single(options, "/proc/self/exe");
   } catch (const std::exception& e) {

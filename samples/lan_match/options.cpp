@@ -1,5 +1,6 @@
 #include "options.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <string_view>
@@ -35,6 +36,16 @@ shoal::Address parse_host_port(std::string_view flag, std::string_view text) {
   }
   return {std::string(text.substr(0, colon)),
           parse_number<std::uint16_t>(flag, text.substr(colon + 1), 1, 65535, "HOST:PORT with a port from 1 to 65535")};
+}
+
+// "I@S": peer index 1..15 (the host, 0, announces the session and cannot be replaced), second.
+PeerFault parse_fault(std::string_view flag, std::string_view text) {
+  const std::size_t at = text.find('@');
+  if (at == std::string_view::npos) {
+    throw UsageError(fmt::format("{} '{}' is not valid: expected I@S (peer index @ seconds)", flag, text));
+  }
+  return {parse_number(flag, text.substr(0, at), 1, 15, "I@S with a peer index from 1 to 15 (not the host, 0)"),
+          parse_number(flag, text.substr(at + 1), 0.0, 3600.0, "I@S with seconds from 0 to 3600")};
 }
 
 }  // namespace
@@ -73,6 +84,20 @@ repetition:
 testing:
   --misreport-peer I    peer I reports its first body 1 cm off: a match that cannot be
                         consistent, to check what its report says
+faults (real processes; the report then judges the survivors and gives reowned_ms):
+  --kill-peer I@S       SIGKILL peer I (1..15) S seconds after the launch (repeatable)
+  --restart-peer I@S    start killed peer I again at S seconds: it joins anew (repeatable)
+  --relay-restart-at S  the launcher runs the match's shoal-relay itself (the one beside this
+                        program, on loopback: on --relay 127.0.0.1:PORT's port, else any free
+                        one) and SIGKILLs and restarts it on the same port at S seconds
+  --peer-timeout-ms T   every peer's transport timeout (default 5000; 700 with --kill-peer)
+  --rejoin-grace-ms G   how long a timed-out peer keeps its objects (default 5000; 0 with
+                        --kill-peer)
+  --soak MINUTES        a long match: 8 peers, 20% loss, 5% duplicated, 5% reordered, a peer
+                        killed and restarted every minute (with the SDK's timeout and grace);
+                        RSS, owned and live objects sampled
+                        every 30 s (--csv, --plot); fails on lost objects, divergence that
+                        lasts or memory that keeps growing after the warm-up
 discovery:
   --session NAME        session name announced and sought (default shoal-lan-match)
   --discovery-port P    UDP port of the LAN announcements (default 47474)
@@ -151,6 +176,18 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       o.record_dir = path();
     } else if (flag == "--misreport-peer") {
       o.misreport_peer = parse_number(flag, next(), 0, 15, "a peer index from 0 to 15");
+    } else if (flag == "--kill-peer") {
+      o.kills.push_back(parse_fault(flag, next()));
+    } else if (flag == "--restart-peer") {
+      o.restarts.push_back(parse_fault(flag, next()));
+    } else if (flag == "--relay-restart-at") {
+      o.relay_restart_at = parse_number(flag, next(), 0.0, 3600.0, "seconds from 0 to 3600");
+    } else if (flag == "--peer-timeout-ms") {
+      o.peer_timeout_ms = parse_number(flag, next(), 100, 60000, "milliseconds from 100 to 60000");
+    } else if (flag == "--rejoin-grace-ms") {
+      o.rejoin_grace_ms = parse_number(flag, next(), 0, 60000, "milliseconds from 0 to 60000");
+    } else if (flag == "--soak") {
+      o.soak_minutes = parse_number(flag, next(), 0.5, 1440.0, "minutes from 0.5 to 1440");
     } else if (flag == "--repeat") {
       o.repeat = parse_number(flag, next(), 1, 100000, "a whole number of matches from 1 to 100000");
     } else if (flag == "--session") {
@@ -189,10 +226,44 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
   if (o.repeat > 0 && (o.peer_mode || !o.csv_path.empty() || !o.plot_path.empty())) {
     throw UsageError("--repeat runs whole matches quietly: expected it without --peer, --csv and --plot");
   }
+  for (const PeerFault& f : o.kills) {
+    if (f.index >= o.peers) {
+      throw UsageError(fmt::format("--kill-peer {}@{}: there is no peer {} in a match of {}", f.index, f.at_s, f.index, o.peers));
+    }
+  }
+  for (const PeerFault& r : o.restarts) {
+    const bool killed_before = std::any_of(o.kills.begin(), o.kills.end(),
+                                           [&](const PeerFault& k) { return k.index == r.index && k.at_s < r.at_s; });
+    if (!killed_before) {
+      throw UsageError(fmt::format("--restart-peer {}@{}: expected a --kill-peer {}@S with S before {}", r.index, r.at_s,
+                                   r.index, r.at_s));
+    }
+  }
+  if (o.relay_restart_at >= 0 && !o.peer_mode && o.relay && o.relay->host != "127.0.0.1" &&
+      o.relay->host != "localhost") {
+    throw UsageError("--relay-restart-at runs the relay here: expected --relay 127.0.0.1:PORT");
+  }
+  if (o.soak_minutes > 0 && (o.repeat > 0 || o.peer_mode || !o.kills.empty())) {
+    throw UsageError("--soak plans its own faults: expected it without --repeat, --peer and --kill-peer");
+  }
   if (o.role != PeerRole::host_or_join && !o.peer_mode) {
     throw UsageError("--host and --join choose the role of one peer: expected them with --peer");
   }
   return parsed;
+}
+
+// The soak keeps the SDK's timeout and grace: at 20% loss each way a 700 ms timeout takes live
+// peers for dead, and with no grace their objects change hands while they still play.
+bool has_faults(const Options& options) { return !options.kills.empty() && options.soak_minutes == 0; }
+
+int peer_timeout_ms(const Options& options) {
+  if (options.peer_timeout_ms > 0) return options.peer_timeout_ms;
+  return has_faults(options) ? kFaultTimeoutMs : -1;
+}
+
+int rejoin_grace_ms(const Options& options) {
+  if (options.rejoin_grace_ms >= 0) return options.rejoin_grace_ms;
+  return has_faults(options) ? 0 : -1;
 }
 
 shoal::LinkConditions link_conditions(const Options& options) {

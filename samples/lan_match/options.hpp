@@ -5,6 +5,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "physics_choice.hpp"
 #include "shoal/link_conditions.hpp"
@@ -18,6 +19,13 @@ struct UsageError : std::runtime_error {
 };
 
 enum class PeerRole { host_or_join, host, join };
+
+/// --kill-peer I@S, --restart-peer I@S: something done to launched peer I, S seconds after the
+/// launch (which is about match time: the host starts its match clock at once).
+struct PeerFault {
+  int index = 0;
+  double at_s = 0;
+};
 
 struct Options {
   int peers = 4;                 ///< peers in the match (processes the launcher starts)
@@ -39,6 +47,16 @@ struct Options {
   int repeat = 0;                ///< run this many matches, the seed advancing by one each time
   /// Testing the report: this peer says its first body is 1 cm from where it is (-1: none).
   int misreport_peer = -1;
+  std::vector<PeerFault> kills;     ///< SIGKILL these peers (the report then judges the survivors)
+  std::vector<PeerFault> restarts;  ///< start these killed peers again: they join anew
+  /// Soak: this many minutes of play with the soak's network and faults (soak.hpp); 0 = none.
+  double soak_minutes = 0;
+  /// With --relay on loopback: the launcher runs that relay and restarts it at S s (-1: never).
+  double relay_restart_at = -1;
+  /// Transport timeout and rejoin grace of every peer (-1: the SDK's defaults, or, with
+  /// --kill-peer, a quick verdict: kFaultTimeoutMs and no grace, a killed process never returns).
+  int peer_timeout_ms = -1;
+  int rejoin_grace_ms = -1;
   std::string session = "shoal-lan-match";
   std::uint16_t discovery_port = 47474;
   bool loopback_discovery = false;  ///< announce on loopback only: every peer runs here
@@ -57,6 +75,16 @@ struct ParsedOptions {
 ParsedOptions parse_options(int argc, const char* const* argv);
 
 const char* usage_text();
+
+/// Timeouts of peers in a match where peers are killed: dead ones are noticed within this
+/// (and ENet's ping interval, a quarter of it), and their objects handed over at once.
+inline constexpr int kFaultTimeoutMs = 700;
+
+/// Whether the user kills peers (--kill-peer, not the soak): they get the quick verdict.
+bool has_faults(const Options& options);
+/// The timeout and grace every peer of the match gets (see Options), -1 for the SDK's default.
+int peer_timeout_ms(const Options& options);
+int rejoin_grace_ms(const Options& options);
 
 /// The impairments of one direction of every link, from the flags.
 shoal::LinkConditions link_conditions(const Options& options);

@@ -3,6 +3,8 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -15,6 +17,7 @@
 #include "arena.hpp"
 #include "bot.hpp"
 #include "peer_report.hpp"
+#include "reown_watch.hpp"
 #include "shoal/lan_discovery.hpp"
 #include "shoal/peer.hpp"
 #include "shoal/relay.hpp"
@@ -126,14 +129,40 @@ std::optional<shoal::LanAnnouncer> enter_match(const Options& options, shoal::Pe
   return std::optional<shoal::LanAnnouncer>(std::in_place, discovery, options.session, peer.address());
 }
 
-// True once the launcher says "quit" or closes our stdin (or stdin is a terminal: nobody will).
-bool launcher_done() {
-  pollfd input{STDIN_FILENO, POLLIN, 0};
-  if (::poll(&input, 1, 0) <= 0) return false;
-  char buffer[64];
-  const ssize_t size = ::read(STDIN_FILENO, buffer, sizeof buffer);
-  return size <= 0 || std::string_view(buffer, static_cast<std::size_t>(size)).find("quit") != std::string_view::npos;
-}
+// What the launcher says on our stdin, one command a line: "quit" (or stdin closed), and
+// "killed P" after it SIGKILLed peer P (ReownWatch). Read without blocking.
+class LauncherCommands {
+ public:
+  /// Reads what arrived; calls on_killed(P) for each "killed P".
+  template <class OnKilled>
+  void read(OnKilled&& on_killed) {
+    pollfd input{STDIN_FILENO, POLLIN, 0};
+    if (quit_ || ::poll(&input, 1, 0) <= 0) return;
+    char buffer[256];
+    const ssize_t size = ::read(STDIN_FILENO, buffer, sizeof buffer);
+    if (size <= 0) {
+      quit_ = true;
+      return;
+    }
+    pending_.append(buffer, static_cast<std::size_t>(size));
+    for (std::size_t end; (end = pending_.find('\n')) != std::string::npos; pending_.erase(0, end + 1)) {
+      const std::string_view line = std::string_view(pending_).substr(0, end);
+      shoal::PeerId dead = shoal::kNoPeer;
+      if (line == "quit") {
+        quit_ = true;
+      } else if (line.starts_with("killed ") &&
+                 std::from_chars(line.data() + 7, line.data() + line.size(), dead).ec == std::errc{}) {
+        on_killed(dead);
+      }
+    }
+  }
+  /// True once the launcher said "quit" or closed our stdin (never when stdin is a terminal).
+  bool quit() const { return quit_; }
+
+ private:
+  bool quit_ = false;
+  std::string pending_;
+};
 
 int play(const Options& options, SampleWriter& out) {
   const Arena arena = arena_for(options.peers, options.objects);
@@ -143,11 +172,13 @@ int play(const Options& options, SampleWriter& out) {
 
   shoal::PeerConfig config;
   config.session = options.session;
+  if (const int grace = rejoin_grace_ms(options); grace >= 0) config.rejoin_grace_ms = grace;
   const Timeline timeline = timeline_for(options, config.tick_hz);
   shoal::TransportConfig transport;
   // Each peer impairs what it sends, so every direction of every link gets the flags' values.
   transport.conditioner.outbound = link_conditions(options);
   transport.conditioner.seed = options.seed * 1000 + static_cast<std::uint64_t>(options.index) + 1;
+  if (const int timeout = peer_timeout_ms(options); timeout > 0) transport.timeout_ms = static_cast<std::uint32_t>(timeout);
   shoal::Peer peer(config, physics, make_transport(options, transport));
   if (!options.record_dir.empty()) {
     const std::string described = describe(arena, options.physics);
@@ -158,6 +189,10 @@ int play(const Options& options, SampleWriter& out) {
 
   std::optional<Bot> bot;
   shoal::ObjectId ball = 0;
+  LauncherCommands launcher;
+  ReownWatch reown;
+  auto on_killed = [&](shoal::PeerId dead) { reown.killed(peer, bodies, dead); };
+  auto on_reowned = [&](shoal::PeerId dead, std::int64_t at_us) { out.reowned(dead, at_us); };
   bool everyone_here = false;
   PeerSample sample;
   sample.states.reserve(bodies.size());
@@ -170,6 +205,8 @@ int play(const Options& options, SampleWriter& out) {
     everyone_here = everyone_here || (bot && peer.peers().size() >= static_cast<std::size_t>(options.peers));
     if (everyone_here) peer.set_input(peer.frame() < timeline.bots_stop ? bot->input(peer, ball) : shoal::Input{});
     peer.update();
+    launcher.read(on_killed);
+    reown.check(peer, on_reowned);
     if (Clock::now() >= next_phase && peer.join_progress().step != shoal::JoinStep::joined) {
       out.phase(peer.join_progress());
       next_phase = Clock::now() + kPhaseInterval;
@@ -180,6 +217,8 @@ int play(const Options& options, SampleWriter& out) {
       ball = ball_of(arena, event.peer);
       peer.set_controlled(ball);
       bot.emplace(options.seed * 1000 + event.peer, options.objects, config.tick_hz, *world);
+      // A peer that joins a match under way (restarted) samples from its first whole second.
+      next_sample = std::max(next_sample, (peer.frame() / timeline.sample_interval + 1) * timeline.sample_interval);
       out.joined(event.peer, shoal::to_string(peer.address()));
     }
     if (bot) {  // in the match
@@ -207,9 +246,11 @@ int play(const Options& options, SampleWriter& out) {
   // Keep serving the others (their catch-up may still need our frames) until the launcher
   // has every report.
   const auto linger_end = Clock::now() + kLinger;
-  while (Clock::now() < linger_end && !launcher_done()) {
+  while (Clock::now() < linger_end && !launcher.quit()) {
     if (announcer) announcer->update();
     peer.update();
+    launcher.read(on_killed);
+    reown.check(peer, on_reowned);
     for (shoal::Event ignored; peer.poll_event(ignored);) {}
     peer.wait(kWaitMs);
   }

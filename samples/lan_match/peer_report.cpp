@@ -58,6 +58,11 @@ void SampleWriter::phase(const shoal::JoinProgress& p) {
   flush();
 }
 
+void SampleWriter::reowned(shoal::PeerId dead, std::int64_t at_us) {
+  fmt::format_to(std::back_inserter(buffer_), "reowned peer={} at_us={}\n", dead, at_us);
+  flush();
+}
+
 void SampleWriter::joined(shoal::PeerId peer, std::string_view address) {
   fmt::format_to(std::back_inserter(buffer_), "joined peer={} address={}\n", peer, address);
   flush();
@@ -225,6 +230,9 @@ void SampleReader::add_line(std::string_view line) {
   } else if (line.starts_with("joined ")) {
     shoal::PeerId id = shoal::kNoPeer;
     if (read_field(line, "peer", id)) peer = id; else unreadable();
+  } else if (line.starts_with("reowned ")) {
+    Reowned r;
+    if (read_field(line, "peer", r.dead) && read_field(line, "at_us", r.at_us)) reowned.push_back(r); else unreadable();
   } else if (line.starts_with("sample ")) {
     PeerSample s;
     PeerFigures& f = s.figures;

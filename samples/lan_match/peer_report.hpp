@@ -10,6 +10,8 @@
 //   diag owner=O frozen=0|1 confirmed=0|1 owner_frame=F@G overrides=N said=F:PX,PY,PZ,R|-
 //        history=FRAME:OWNER:SEQUENCE:AUTHOR:APPLIED_AT,...|-
 //                                 (D lines, 0 or B: the final sample's, one per body)
+//   reowned peer=P at_us=T       (after the launcher said it killed P: every object P owned here
+//                                 has a live owner again, at T on the steady clock)
 //   error MESSAGE
 // Numbers are printed in their shortest exact form, so poses compare bit for bit.
 #pragma once
@@ -64,6 +66,7 @@ class SampleWriter {
   void phase(const shoal::JoinProgress& progress);
   void joined(shoal::PeerId peer, std::string_view address);
   void sample(const PeerSample& sample);
+  void reowned(shoal::PeerId dead, std::int64_t at_us);
   void error(std::string_view message);
 
  private:
@@ -82,6 +85,11 @@ class SampleReader {
   std::optional<shoal::JoinProgress> phase;  ///< the last "phase" read
   std::vector<PeerSample> samples;    ///< complete samples, in arrival order; the caller drains
   std::vector<std::string> errors;    ///< "error" lines and unreadable lines
+  struct Reowned {
+    shoal::PeerId dead = shoal::kNoPeer;
+    std::int64_t at_us = 0;  ///< steady clock
+  };
+  std::vector<Reowned> reowned;       ///< "reowned" lines, in arrival order
 
  private:
   bool read_state_line(std::string_view line);

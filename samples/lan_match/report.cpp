@@ -1,23 +1,17 @@
 #include "report.hpp"
 
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
-#include <thread>
 #include <utility>
 
 #include <fmt/format.h>
 
-extern char** environ;
+#include "gnuplot.hpp"
 
 namespace lan_match {
 namespace {
@@ -230,7 +224,11 @@ void write_differences(std::FILE* file, const std::vector<BodyDifference>& diffe
 }  // namespace
 
 bool is_consistent(const MatchReport& r) {
-  return r.failures.empty() && r.final.bodies_lost == 0 && within_tolerance(r.final);
+  const bool faults_recovered = std::all_of(r.faults.begin(), r.faults.end(), [](const FaultReport& f) {
+    return f.reowned_ms >= 0 && (f.restarted_at_s < 0 || f.rejoin_ms >= 0);
+  });
+  return r.failures.empty() && r.final.bodies_lost == 0 && r.bodies_unowned == 0 && faults_recovered &&
+         within_tolerance(r.final);
 }
 
 void print_report(const MatchReport& r) {
@@ -248,6 +246,16 @@ void print_report(const MatchReport& r) {
   fmt::print("final max position error: {:.6f} m, rotation error: {:.6f} rad (tolerance {} m, {} rad); {}\n",
              r.final.max_position_error_m, r.final.max_rotation_error_rad, kPositionTolerance, kRotationTolerance,
              r.final.bitwise ? "every state the same bits on every peer" : "NOT the same bits on every peer");
+  if (r.bodies_unowned > 0) fmt::print("bodies without a live owner on some peer: {}\n", r.bodies_unowned);
+  for (const FaultReport& f : r.faults) {
+    fmt::print("killed: peer #{} (id {}) at {:.1f} s; reowned_ms {}", f.index, f.peer, f.killed_at_s,
+               f.reowned_ms >= 0 ? std::to_string(f.reowned_ms) : "never");
+    if (f.restarted_at_s >= 0) {
+      fmt::print("; restarted at {:.1f} s, rejoin_ms {}", f.restarted_at_s,
+                 f.rejoin_ms >= 0 ? std::to_string(f.rejoin_ms) : "never");
+    }
+    fmt::print("\n");
+  }
   print_differences(r.differences);
   for (const std::string& failure : r.failures) fmt::print("FAILED: {}\n", failure);
   fmt::print("verdict: {}\n", r.consistent ? "CONSISTENT" : "NOT CONSISTENT");
@@ -265,7 +273,15 @@ void write_json(const std::string& path, const MatchReport& r) {
                p.id, p.join_ms, p.frames, p.rtt_ms, p.loss, p.kbps_out, p.kbps_in, p.overrides, p.catchup_frames,
                p.ownership_changes, p.owned_objects, p.frozen_objects, i + 1 < r.peers.size() ? "," : "");
   }
-  fmt::print(file.handle, "  ],\n");
+  fmt::print(file.handle, "  ],\n  \"faults\": [");
+  for (std::size_t i = 0; i < r.faults.size(); ++i) {
+    const FaultReport& f = r.faults[i];
+    fmt::print(file.handle,
+               "{}\n    {{\"index\": {}, \"peer\": {}, \"killed_at_s\": {}, \"reowned_ms\": {}, \"restarted_at_s\": {}, "
+               "\"rejoin_ms\": {}}}",
+               i == 0 ? "" : ",", f.index, f.peer, f.killed_at_s, f.reowned_ms, f.restarted_at_s, f.rejoin_ms);
+  }
+  fmt::print(file.handle, "{}],\n  \"bodies_unowned\": {},\n", r.faults.empty() ? "" : "\n  ", r.bodies_unowned);
   write_differences(file.handle, r.differences);
   fmt::print(file.handle,
              "  \"objects\": {},\n  \"objects_lost\": {},\n  \"compared_frame\": {},\n  \"settled\": {},\n"
@@ -330,36 +346,7 @@ void write_plot(const std::string& png_path, const std::vector<SecondRow>& rows)
       "plot $divergence using 1:2 with linespoints title 'max position error'\n"
       "unset multiplot\n",
       png_path, bandwidth_plots.empty() ? "NaN notitle" : bandwidth_plots);
-  char script_path[] = "/tmp/shoal-lan-match-plot-XXXXXX";
-  const int fd = ::mkstemp(script_path);
-  if (fd < 0) throw std::runtime_error(fmt::format("cannot create a gnuplot script: {}", std::strerror(errno)));
-  const bool written = ::write(fd, script.data(), script.size()) == static_cast<ssize_t>(script.size());
-  ::close(fd);
-  if (!written) throw std::runtime_error("cannot write the gnuplot script");
-
-  char gnuplot[] = "gnuplot";
-  char* argv[] = {gnuplot, script_path, nullptr};
-  pid_t pid = 0;
-  const int spawn_error = ::posix_spawnp(&pid, gnuplot, nullptr, nullptr, argv, environ);
-  if (spawn_error != 0) {
-    ::unlink(script_path);
-    throw std::runtime_error(fmt::format("cannot run gnuplot ({}): install it (Debian: apt-get install gnuplot-nox)",
-                                         std::strerror(spawn_error)));
-  }
-  int status = 0;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  pid_t done = 0;
-  while ((done = ::waitpid(pid, &status, WNOHANG)) == 0 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // polling a child process, not syncing
-  }
-  if (done == 0) {
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, &status, 0);
-  }
-  ::unlink(script_path);
-  if (done == 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    throw std::runtime_error(fmt::format("gnuplot could not draw '{}' (see its message above)", png_path));
-  }
+  run_gnuplot(script, png_path);
 }
 
 }  // namespace lan_match

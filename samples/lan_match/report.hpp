@@ -2,6 +2,7 @@
 // per-second CSV and its plot.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,6 +58,18 @@ struct PeerSummary {
   std::int64_t join_ms = -1;         ///< how long its join took (0 for the host; -1 never joined)
 };
 
+/// A peer killed during the match (--kill-peer, the soak), and brought back if it was.
+struct FaultReport {
+  int index = 0;                     ///< launched peer
+  shoal::PeerId peer = shoal::kNoPeer;
+  double killed_at_s = 0;            ///< since the launch
+  /// From the SIGKILL until every survivor saw each object the dead peer owned owned by a live
+  /// peer: the largest over the survivors; -1 if some survivor never did.
+  std::int64_t reowned_ms = -1;
+  double restarted_at_s = -1;        ///< -1: not restarted
+  std::int64_t rejoin_ms = -1;       ///< from the restart until its new process joined; -1: never
+};
+
 struct MatchReport {
   std::vector<PeerSummary> peers;
   int objects = 0;       ///< bodies compared: shared objects and balls
@@ -66,10 +79,15 @@ struct MatchReport {
   Divergence final;
   std::vector<BodyDifference> differences;  ///< every one, by differing_bodies()
   std::vector<std::string> failures;  ///< peer processes that crashed, hung or failed
+  std::vector<FaultReport> faults;    ///< peers killed on purpose (not failures)
+  /// Bodies some compared peer holds without a live owner (from its final diagnoses).
+  int bodies_unowned = 0;
   bool consistent = false;
 };
 
-/// The rule of the verdict: everyone reported, nothing lost, errors within 1 mm and 0.001 rad.
+/// The rule of the verdict: everyone reported (every peer not killed for good), nothing lost,
+/// every body owned by a live peer, errors within 1 mm and 0.001 rad, and each killed peer's
+/// objects owned again (and each restarted one joined).
 bool is_consistent(const MatchReport& report);
 
 void print_report(const MatchReport& report);

@@ -1,8 +1,11 @@
 # Runs shoal-lan-match and checks what it reports:
-#   cmake -DMATCH=exe -DARGS="a;b" -DPEERS=n -DREPORT=file.json [-DPLOT=file.png -DCSV=file.csv] -P run_match.cmake
+#   cmake -DMATCH=exe -DARGS="a;b" -DPEERS=n -DREPORT=file.json [-DPLOT=file.png -DCSV=file.csv]
+#         [-DKILLED=k -DMAX_REOWNED_MS=ms [-DRESTARTED=1]] -P run_match.cmake
 # Exit 0, and a JSON report that parses, has exactly the issue's keys, says consistent (every
 # state the same bits on every peer), lost nothing, and lists every peer with frames and traffic. With PLOT/CSV: a real PNG and a CSV
-# with a row per peer and second.
+# with a row per peer and second. With KILLED: k peers killed (PEERS counts the survivors and
+# restarted ones), each one's objects owned again within MAX_REOWNED_MS, and with RESTARTED each
+# one rejoined; every body has a live owner.
 file(REMOVE ${REPORT})
 set(extra)
 if(PLOT)
@@ -16,8 +19,33 @@ endif()
 
 file(READ ${REPORT} json)
 string(JSON top_keys LENGTH "${json}")
-if(NOT top_keys EQUAL 10)
-  message(FATAL_ERROR "the report has ${top_keys} top-level keys, expected 10: ${json}")
+if(NOT top_keys EQUAL 12)
+  message(FATAL_ERROR "the report has ${top_keys} top-level keys, expected 12: ${json}")
+endif()
+string(JSON unowned GET "${json}" bodies_unowned)
+if(NOT unowned EQUAL 0)
+  message(FATAL_ERROR "${unowned} bodies without a live owner on some peer")
+endif()
+string(JSON fault_count LENGTH "${json}" faults)
+if(NOT DEFINED KILLED)
+  set(KILLED 0)
+endif()
+if(NOT fault_count EQUAL KILLED)
+  message(FATAL_ERROR "the report lists ${fault_count} killed peers, expected ${KILLED}")
+endif()
+if(KILLED GREATER 0)
+  math(EXPR last_fault "${KILLED} - 1")
+  foreach(i RANGE ${last_fault})
+    string(JSON reowned_ms GET "${json}" faults ${i} reowned_ms)
+    string(JSON rejoin_ms GET "${json}" faults ${i} rejoin_ms)
+    if(reowned_ms LESS 0 OR reowned_ms GREATER MAX_REOWNED_MS)
+      message(FATAL_ERROR "killed peer ${i}: reowned_ms=${reowned_ms}, expected 0..${MAX_REOWNED_MS}")
+    endif()
+    if(RESTARTED AND rejoin_ms LESS 1)
+      message(FATAL_ERROR "killed peer ${i} restarted but never rejoined (rejoin_ms=${rejoin_ms})")
+    endif()
+    message(STATUS "killed peer ${i}: reowned_ms=${reowned_ms} rejoin_ms=${rejoin_ms}")
+  endforeach()
 endif()
 string(JSON bitwise GET "${json}" bitwise)
 if(NOT bitwise STREQUAL "ON")
@@ -72,15 +100,7 @@ foreach(i RANGE ${last})
 endforeach()
 
 if(PLOT)
-  file(READ ${PLOT} signature LIMIT 8 HEX)
-  if(NOT signature STREQUAL "89504e470d0a1a0a")
-    message(FATAL_ERROR "${PLOT} is not a PNG (starts with ${signature})")
-  endif()
-  file(STRINGS ${CSV} rows)
-  list(LENGTH rows row_count)
-  list(GET rows 0 header)
-  if(NOT header MATCHES "^time_s,peer,rtt_ms" OR row_count LESS 3)
-    message(FATAL_ERROR "${CSV}: ${row_count} lines, header '${header}'")
-  endif()
+  include(${CMAKE_CURRENT_LIST_DIR}/expect_plot_files.cmake)
+  expect_plot_files(${PLOT} ${CSV} "^time_s,peer,rtt_ms" 3)
 endif()
 message(STATUS "consistent, ${objects} objects, ${peer_count} peers")

@@ -194,3 +194,31 @@ TEST_CASE("control: a baseline with an impossible state is dropped as malformed"
     CHECK(status.reason() == DropReason::malformed);
   }
 }
+
+// Found by the peer and recording fuzz targets: Cereal read a bool as its raw byte, so an
+// ownership message with records = 28 reached the peer as a bool no program may hold (UBSan:
+// "load of value 28, which is not a valid value for type 'bool'").
+TEST_CASE("control: a bool byte other than 0 or 1 is dropped as malformed") {
+  auto refused = [](std::vector<std::uint8_t> bytes, std::size_t at, auto message) {
+    REQUIRE(at < bytes.size());
+    REQUIRE(bytes[at] <= 1);
+    for (const std::uint8_t value : {std::uint8_t{2}, std::uint8_t{28}, std::uint8_t{255}}) {
+      bytes[at] = value;
+      const DecodeStatus status = decode(bytes, message);
+      CHECK_FALSE(status.ok());
+      CHECK(status.reason() == DropReason::malformed);
+    }
+  };
+  Ownership records;
+  records.records = true;
+  std::vector<std::uint8_t> bytes;
+  REQUIRE(encode(records, bytes));
+  refused(bytes, bytes.size() - 1, Ownership{});  // records: the last field
+  REQUIRE(encode(Baseline{5, {}, true}, bytes));
+  refused(bytes, bytes.size() - 1, Baseline{});  // last: the last field
+  ObjectState resting;
+  resting.at_rest = true;
+  REQUIRE(encode(Baseline{5, {{1, resting, {}}}, false}, bytes));
+  // frame, count, then the object: id, 13 floats, at_rest.
+  refused(bytes, kBody + 4 + 4 + 4 + 13 * 4, Baseline{});
+}

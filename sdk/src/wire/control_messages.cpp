@@ -146,6 +146,25 @@ struct BoundedUserBytes {
   }
 };
 
+// A bool as one byte, 0 or 1. Cereal reads a bool as its raw byte, so any other value would
+// become a bool no program may hold (undefined behaviour where it is read): refused instead.
+// Found by the peer and recording fuzz targets (tests/fuzz).
+struct StrictBool {
+  bool& value;
+
+  template <class Archive>
+  void save(Archive& archive) const {
+    archive(static_cast<std::uint8_t>(value ? 1 : 0));
+  }
+  template <class Archive>
+  void load(Archive& archive) {
+    std::uint8_t byte = 0;
+    archive(byte);
+    if (byte > 1) throw DecodeRefused{DropReason::malformed};
+    value = byte == 1;
+  }
+};
+
 // A vector with a 32-bit count prefix whose count is checked before resizing.
 template <class T>
 struct BoundedVector {
@@ -190,7 +209,7 @@ template <class Archive> void serialize(Archive& a, OwnershipChange& m) {
   a(m.object, m.new_owner, m.sequence, m.author, m.frame);
 }
 template <class Archive> void serialize(Archive& a, Ownership& m) {
-  a(BoundedVector<OwnershipChange>{m.changes}, m.records);
+  a(BoundedVector<OwnershipChange>{m.changes}, StrictBool{m.records});
 }
 template <class Archive> void serialize(Archive& a, ObjectHash& m) { a(m.object, m.hash); }
 template <class Archive> void serialize(Archive& a, Checksum& m) {
@@ -202,10 +221,10 @@ template <class Archive> void serialize(Archive& a, BaselineObject& m) {
   a(m.object, s.position.x, s.position.y, s.position.z, s.orientation.w, s.orientation.x,
     s.orientation.y, s.orientation.z, s.linear_velocity.x, s.linear_velocity.y,
     s.linear_velocity.z, s.angular_velocity.x, s.angular_velocity.y, s.angular_velocity.z,
-    s.at_rest, BoundedUserBytes{m.user_bytes});
+    StrictBool{s.at_rest}, BoundedUserBytes{m.user_bytes});
 }
 template <class Archive> void serialize(Archive& a, Baseline& m) {
-  a(m.frame, BoundedVector<BaselineObject>{m.objects}, m.last);
+  a(m.frame, BoundedVector<BaselineObject>{m.objects}, StrictBool{m.last});
 }
 template <class Archive> void serialize(Archive& a, Ping& m) { a(m.sent_us); }
 template <class Archive> void serialize(Archive& a, Pong& m) { a(m.echoed_sent_us, m.match_frame); }

@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 namespace shoal::wire {
@@ -291,7 +292,14 @@ DecodeStatus RecordingReader::header(RecordingHeader& h) {
   visit_config(in, h.config);
   SmoothingRule rule;
   visit_smoothing(in, rule);
-  h.config.smoothing = SmoothingRules(rule);
+  // Past a truncation every field reads as zero, which no smoothing rule accepts; and an
+  // intact rule may be out of range. SmoothingRules throws on either: the reader must not.
+  if (!in.ok) return status_of(in);
+  try {
+    h.config.smoothing = SmoothingRules(rule);
+  } catch (const std::invalid_argument&) {
+    return DropReason::malformed;
+  }
   const auto world_size = in.bounded<std::size_t>(in.varint(), kMaxWorld);
   const std::span<const std::uint8_t> world = in.raw(world_size);
   h.world.assign(world.begin(), world.end());

@@ -1,0 +1,61 @@
+// The recording codec's reader on damaged headers: it reports, never throws (RECORDING_SPEC.md).
+// Found by the `recording` fuzz target: a header cut short read its smoothing rule as zeros, and
+// SmoothingRules threw std::invalid_argument out of RecordingReader::header.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <bit>
+#include <vector>
+
+#include "wire/recording_codec.hpp"
+
+using namespace shoal;
+using namespace shoal::wire;
+
+namespace {
+
+std::vector<std::uint8_t> header_bytes(const PeerConfig& config) {
+  RecordingHeader header;
+  header.config = config;
+  header.world = {1, 2, 3};
+  std::vector<std::uint8_t> bytes;
+  RecordingWriter(bytes).header(header);
+  return bytes;
+}
+
+}  // namespace
+
+TEST_CASE("recording codec: a header cut short anywhere is refused with a reason, never thrown") {
+  const std::vector<std::uint8_t> whole = header_bytes(PeerConfig{});
+  RecordingHeader read;
+  REQUIRE(RecordingReader(whole).header(read).ok());
+  for (std::size_t size = 0; size < whole.size(); ++size) {
+    const std::span<const std::uint8_t> cut(whole.data(), size);
+    DecodeStatus status = DecodeStatus::success();
+    REQUIRE_NOTHROW(status = RecordingReader(cut).header(read));
+    CHECK_FALSE(status.ok());
+    CHECK((status.reason() == DropReason::truncated || status.reason() == DropReason::bad_magic));
+  }
+}
+
+TEST_CASE("recording codec: a header whose smoothing rule no peer accepts is malformed, not thrown") {
+  // Where the rule's min_closing_speed_low lies: the one field two headers differ in. 2.5f and
+  // 3.5f are 0x40200000 and 0x40600000, written little-endian: they differ first in the third
+  // byte of the float.
+  static_assert(std::bit_cast<std::uint32_t>(SmoothingRule{}.min_closing_speed_low) == 0x40200000u);
+  PeerConfig other;
+  SmoothingRule faster;
+  faster.min_closing_speed_low = 3.5f;
+  other.smoothing = SmoothingRules(faster);
+  std::vector<std::uint8_t> bytes = header_bytes(PeerConfig{});
+  const std::vector<std::uint8_t> changed = header_bytes(other);
+  REQUIRE(bytes.size() == changed.size());
+  const auto differs = static_cast<std::size_t>(std::mismatch(bytes.begin(), bytes.end(), changed.begin()).first - bytes.begin());
+  REQUIRE(differs >= 2);
+  REQUIRE(differs + 2 <= bytes.size());
+  std::fill_n(bytes.begin() + static_cast<std::ptrdiff_t>(differs - 2), 4, std::uint8_t{0});  // 0 m/s: no rule allows it
+  RecordingHeader read;
+  DecodeStatus status = DecodeStatus::success();
+  REQUIRE_NOTHROW(status = RecordingReader(bytes).header(read));
+  CHECK_FALSE(status.ok());
+}
