@@ -5,8 +5,10 @@
 
 #include "app.hpp"
 #include "options.hpp"
+#include "shoal/version.hpp"
 
 int main(int argc, char** argv) {
+  if (shoal::print_version_if_asked(argc, argv, "shoal-arena")) return 0;
   arena::Options options;
   try {
     options = arena::parse_options(argc, argv);

@@ -34,6 +34,7 @@
 #include "shoal/forwarding_transport.hpp"
 #include "shoal/memory_network.hpp"
 #include "shoal/peer.hpp"
+#include "shoal/version.hpp"
 
 namespace {
 
@@ -219,6 +220,7 @@ std::vector<Stage> stages(int budget) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (shoal::print_version_if_asked(argc, argv, "shoal-bench-cubes")) return 0;
   double seconds = 60;
   int checksum_frames = 600;
   int budget = SnapshotConfig{}.bytes_per_second;

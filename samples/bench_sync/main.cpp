@@ -34,6 +34,7 @@
 #include "physics_choice.hpp"
 #include "settle_cost.hpp"
 #include "spatial_cost.hpp"
+#include "shoal/version.hpp"
 
 #ifndef SHOAL_BENCH_BUILD_TYPE
 #define SHOAL_BENCH_BUILD_TYPE "unknown"
@@ -275,6 +276,7 @@ int run(const Options& options) {
 }  // namespace shoal::bench
 
 int main(int argc, char** argv) {
+  if (shoal::print_version_if_asked(argc, argv, "shoal-bench-sync")) return 0;
   shoal::bench::Options options;
   try {
     options = shoal::bench::parse(argc, argv);

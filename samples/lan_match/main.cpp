@@ -10,8 +10,10 @@
 #include "options.hpp"
 #include "peer_process.hpp"
 #include "repeat.hpp"
+#include "shoal/version.hpp"
 
 int main(int argc, char** argv) {
+  if (shoal::print_version_if_asked(argc, argv, "shoal-lan-match")) return 0;
   lan_match::ParsedOptions parsed;
   try {
     parsed = lan_match::parse_options(argc, argv);

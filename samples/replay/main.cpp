@@ -15,6 +15,7 @@
 #include "arena.hpp"
 #include "shoal/recording.hpp"
 #include "physics_choice.hpp"
+#include "shoal/version.hpp"
 
 namespace {
 
@@ -139,6 +140,7 @@ void list_differences(const std::vector<std::string>& files, const std::vector<F
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (shoal::print_version_if_asked(argc, argv, "shoal-replay")) return 0;
   std::vector<std::string> files;
   std::vector<shoal::ObjectId> traced;
   bool trace_join = false;

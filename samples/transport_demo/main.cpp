@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "shoal/transport.hpp"
+#include "shoal/version.hpp"
 
 namespace {
 
@@ -71,6 +72,7 @@ struct Peer {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (shoal::print_version_if_asked(argc, argv, "shoal-transport-demo")) return 0;
   const Options options = parse(argc, argv);
   using Clock = std::chrono::steady_clock;
 

@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "shoal/version.hpp"
+
 namespace shoal::tools {
 
 /// A wrong flag or value. An empty message prints only the usage (for --help).
@@ -47,6 +49,7 @@ inline std::uint16_t parse_port(std::string_view flag, const std::string& text, 
 template <class Parse, class Run>
 int run_tool(std::string_view name, std::string_view usage, int argc, char** argv, Parse&& parse,
              Run&& run) {
+  if (print_version_if_asked(argc, argv, name)) return 0;
   decltype(parse(argc, argv)) options;
   try {
     options = parse(argc, argv);
