@@ -4,6 +4,7 @@
 #include "boundary.hpp"
 #include "convert.hpp"
 #include "shoal/shoal.h"
+#include "shoal/version.hpp"
 
 #ifndef SHOAL_VERSION_STRING
 #error "SHOAL_VERSION_STRING must be defined by the build (the project's version)"
@@ -32,6 +33,8 @@ int record_error(const char* function, int status, const char* message, const ch
 extern "C" {
 
 const char* shoal_version(void) { return SHOAL_VERSION_STRING; }
+
+int shoal_wire_version(void) { return shoal::wire_version(); }
 
 const char* shoal_last_error(void) { return shoal_c::last_error.c_str(); }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "shoal/diagnosis.hpp"
@@ -24,6 +25,9 @@ enum class EventKind : std::uint8_t {
   join_failed,        ///< this peer gave up joining: `step` it was stuck in, `failure` why,
                       ///< `peer` the member that never answered (kNoPeer: the host); the
                       ///< peer has left, and a new Peer may try again
+  incompatible_peer,  ///< a peer of another wire version or snapshot encoding was refused by
+                      ///< this one, or refused it; `reason` names what differs and both
+                      ///< values (a joiner gets join_failed instead)
 };
 
 struct Event {
@@ -38,6 +42,9 @@ struct Event {
   std::vector<ObjectDiagnosis> diagnoses;
   JoinStep step = JoinStep::idle;           ///< join_failed only
   JoinFailure failure = JoinFailure::none;  ///< join_failed only
+  /// join_failed (incompatible) and incompatible_peer: what differs, with both values, e.g.
+  /// "wire versions differ: the host speaks wire version 8, the joiner 9".
+  std::string reason;
 };
 
 }  // namespace shoal

@@ -26,6 +26,9 @@ enum class JoinFailure : std::uint8_t {
   no_answer,  ///< the peer named (or the host) never answered before the deadline
   refused,    ///< the host turned the request down (another session, or not hosting)
   host_lost,  ///< the connection to the host ended before this peer was in the match
+  /// the host or a member speaks another wire version or encodes snapshots differently: the
+  /// event's `reason` names what differs and both values
+  incompatible,
 };
 
 /// A short lowercase name, e.g. "syncing"; "unknown" for a value outside the enum.

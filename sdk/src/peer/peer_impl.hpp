@@ -28,6 +28,7 @@
 #include "sync/tolerated_differences.hpp"
 #include "wire/control_messages.hpp"
 #include "wire/quantize.hpp"
+#include "wire/refusal.hpp"
 #include "wire/snapshot_codec.hpp"
 #include "world/frame_history.hpp"
 #include "world/object_table.hpp"
@@ -112,6 +113,12 @@ struct Peer::Impl {
   void on_join_request(ConnectionId connection, const wire::JoinRequest& message);
   void on_welcome(ConnectionId connection, const wire::Welcome& message);
   void on_hello(ConnectionId connection, const wire::Hello& message);
+  // --- compatibility (peer_membership.cpp): other wire versions and encodings are refused ---
+  wire::EncodingSettings encoding() const { return wire::encoding_settings(config.snapshots); }
+  void on_other_version(ConnectionId connection, std::span<const std::uint8_t> bytes);
+  void on_refusal(ConnectionId connection, const wire::Refusal& refusal);
+  void refuse(ConnectionId connection, int their_version, const std::string& reason);
+  void note_incompatible(const std::string& reason);
   void on_ownership(PeerId from, const wire::Ownership& message);
   void on_checksum(PeerId from, const wire::Checksum& message);
   void on_snapshot(PeerId from, const wire::Snapshot& snapshot);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "peer/peer_impl.hpp"
+#include "session/compatibility.hpp"
 
 namespace shoal {
 
@@ -10,14 +11,14 @@ void Peer::Impl::on_connected(ConnectionId connection) {
   if (phase == Phase::left) return;
   if (connection == host_connection && (phase == Phase::joining || rejoining)) {
     wire::JoinRequest request{config.session, transport->local_address().port,
-                              rejoining ? members.self() : kNoPeer, secret};
+                              rejoining ? members.self() : kNoPeer, secret, encoding()};
     send_to(connection, request);
     host_link_up = true;
     return;
   }
   const std::optional<session::PendingLink> link = joining.take_link(connection);
   if (!link) return;  // incoming: it introduces itself
-  send_to(connection, wire::Hello{members.self(), config.session, secret});
+  send_to(connection, wire::Hello{members.self(), config.session, secret, encoding()});
   // Every member the welcome named is older: its baseline is asked for now, on the heels of
   // the introduction (a joiner's own admit() asks only once in the match).
   if (phase == Phase::syncing) send_to(connection, wire::BaselineRequest{});
@@ -73,6 +74,9 @@ void Peer::Impl::on_disconnected(ConnectionId connection, bool timed_out, std::i
 }
 
 void Peer::Impl::advance_join(std::int64_t now_us) {
+  if (!joining.finished() && !joining.incompatibility().empty()) {
+    return fail_join(now_us, JoinFailure::incompatible);
+  }
   if (phase == Phase::joining && host_connection == kNoConnection && now_us >= next_host_attempt_us) {
     host_connection = transport->connect(joining.host_address());
   }
@@ -103,11 +107,17 @@ void Peer::Impl::fail_join(std::int64_t now_us, JoinFailure failure) {
   Event event = make_event(EventKind::join_failed, joining.blocking_peer(step));
   event.step = step;
   event.failure = failure;
+  if (failure == JoinFailure::incompatible) event.reason = joining.incompatibility();
   joining.finish(now_us, true);
   // Whoever admitted this peer forgets it at once rather than after a timeout.
   if (members.self() != kNoPeer) broadcast(wire::PeerLeft{members.self()});
   for (const session::Member& m : members.remotes()) transport->disconnect(m.connection);
-  if (host_connection != kNoConnection) transport->disconnect(host_connection);
+  // After a refusal the link stays open: closing it could drop the refusal still on its way
+  // (ENet empties a link's queues at both ends when it closes). The host closes it on reading
+  // the refusal or the PeerLeft.
+  if (host_connection != kNoConnection && failure != JoinFailure::incompatible) {
+    transport->disconnect(host_connection);
+  }
   phase = Phase::left;
   emit(std::move(event));
 }
@@ -157,6 +167,8 @@ void Peer::Impl::on_join_request(ConnectionId connection, const wire::JoinReques
     transport->disconnect(connection);
     return;
   }
+  const std::string mismatch = session::encoding_mismatch(encoding(), "the host", request.encoding, "the joiner");
+  if (!mismatch.empty()) return refuse(connection, wire::kProtocolVersion, mismatch);
   Address joiner = transport->remote_address(connection);
   joiner.port = request.listen_port;
   bool rejoined = false;
@@ -185,6 +197,7 @@ void Peer::Impl::on_join_request(ConnectionId connection, const wire::JoinReques
   welcome.your_id = id;
   welcome.host_frame = history.newest();
   welcome.default_owner = ownership->default_owner();
+  welcome.encoding = encoding();
   const Address self_address = transport->local_address();
   welcome.members.push_back({members.self(), self_address.host, self_address.port});
   for (const session::Member& m : members.remotes()) {
@@ -198,6 +211,8 @@ void Peer::Impl::on_welcome(ConnectionId connection, const wire::Welcome& welcom
   const bool valid = !welcome.members.empty() && welcome.your_id != kNoPeer &&
                      (phase == Phase::joining || (rejoining && welcome.your_id == members.self()));
   if (!valid) return drop(DropReason::malformed);
+  const std::string mismatch = session::encoding_mismatch(welcome.encoding, "the host", encoding(), "this peer");
+  if (!mismatch.empty()) return refuse(connection, wire::kProtocolVersion, mismatch);
   // By convention the first member is the host that sent the welcome.
   const wire::Member& host = welcome.members.front();
   const bool rejoin = rejoining;
@@ -232,6 +247,9 @@ void Peer::Impl::on_hello(ConnectionId connection, const wire::Hello& hello) {
   if (hello.session != config.session || hello.id == kNoPeer || hello.id == members.self()) {
     return drop(DropReason::malformed);
   }
+  const std::string mismatch = session::encoding_mismatch(
+      encoding(), "peer " + std::to_string(members.self()), hello.encoding, "peer " + std::to_string(hello.id));
+  if (!mismatch.empty()) return refuse(connection, wire::kProtocolVersion, mismatch);
   const session::Member* present = members.find(hello.id);
   const session::AbsentMember* gone = members.find_absent(hello.id);
   if (present && present->connection == connection && present->secret == 0) {
@@ -239,7 +257,7 @@ void Peer::Impl::on_hello(ConnectionId connection, const wire::Hello& hello) {
     return;
   }
   // Answered on the same link, so both ends know each other's secret for a later rejoin.
-  send_to(connection, wire::Hello{members.self(), config.session, secret});
+  send_to(connection, wire::Hello{members.self(), config.session, secret, encoding()});
   if (present || gone) {
     // A rejoin: the peer must prove it is the one that had this id.
     const std::uint64_t known = present ? present->secret : gone->member.secret;
@@ -252,6 +270,46 @@ void Peer::Impl::on_hello(ConnectionId connection, const wire::Hello& hello) {
     return admit({hello.id, connection, transport->remote_address(connection), hello.secret}, true);
   }
   admit({hello.id, connection, transport->remote_address(connection), hello.secret}, false);
+}
+
+void Peer::Impl::on_other_version(ConnectionId connection, std::span<const std::uint8_t> bytes) {
+  const int theirs = wire::version_of(bytes);
+  if (phase == Phase::joining && connection == host_connection) {
+    return refuse(connection, theirs, session::wire_version_mismatch(theirs, "the host", wire::kProtocolVersion, "this peer"));
+  }
+  // Bytes 0-3 mean the same in every version: a stranger's introduction is answered, so that
+  // it learns both versions instead of timing out.
+  const int kind = wire::kind_of_any_version(bytes);
+  if (members.peer_of(connection) != kNoPeer) return;
+  if (kind == static_cast<int>(wire::MessageKind::join_request)) {
+    refuse(connection, theirs, session::wire_version_mismatch(wire::kProtocolVersion, "the host", theirs, "the joiner"));
+  } else if (kind == static_cast<int>(wire::MessageKind::hello)) {
+    refuse(connection, theirs, session::wire_version_mismatch(wire::kProtocolVersion, "this peer", theirs, "the other peer"));
+  }
+}
+
+void Peer::Impl::on_refusal(ConnectionId connection, const wire::Refusal& refusal) {
+  note_incompatible(refusal.reason.empty() ? "refused by a peer of wire version " + std::to_string(refusal.sender_version)
+                                           : refusal.reason);
+  transport->disconnect(connection);
+}
+
+void Peer::Impl::refuse(ConnectionId connection, int their_version, const std::string& reason) {
+  std::vector<std::uint8_t> out;
+  wire::encode(wire::Refusal{wire::kProtocolVersion, static_cast<std::uint8_t>(their_version), reason}, out);
+  transport->send(connection, Channel::control, out);
+  transport->flush();
+  // The refused end closes the link when it reads this (on_refusal): closing it here could
+  // lose the refusal, as ENet empties a link's queues at both ends when it closes.
+  note_incompatible(reason);
+}
+
+void Peer::Impl::note_incompatible(const std::string& reason) {
+  // A joiner's join fails with the reason; anyone else tells the game.
+  if (phase == Phase::joining || phase == Phase::syncing) return joining.set_incompatible(reason);
+  Event event = make_event(EventKind::incompatible_peer, kNoPeer);
+  event.reason = reason;
+  emit(std::move(event));
 }
 
 void Peer::Impl::request_baselines() {

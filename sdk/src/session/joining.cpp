@@ -22,6 +22,7 @@ std::string_view to_string(JoinFailure failure) {
     case JoinFailure::none: return "none";
     case JoinFailure::no_answer: return "no_answer";
     case JoinFailure::refused: return "refused";
+    case JoinFailure::incompatible: return "incompatible";
     case JoinFailure::host_lost: return "host_lost";
   }
   return "unknown";

@@ -10,6 +10,7 @@
 
 #include "shoal/state.hpp"
 #include "shoal/types.hpp"
+#include "wire/encoding_settings.hpp"
 #include "wire/packet_header.hpp"
 #include "wire/user_bytes.hpp"
 
@@ -24,6 +25,7 @@ struct JoinRequest {
   std::uint16_t listen_port = 0;
   PeerId rejoin_id = kNoPeer;   ///< the id this peer had, when it comes back after a drop
   std::uint64_t secret = 0;     ///< chosen by the joiner; proves a rejoin is the same peer
+  EncodingSettings encoding{};   ///< the joiner's; the host refuses a join whose settings differ
 
   bool operator==(const JoinRequest&) const = default;
 };
@@ -43,6 +45,7 @@ struct Welcome {
   Frame host_frame = kNoFrame;  ///< the host's current frame, the joiner's first estimate
   std::vector<Member> members;
   PeerId default_owner = kNoPeer;
+  EncodingSettings encoding{}; ///< the host's, checked again by the joiner
 
   bool operator==(const Welcome&) const = default;
 };
@@ -52,6 +55,7 @@ struct Hello {
   PeerId id = kNoPeer;
   std::string session;
   std::uint64_t secret = 0;  ///< the joiner's secret (JoinRequest), checked on a rejoin
+  EncodingSettings encoding{}; ///< the sender's; a mesh link whose settings differ is refused
 
   bool operator==(const Hello&) const = default;
 };

@@ -27,8 +27,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/** Incremented whenever a declaration of this header changes incompatibly. */
-#define SHOAL_C_API_VERSION 8
+/** Incremented whenever this header changes: a declaration added (the ABI stays compatible)
+ *  or changed. Changes that break the ABI also change libshoal_c's SOVERSION
+ *  (SHOAL_C_ABI_VERSION); CHANGELOG.md lists both. */
+#define SHOAL_C_API_VERSION 9
+/** The C ABI's version: libshoal_c's SOVERSION. Incremented only when a change breaks programs
+ *  built against an older header (a struct's size, a value or a function removed or changed). */
+#define SHOAL_C_ABI_VERSION 1
 
 #if defined(_WIN32) && defined(SHOAL_C_SHARED)
 #  if defined(SHOAL_C_BUILDING)
@@ -67,8 +72,11 @@ typedef enum shoal_error {
   SHOAL_ERROR_INTERNAL = -8            /**< anything else; the message says what */
 } shoal_error;
 
-/** The library version, e.g. "0.1.0"; a static string. */
+/** The library version, e.g. "0.2.0" (shoal::version()); a static string. */
 SHOAL_C_API const char* shoal_version(void);
+/** The wire protocol version this library speaks; peers of other versions refuse each other
+ *  (since version 9). */
+SHOAL_C_API int shoal_wire_version(void);
 /** What the last failed call on this thread did wrong and what it expected; "" if none.
  *  Successful calls leave it unchanged; valid until the next failure on this thread. */
 SHOAL_C_API const char* shoal_last_error(void);
@@ -544,8 +552,10 @@ typedef enum shoal_event_kind {
   SHOAL_EVENT_OVERRIDE_APPLIED = 6,    /**< an owner corrected object at frame, depth frames back */
   SHOAL_EVENT_SNAPPED = 7,             /**< object was too far behind to re-simulate: snapped */
   SHOAL_EVENT_DESYNC = 8,              /**< frame disagrees with peer's checksum for objects */
-  SHOAL_EVENT_JOIN_FAILED = 9          /**< gave up joining (since version 8): join_step says where, join_failure why,
+  SHOAL_EVENT_JOIN_FAILED = 9,         /**< gave up joining (since version 8): join_step says where, join_failure why,
                                             peer which member never answered (SHOAL_NO_PEER: the host) */
+  SHOAL_EVENT_INCOMPATIBLE_PEER = 10   /**< a peer of another wire version or snapshot encoding was refused, by this
+                                            peer or by it; shoal_peer_event_reason names both values (since version 9) */
 } shoal_event_kind;
 
 /** The steps of joining a match, in order (mirrors shoal::JoinStep; since version 8). */
@@ -564,7 +574,8 @@ typedef enum shoal_join_failure {
   SHOAL_JOIN_FAILURE_NONE = 0,
   SHOAL_JOIN_FAILURE_NO_ANSWER = 1,    /**< the peer named (or the host) never answered in time */
   SHOAL_JOIN_FAILURE_REFUSED = 2,      /**< the host turned the request down */
-  SHOAL_JOIN_FAILURE_HOST_LOST = 3     /**< the host connection ended before the match started here */
+  SHOAL_JOIN_FAILURE_HOST_LOST = 3,    /**< the host connection ended before the match started here */
+  SHOAL_JOIN_FAILURE_INCOMPATIBLE = 4  /**< another wire version or snapshot encoding: see shoal_peer_event_reason (since version 9) */
 } shoal_join_failure;
 
 /** How far joining has come (shoal::JoinProgress). */
@@ -655,6 +666,10 @@ SHOAL_C_API int shoal_peer_update_at(shoal_peer* peer, int64_t now_us);
 SHOAL_C_API int shoal_peer_wait(shoal_peer* peer, int32_t timeout_ms);
 /** Takes the next event into *out_event: returns 1 if there was one, 0 if none, < 0 on error. */
 SHOAL_C_API int shoal_peer_poll_event(shoal_peer* peer, shoal_event* out_event);
+/** Why the last event polled happened, for SHOAL_EVENT_INCOMPATIBLE_PEER and an incompatible
+ *  SHOAL_EVENT_JOIN_FAILED (e.g. "wire versions differ: the host speaks wire version 8, the
+ *  joiner 9"); "" for other events or a NULL peer. Valid until the next poll. Since version 9. */
+SHOAL_C_API const char* shoal_peer_event_reason(const shoal_peer* peer);
 /** Changes the simulated network of the peer's transport at run time. */
 SHOAL_C_API int shoal_peer_set_conditions(shoal_peer* peer, const shoal_conditioner* conditions);
 
