@@ -87,6 +87,12 @@ const PeerConfig& validated(const PeerConfig& c) {
   return c;
 }
 
+std::vector<std::uint16_t> body_types_of(const Simulation& simulation) {
+  std::vector<std::uint16_t> types;
+  for (BodyIndex b = 0; b < simulation.body_count(); ++b) types.push_back(simulation.body_type(b));
+  return types;
+}
+
 }  // namespace
 
 std::uint64_t world_digest(const Simulation& simulation) {
@@ -123,7 +129,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       quantize_filter(quantizer, body_count, kSettleMemoFrames),
       regions(config.authority),
       rest_checks(body_count, std::max(1, static_cast<Frame>(config.tick_hz / 2))),
-      smoother(body_count, config.smoothing),
+      visuals(body_count, config.smoothing, body_types_of(simulation)),
       interpolator(present::InterpolatorConfig{1.0f / config.tick_hz, 0.5f}),
       time_sync(session::TimeSyncConfig{config.tick_hz}),
       mismatched_since(body_count, kNoFrame),
@@ -134,31 +140,21 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       before(body_count),
       past_states(body_count),
       replay_scratch(body_count, 0),
-      control_modes(body_count, ControlMode::uncontrolled),
-      radii(body_count) {
+      radii(body_count),
+      links(body_count, user_bytes.max),
+      sender(config, body_count, user_bytes, history, quantizer, quantize_filter, inputs, links, transport, stats) {
   if (!transport) throw std::invalid_argument("shoal::Peer: the transport is null");
   if (config.snapshots.quantize) resimulator.set_state_filter(&quantize_filter);
   resimulator.set_user_bytes(&user_bytes);
   user_bytes_before.resize(body_count * user_bytes.max);
   received_user_bytes.resize(user_bytes.max);
-  quantized.resize(body_count);
-  code_since.resize(body_count, kNoFrame);
-  relevant.resize(body_count);
-  coasting.resize(body_count);
-  last_contact.resize(body_count, kNoFrame);
   frozen_next.resize(body_count);
-  made_records.resize(body_count);
-  packet_records.reserve(body_count);
   owned_bodies.reserve(body_count);
   decide_candidates.reserve(body_count);
   time_sync.set_reference_peer(0);  // the host defines the timeline while it is there
   std::random_device entropy;
   secret = (std::uint64_t{entropy()} << 32) | entropy();
-  body_types.reserve(body_count);
-  for (BodyIndex b = 0; b < body_count; ++b) {
-    body_types.push_back(sim.body_type(b));
-    radii[b] = sim.bounding_radius(b);
-  }
+  for (BodyIndex b = 0; b < body_count; ++b) radii[b] = sim.bounding_radius(b);
 }
 
 Peer::Peer(const PeerConfig& config, Simulation& simulation, std::unique_ptr<Transport> transport)
@@ -225,12 +221,12 @@ void Peer::set_controlled(ObjectId object) {
   const BodyIndex body = impl_->body_of(object);
   if (impl_->controlled) {
     impl_->inputs.untrack(*impl_->controlled);
-    impl_->control_modes[*impl_->controlled] = ControlMode::uncontrolled;
+    impl_->visuals.set_control(*impl_->controlled, ControlMode::uncontrolled);
   }
   if (impl_->recorder) impl_->recorder->write().controlled(object);
   impl_->controlled = body;
   impl_->inputs.track(body);
-  impl_->control_modes[body] = ControlMode::controlled;
+  impl_->visuals.set_control(body, ControlMode::controlled);
 }
 
 void Peer::set_input(const Input& input) {
@@ -249,7 +245,7 @@ bool Peer::poll_event(Event& event) {
   return true;
 }
 
-VisualState Peer::visual(ObjectId object) const { return impl_->smoother.visual(impl_->body_of(object)); }
+VisualState Peer::visual(ObjectId object) const { return impl_->visuals.visual(impl_->body_of(object)); }
 
 ObjectState Peer::state(ObjectId object) const {
   const BodyIndex body = impl_->body_of(object);
@@ -292,7 +288,7 @@ PeerStats Peer::stats() const {
     RemotePeerStats remote{m.id, impl_->transport->stats(m.connection)};
     // The snapshot stream's own sequence numbers measure the loss of everything the link
     // carries; the transport's figure (ENet's) only counts reliable packets.
-    if (Impl::SnapshotLink* link = impl_->find_snapshot_link(m.id); link && link->received.has_received()) {
+    if (const SnapshotLink* link = impl_->links.find(m.id); link && link->received.has_received()) {
       remote.link.packet_loss = link->received.loss();
     }
     s.remotes.push_back(remote);
@@ -316,7 +312,7 @@ ObjectDiagnosis Peer::Impl::diagnose(BodyIndex body, Frame frame) const {
   d.owner = owner_of(body);
   d.frozen = freezing && frozen_next[body] != 0;
   forensics.describe(body, d);
-  if (const SnapshotLink* link = d.owner == members.self() ? nullptr : find_snapshot_link(d.owner)) {
+  if (const SnapshotLink* link = d.owner == members.self() ? nullptr : links.find(d.owner)) {
     Frame said = kNoFrame;
     if (const wire::QuantizedState* q = link->received.newest(body, said)) {
       d.owner_said = true;
@@ -335,6 +331,10 @@ BodyIndex Peer::Impl::body_of(ObjectId object) const {
   if (auto body = objects.find(object)) return *body;
   throw std::invalid_argument("shoal::Peer: object " + std::to_string(object) +
                               " is not one of the simulation's bodies");
+}
+
+std::span<std::uint8_t> Peer::Impl::held_user_bytes(Frame frame, BodyIndex body) {
+  return history.user_bytes(frame, body).first(user_bytes.size[body]);
 }
 
 void Peer::Impl::emit(Event event) {

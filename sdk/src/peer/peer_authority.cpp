@@ -80,7 +80,7 @@ bool Peer::Impl::everyone_holds_resting_state(BodyIndex body) {
   const wire::QuantizedState resting = quantizer.quantize(history.state(newest, body));
   const std::size_t size = user_bytes.size[body];
   for (const session::Member& m : members.remotes()) {
-    const SnapshotLink* link = find_snapshot_link(m.id);
+    const SnapshotLink* link = links.find(m.id);
     const wire::QuantizedState* acked = link != nullptr ? link->sent.acknowledged(body) : nullptr;
     if (acked == nullptr || !(*acked == resting)) return false;
     if (size > 0 && !std::ranges::equal(link->sent.baseline_user_bytes(body).first(size),

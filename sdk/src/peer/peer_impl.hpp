@@ -8,7 +8,11 @@
 #include "authority/ownership.hpp"
 #include "authority/regions.hpp"
 #include "core/bounded_queue.hpp"
+#include "peer/presentation.hpp"
 #include "peer/recorder.hpp"
+#include "peer/snapshot_links.hpp"
+#include "peer/snapshot_sender.hpp"
+#include "peer/touched_bodies.hpp"
 #include "peer/update_cost_clock.hpp"
 #include "present/frame_interpolator.hpp"
 #include "present/visual_smoother.hpp"
@@ -63,6 +67,7 @@ struct Peer::Impl {
   void update(std::int64_t now_us);
   void start_match(std::int64_t now_us, Frame frame);
   void step_frame();
+  void validate_parts() const;  // every part's invariants; after each frame in the test build
   void apply_corrections();
   void correct_tolerated();
   void correct_frozen_bodies();
@@ -76,20 +81,10 @@ struct Peer::Impl {
   void update_regions_and_ownership(Frame frame);
   std::span<const std::uint8_t> frozen_for_next_step();
   bool everyone_holds_resting_state(BodyIndex body);
-  // --- snapshots (peer_snapshots.cpp) ---
-  struct SnapshotLink;
+  // --- snapshots (peer_snapshots.cpp; the sending itself is SnapshotSender's) ---
   void send_snapshots(Frame frame);
-  void send_due(SnapshotLink& link, ConnectionId connection, Frame frame, bool moving_due);
-  void send_prioritized(SnapshotLink& link, ConnectionId connection, Frame frame, int frames);
-  void note_coasting(Frame frame);
-  bool coasts_on(const SnapshotLink& link, BodyIndex body, Frame frame) const;
-  struct MadeRecord;
-  const MadeRecord& record_for(SnapshotLink& link, BodyIndex body, Frame frame);
-  void add_user_bytes(wire::ObjectRecord& record, const SnapshotLink& link, Frame frame);
+  SendView send_view(Frame frame);
   bool receive_user_bytes(SnapshotLink& link, const wire::ObjectRecord& record, Frame frame);
-  std::size_t send_snapshot_packet(SnapshotLink& link, ConnectionId connection, Frame frame);
-  SnapshotLink& snapshot_link(PeerId peer);
-  SnapshotLink* find_snapshot_link(PeerId peer) const;
   void on_snapshot_ack(PeerId from, const wire::SnapshotAckMessage& message);
   void send_checksum(Frame frame);
   void send_pings(std::int64_t now_us);
@@ -178,7 +173,7 @@ struct Peer::Impl {
   // taken like any owner frames.
   std::vector<std::pair<PeerId, wire::Baseline>> early_baselines;
   bool baselines_requested = false;
-  present::VisualSmoother smoother;
+  Presentation visuals;                     // what the game draws
   present::FrameInterpolator interpolator;  // snaps: extrapolate, and bridge the frames between
   session::Membership members;
   session::TimeSync time_sync;
@@ -215,64 +210,21 @@ struct Peer::Impl {
   std::vector<std::uint8_t> user_bytes_before;  // sync-test mode: bodies x user_bytes.max
   std::vector<std::uint8_t> received_user_bytes;  // one body's, as a snapshot record carries them
   std::vector<std::uint8_t> replay_scratch;
-  std::vector<std::uint16_t> body_types;
-  std::vector<ControlMode> control_modes;
   std::vector<float> radii;
   std::vector<BodyIndex> controlled_scratch;
   std::vector<authority::OwnershipChange> decided;
   std::vector<BodyIndex> decide_candidates;  // owned or in this peer's core
   std::vector<std::uint8_t> out_buffer;
-  wire::Snapshot snapshot_in, snapshot_out;
-  wire::SnapshotAckMessage ack_in, ack_out;
-  std::vector<wire::QuantizedState> quantized;  // owned bodies' states of the frame being sent
-  std::vector<Frame> code_since;  // per owned body: the frame since which quantized[] holds
-  std::vector<BodyIndex> candidates;
-  std::vector<std::uint8_t> relevant;  // per body: in the receiver's simulated region
-  std::vector<std::uint8_t> coasting;  // per owned body: moving, and no player about to touch it
-  std::vector<Frame> last_contact;     // per body: the newest frame a player was about to touch it
+  wire::Snapshot snapshot_in;
+  wire::SnapshotAckMessage ack_in;
   std::vector<std::uint8_t> frozen_next;  // per body: left out of the next step
   bool freezing = false;                  // the last step was given frozen_next
-  // Per body: the record last made for it, for the frame and baseline age it was made for,
-  // and its bits but the index code, encoded once for every packet that carries it
-  // (record_for).
-  struct MadeRecord {
-    Frame frame = kNoFrame;
-    wire::ObjectRecord record;
-    wire::EncodedRecord encoded;
-    bool fits = false;  // the format carries it (else a packet with it is not sent)
-    wire::EncodedRef ref() const { return {record.index, fits ? &encoded : nullptr}; }
-  };
-  std::vector<MadeRecord> made_records;
-  std::vector<wire::EncodedRef> packet_records;  // the next snapshot packet's, by index
-  // Bodies whose newest frames may have changed since a per-frame pass last read them (all of
-  // them after a catch-up, at the start, or for an engine that gives no list): the smoothing
-  // and the region passes read only these.
-  struct Touched {
-    std::vector<BodyIndex> bodies;
-    bool all = true;
-    void add(std::span<const BodyIndex> more) {
-      if (!all) bodies.insert(bodies.end(), more.begin(), more.end());
-    }
-    void reset() {
-      bodies.clear();
-      all = false;
-    }
-  };
-  Touched visual_touched, region_touched;
+  TouchedBodies region_touched;  // the region pass's; the visuals keep their own
   void touch(std::span<const BodyIndex> bodies);  // both
   void touch_all();                                // both
 
-  // Acks, baselines and priorities per remote peer.
-  struct SnapshotLink {
-    SnapshotLink(PeerId id, std::size_t bodies, std::size_t user_bytes_stride)
-        : peer(id), sent(bodies, user_bytes_stride), received(bodies, user_bytes_stride), priority(bodies) {}
-    PeerId peer;
-    sync::SentSnapshots sent;
-    sync::ReceivedSnapshots received;
-    sync::PriorityAccumulator priority;
-    sync::ByteBudget budget;
-  };
-  std::vector<std::unique_ptr<SnapshotLink>> snapshot_links;
+  SnapshotLinks links;    // both directions' bookkeeping, per remote peer
+  SnapshotSender sender;  // what this peer owns, out to the others
   wire::Ownership ownership_out;
   // Control messages decoded and built here, kept so that their vectors keep their capacity.
   wire::Ownership ownership_in;

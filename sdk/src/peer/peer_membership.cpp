@@ -148,12 +148,12 @@ void Peer::Impl::peer_gone(PeerId peer) {
   std::erase_if(remote_controlled, [&](auto& rc) {
     if (rc.first != peer) return false;
     inputs.untrack(rc.second);
-    control_modes[rc.second] = ControlMode::uncontrolled;
+    visuals.set_control(rc.second, ControlMode::uncontrolled);
     return true;
   });
   // Every peer applies the same hand-over, so the leaver's objects get one owner everywhere.
   std::erase_if(peer_regions, [&](auto& r) { return r.peer == peer; });
-  std::erase_if(snapshot_links, [&](auto& l) { return l->peer == peer; });
+  links.drop(peer);
   if (ownership) {
     ownership->peer_left(peer);
     note_owner_changes();

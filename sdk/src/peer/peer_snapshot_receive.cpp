@@ -21,7 +21,7 @@ bool Peer::Impl::receive_user_bytes(SnapshotLink& link, const wire::ObjectRecord
 
 void Peer::Impl::on_snapshot_ack(PeerId from, const wire::SnapshotAckMessage& message) {
   if (message.sender != from) return drop(DropReason::not_owner);
-  snapshot_link(from).sent.on_ack(message.ack);
+  links.get(from).sent.on_ack(message.ack);
 }
 
 void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
@@ -33,7 +33,7 @@ void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
   const Frame newest = history.newest();
   if (snapshot.frame > newest + config.history_frames / 4) return drop(DropReason::malformed);
   ++stats.snapshots_received;
-  SnapshotLink& link = snapshot_link(from);
+  SnapshotLink& link = links.get(from);
   if (snapshot.has_ack) link.sent.on_ack(snapshot.ack);
   link.received.on_packet(snapshot.sequence);  // acked on receipt
 
@@ -46,11 +46,11 @@ void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
       remote_controlled.emplace_back(from, *body);
     } else if (rc->second != *body) {
       inputs.untrack(rc->second);
-      control_modes[rc->second] = ControlMode::uncontrolled;
+      visuals.set_control(rc->second, ControlMode::uncontrolled);
       rc->second = *body;
     }
     inputs.track(*body);
-    control_modes[*body] = ControlMode::controlled;
+    visuals.set_control(*body, ControlMode::controlled);
     for (const wire::InputRecord& r : snapshot.inputs) {
       if (r.frame > newest - config.history_frames && r.frame <= newest + input_frames_ahead(config)) {
         inputs.record(*body, r.frame, r.input);
@@ -162,7 +162,7 @@ void Peer::Impl::on_owner_frame(Frame frame, BodyIndex body, const ObjectState& 
 // with the link's baselines, and is taken now, as if it had just arrived.
 void Peer::Impl::take_held_record(BodyIndex body, PeerId owner, Frame since) {
   if (!config.snapshots.quantize || owner == members.self() || history.empty()) return;
-  SnapshotLink* link = find_snapshot_link(owner);
+  SnapshotLink* link = links.find(owner);
   if (link == nullptr) return;
   Frame frame = kNoFrame;
   const wire::QuantizedState* held = link->received.newest(body, frame);
@@ -190,7 +190,7 @@ void Peer::Impl::check_resting_copies() {
 bool Peer::Impl::check_resting_copy(BodyIndex body) {
   if (owned_by_me[body] != 0) return true;
   const ObjectState& own = history.newest_states()[body];
-  SnapshotLink* link = find_snapshot_link(owner_of(body));
+  SnapshotLink* link = links.find(owner_of(body));
   if (link == nullptr) return true;
   Frame frame = kNoFrame;
   const wire::QuantizedState* said = link->received.newest(body, frame);

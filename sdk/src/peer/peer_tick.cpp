@@ -109,6 +109,14 @@ void Peer::Impl::step_frame() {
     send_checksum(frame);
   }
   cost_clock.lap(&UpdateCost::send_ns);
+#ifdef SHOAL_VALIDATE_PARTS
+  validate_parts();
+#endif
+}
+
+void Peer::Impl::validate_parts() const {
+  visuals.validate();
+  sender.validate(owned_bodies);
 }
 
 // Outside this peer's simulated region (as of the last frame), bodies that no player
@@ -182,7 +190,7 @@ void Peer::Impl::catch_up(Frame from) {
   }
   auto correct = [&](BodyIndex b) {
     const ObjectState& was = resimulator.newest_before(b);
-    if (!sync::bitwise_equal(was, now_states[b])) smoother.on_correction(b, was, now_states[b]);
+    if (!sync::bitwise_equal(was, now_states[b])) visuals.corrected(b, was, now_states[b]);
   };
   const std::span<const BodyIndex> changed = resimulator.last_changes();
   for (BodyIndex b : changed) correct(b);
@@ -201,7 +209,7 @@ void Peer::Impl::correct_frozen_bodies() {
     const ObjectState was = now_states[b];
     const std::span<const BodyIndex> body(&b, 1);
     if (!resimulator.correct_frozen(from, body)) return false;
-    if (!sync::bitwise_equal(was, now_states[b])) smoother.on_correction(b, was, now_states[b]);
+    if (!sync::bitwise_equal(was, now_states[b])) visuals.corrected(b, was, now_states[b]);
     emit(make_event(EventKind::override_applied, owner_of(b), objects.id(b), from, newest - from));
     touch(body);
     mismatched_since[b] = kNoFrame;
@@ -216,13 +224,13 @@ void Peer::Impl::note_step_changes() {
 }
 
 void Peer::Impl::touch(std::span<const BodyIndex> bodies) {
-  visual_touched.add(bodies);
+  visuals.touched(bodies);
   region_touched.add(bodies);
   if (config.snapshots.quantize) rest_checks.changed(bodies, history.newest());
 }
 
 void Peer::Impl::touch_all() {
-  visual_touched.all = true;
+  visuals.touch_all();
   region_touched.all = true;
 }
 
@@ -257,7 +265,7 @@ void Peer::Impl::snap_to(BodyIndex body, Frame frame, const ObjectState& owner_s
   for (Frame f = std::max(frame + 1, history.oldest()); f < newest; ++f) {
     history.set(f, body, interpolator.interpolate(from, to, f));
   }
-  smoother.on_correction(body, history.state(newest, body), s);
+  visuals.corrected(body, history.state(newest, body), s);
   history.set(newest, body, s);
   sim.write(body, s);
   touch(std::span(&body, 1));
@@ -336,15 +344,8 @@ void Peer::Impl::send_checksum(Frame frame) {
 
 void Peer::Impl::refresh_visuals(std::int64_t now_us) {
   const float dt = last_update_us < 0 ? 0.0f : static_cast<float>(now_us - last_update_us) * 1e-6f;
-  const auto current = history.newest_states();
-  const auto previous = history.previous_states();  // the newest's when only one frame is held
-  const auto alpha = static_cast<float>(clock->fraction());
-  if (visual_touched.all) {
-    smoother.update(dt, previous, current, alpha, body_types, control_modes);
-  } else {
-    smoother.update_touched(dt, previous, current, alpha, body_types, control_modes, visual_touched.bodies);
-  }
-  visual_touched.reset();
+  // previous_states: the newest's when only one frame is held.
+  visuals.refresh(dt, history.previous_states(), history.newest_states(), static_cast<float>(clock->fraction()));
 }
 
 }  // namespace shoal
