@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The main of every doctest suite. `--version` prints Shoal's version like every other program
 // in build/bin (doctest's own -v/--version would print doctest's).
 #define DOCTEST_CONFIG_IMPLEMENT

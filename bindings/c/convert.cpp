@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Conversions of the configs, events and statistics between shoal.h and the C++ API. Each
 // to_cpp starts from a default-constructed C++ value, so fields the C struct leaves out keep
 // their C++ defaults; range checks stay with the C++ constructors, which name the field.

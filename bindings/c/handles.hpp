@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the opaque handles of shoal.h are: small structs around the C++ objects, plus the
 // bookkeeping that turns the C++ API's lifetime rules into errors instead of dangling pointers.
 #pragma once

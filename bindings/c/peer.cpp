@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal_peer from C: its config, creation and the calls a game makes every render frame.
 // What a game reads back from a peer (states, owners, statistics) is in peer_queries.cpp.
 #include <memory>

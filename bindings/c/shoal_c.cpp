@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The library-wide part of the C API: its version, the per-thread error message, plain values.
 #include <string>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal-arena: play one peer of a Shoal match with the keyboard, against bots or other arena
 // windows on the LAN, and watch ownership, regions and the network at work.
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal-bench-cubes: the standard bandwidth scene, one stage of snapshot encoding at a time.
 //
 // Scene: a 1.5 m player cube pushed in a scripted pattern through 900 cubes of 0.4 m in a

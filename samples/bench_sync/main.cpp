@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal-bench-sync: what Shoal's sync layer costs per frame, next to the physics it wraps.
 //
 // 1. SDK overhead (overhead.cpp): peers play a bot match on the in-process network (latency,

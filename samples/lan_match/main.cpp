@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal-lan-match: a headless LAN match of real peer processes, with a report.
 // See launcher.hpp (the default mode) and peer_process.hpp (--peer).
 #include <signal.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal-replay FILE...: runs each recorded peer (shoal-lan-match --record) again, alone, on the
 // same arena, and says whether it did exactly what the recorded peer did, bit for bit; where it
 // did not, at which update and frame it first went its own way.

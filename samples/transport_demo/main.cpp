@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal-transport-demo: N peers in one process, each with its own ENet transport on loopback,
 // connected in a full mesh through the link conditioner, trading reliable and unreliable
 // traffic at 60 Hz. Prints each link's round trip, loss and throughput once a second.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What every tool's command line shares: the usage error, number parsing with a message that
 // says what was expected, and a main() that turns errors into exit codes (2 = bad usage).
 #pragma once

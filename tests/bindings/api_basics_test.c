@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The library-wide parts of the C API: the version, the defaults (which come from the C++
  * library, so only their consistency is checked here, not their numbers) and a lone peer that
  * hosts and steps its own frames. */

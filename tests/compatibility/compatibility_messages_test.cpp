@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The reasons two peers cannot play together, as pure functions, and the refusal's bytes,
 // which every wire version must read the same way.
 #include <doctest/doctest.h>

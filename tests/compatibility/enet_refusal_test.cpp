@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Two peers over ENet on loopback that cannot play together refuse each other with a message
 // naming both wire versions, or the snapshot-encoding setting that differs and both values.
 // Another wire version is played by a transport that rewrites the version byte of everything

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Through a relay, on loopback: peers whose snapshot encodings differ refuse each other exactly
 // as over ENet (the refusal travels the relay link), and a relay and a client of different
 // relay protocol versions refuse each other naming both versions.

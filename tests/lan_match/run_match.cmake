@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Runs shoal-lan-match and checks what it reports:
 #   cmake -DMATCH=exe -DARGS="a;b" -DPEERS=n -DREPORT=file.json [-DPLOT=file.png -DCSV=file.csv] -P run_match.cmake
 # Exit 0, and a JSON report that parses, has exactly the issue's keys, says consistent (every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The relay server with real relay clients on loopback: joining, forwarding on every channel,
 // the lobby, session isolation, a storm of garbage, and rate limits.
 #include <doctest/doctest.h>

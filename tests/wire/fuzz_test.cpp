@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Seeded fuzzing of every decoder: random and mutated datagrams must be accepted or dropped
 // with a reason, never crash (ASan/UBSan watch), and anything accepted must re-encode to the
 // very same bytes (the format has exactly one encoding per value).

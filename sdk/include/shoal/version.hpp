@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Which Shoal this is: the library's version, and the versions of the two protocols it speaks.
 // Two builds play together when their wire versions and snapshot encodings match (checked at
 // join: a mismatch is refused with a message naming both sides); the library version says

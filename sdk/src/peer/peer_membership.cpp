@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Membership: joining (JoinRequest, Welcome, Hello on every mesh link), leaving, losing a peer
 // and getting it back within the rejoin grace period, and the baseline a newcomer asks for.
 #include <algorithm>

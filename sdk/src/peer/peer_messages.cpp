@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Routing what the transport delivers: membership, time sync, ownership, checksums and
 // snapshots. Every message is checked before it touches state; a bad one is dropped and
 // counted with its reason (PeerStats::dropped).

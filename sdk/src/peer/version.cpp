@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The versions Shoal reports. In the peer layer because it is the one that sees both the wire
 // and the transport layers' protocol versions.
 #include "shoal/version.hpp"

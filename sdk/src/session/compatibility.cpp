@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "session/compatibility.hpp"
 
 #include <fmt/format.h>

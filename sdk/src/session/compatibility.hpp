@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Whether two peers can play together: the same wire version and the same snapshot encoding.
 // Pure functions, so the messages are tested alone; the peer sends what they return in a
 // refusal (wire/refusal.hpp) and in its join_failed / join_refused events.

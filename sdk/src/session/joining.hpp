@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A joiner's way into the match (shoal/join.hpp): the host it asks, the mesh links it opens
 // to the members the host named, the older peers whose baselines it waits for, and the clock
 // of the whole join. It decides what to retry and when the join is overdue; the peer sends

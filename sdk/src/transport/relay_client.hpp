@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The relay client: a Transport whose connections are virtual links through shoal-relay.
 // One ENet connection to the relay carries every link, on the same three channels, so each
 // link keeps the channel guarantees hop by hop; a ResumableStream per link keeps the control

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What relay clients and the relay server say to each other over their ENet connection, and
 // what two relay clients say to each other inside forwarded payloads. Pure functions on bytes:
 // every decoder rejects truncated, oversized and impossible input with a DropReason, so the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "transport/relay_server.hpp"
 
 #include <algorithm>

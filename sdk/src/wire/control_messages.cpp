@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "wire/control_messages.hpp"
 #include "wire/state_checks.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Control-channel messages (membership, ownership, desync checksums) and time-channel messages
 // (clock sync), as plain structs. Serialised with Cereal's portable binary archive inside
 // control_messages.cpp only; layouts and limits are in sdk/src/wire/SPEC.md.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The snapshot-encoding settings two peers must share (SnapshotConfig's encoding fields): they
 // decide the values every peer simulates, so peers exchange them at join and refuse a peer
 // whose settings differ (session/compatibility.hpp) rather than desync silently.

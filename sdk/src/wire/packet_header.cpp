@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "wire/packet_header.hpp"
 
 namespace shoal::wire {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The 4-byte header that starts every Shoal datagram, message kinds, size limits, and the
 // status every decoder returns. Format: sdk/src/wire/SPEC.md.
 #pragma once

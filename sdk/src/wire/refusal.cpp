@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "wire/refusal.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The refusal: how a peer tells another that they cannot play together (another wire version,
 // another snapshot encoding). Its layout is frozen in every wire version from 8 on, and it is
 // read before the header's version is checked, so that a peer of another version still learns
