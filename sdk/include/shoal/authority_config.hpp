@@ -1,11 +1,14 @@
+// SPDX-License-Identifier: MIT
 // Settings of the authority layer: how large a peer's core and simulated regions are, and how
-// often an object may change owner. Names follow the source method (see seeds/NOTES.md, 003).
+// often an object may change owner. docs/concepts.md explains the regions.
 #pragma once
 
 #include "shoal/types.hpp"
 
 namespace shoal {
 
+/// Regions and ownership: how far a peer's core and simulated regions reach, and how claims are
+/// rate-limited.
 struct AuthorityConfig {
   /// Smallest core radius around a controlled object (m), so a slow or still player still
   /// owns what it touches.
@@ -25,7 +28,7 @@ struct AuthorityConfig {
   /// Who owns objects that no core region holds; kNoPeer = the lowest live peer id.
   PeerId default_owner = kNoPeer;
 
-  bool operator==(const AuthorityConfig&) const = default;
+  bool operator==(const AuthorityConfig&) const = default;  ///< compares every field
 };
 
 /// Throws std::invalid_argument naming the first bad field and what it expects.

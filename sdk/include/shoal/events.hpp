@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a Peer tells the game: poll them once per update with Peer::poll_event.
 #pragma once
 
@@ -30,12 +31,14 @@ enum class EventKind : std::uint8_t {
                       ///< values (a joiner gets join_failed instead)
 };
 
+/// Something the game may want to know about (Peer::poll_event); which fields mean something
+/// depends on `kind`.
 struct Event {
-  EventKind kind = EventKind::joined_match;
-  PeerId peer = kNoPeer;
-  ObjectId object = 0;
-  Frame frame = kNoFrame;
-  int depth = 0;
+  EventKind kind = EventKind::joined_match;  ///< what happened
+  PeerId peer = kNoPeer;  ///< the peer concerned (joined, left, new owner, the checksum's sender), or kNoPeer
+  ObjectId object = 0;  ///< the object concerned (ownership, override, snap), or 0
+  Frame frame = kNoFrame;  ///< the frame concerned (override, snap, desync), or kNoFrame
+  int depth = 0;  ///< override_applied: how many frames back the correction reached
   std::vector<ObjectId> objects;  ///< desync only
   /// desync from a peer's checksum: what this peer knows of each of `objects` at `frame`
   /// (its state, owner and ownership history, frozen, its owner's last word), to log.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shoal.h - the C API of Shoal, for engines that bind through C (C# P/Invoke, Godot, Python
  * ctypes, plain C). Pure C99; every type is an opaque handle or a plain struct of fixed-width
  * fields, so it maps one to one onto any foreign-function interface.
@@ -87,12 +88,17 @@ SHOAL_C_API const char* shoal_error_name(int status);
 
 /** A vector in metres (or m/s, rad/s); y is up. */
 typedef struct shoal_vec3 {
-  float x, y, z;                       /**< components */
+  float x;                             /**< first component */
+  float y;                             /**< second component (up) */
+  float z;                             /**< third component */
 } shoal_vec3;
 
 /** A unit quaternion w + xi + yj + zk; {1, 0, 0, 0} is no rotation. */
 typedef struct shoal_quat {
-  float w, x, y, z;                    /**< components, w first */
+  float w;                             /**< real part */
+  float x;                             /**< i component */
+  float y;                             /**< j component */
+  float z;                             /**< k component */
 } shoal_quat;
 
 /** The simulated state of one object at one frame. */
@@ -138,21 +144,21 @@ typedef enum shoal_control_mode {
  * the error closes by a speed-dependent fraction per 1/30 s; below them at the minimum
  * closing speed. The peer checks every field when it is created. */
 typedef struct shoal_smoothing_rule {
-  float warp_distance_m;
-  float warp_angle_rad;
-  float blend_threshold_m;
-  float blend_threshold_rad;
+  float warp_distance_m;               /**< m: a larger position error snaps */
+  float warp_angle_rad;                /**< rad: a larger orientation error snaps */
+  float blend_threshold_m;             /**< m: above it the error closes by the blend rate */
+  float blend_threshold_rad;           /**< rad: the same for orientation */
   float slow_speed;                    /**< m/s: below it the slow thresholds apply */
-  float slow_blend_threshold_m;
-  float slow_blend_threshold_rad;
+  float slow_blend_threshold_m;        /**< m: blend_threshold_m below slow_speed */
+  float slow_blend_threshold_rad;      /**< rad: blend_threshold_rad below slow_speed */
   float low_speed;                     /**< m/s */
   float high_speed;                    /**< m/s */
   float blend_rate_low_speed;          /**< fraction removed per 1/30 s, in (0, 1) */
-  float blend_rate_high_speed;
+  float blend_rate_high_speed;         /**< fraction removed per 1/30 s at high_speed and above */
   float min_closing_speed_low;         /**< m/s */
-  float min_closing_speed_high;
+  float min_closing_speed_high;        /**< m/s, at high_speed and above */
   float min_closing_angular_speed_low; /**< rad/s */
-  float min_closing_angular_speed_high;
+  float min_closing_angular_speed_high; /**< rad/s, at high_speed and above */
 } shoal_smoothing_rule;
 
 /** Fills *rule with a default-constructed shoal::SmoothingRule. */
@@ -162,7 +168,7 @@ SHOAL_C_API int shoal_smoothing_rule_default(shoal_smoothing_rule* rule);
 typedef struct shoal_smoothing_entry {
   uint16_t object_type;                /**< the type the simulation gives a body (0 without one) */
   int32_t control_mode;                /**< a shoal_control_mode */
-  shoal_smoothing_rule rule;
+  shoal_smoothing_rule rule;           /**< the rule for that type and mode */
 } shoal_smoothing_entry;
 
 /** The commonly tuned fields of shoal::PeerConfig (since version 5 all of its SnapshotConfig);
@@ -315,7 +321,9 @@ typedef struct shoal_simulation_callbacks {
   /** Game state kept identical on every peer: user_bytes_size bytes (0..32) per body of a type,
    *  recorded, sent, compared and restored like the state. Give all three or none. */
   uint32_t (*user_bytes_size)(void* user, uint16_t body_type);
+  /** Copies a body's user bytes (size of them) into out. */
   void (*read_user_bytes)(void* user, uint32_t body, uint8_t* out, uint32_t size);
+  /** Sets a body's user bytes from bytes (size of them). */
   void (*write_user_bytes)(void* user, uint32_t body, const uint8_t* bytes, uint32_t size);
 } shoal_simulation_callbacks;
 
