@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the Debian packages Shoal needs to build and test, only those that are missing.
 # Fast when nothing is missing: one dpkg-query call, no apt.
 set -euo pipefail
@@ -22,6 +23,8 @@ packages=(
   iptables      # NAT traversal test (tests/nat): MASQUERADE in network namespaces
   libbullet-dev # shoal::bullet, Bullet behind shoal::Simulation (sdk/engines/bullet)
   libbox2d-dev  # shoal::box2d, Box2D behind shoal::Simulation (sdk/engines/box2d)
+  doxygen       # the API reference and guides (cmake --build build --target docs, tests/docs)
+  chromium      # tests/docs opens every page headless; the test skips without it
 )
 
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${packages[@]}" 2>/dev/null \
