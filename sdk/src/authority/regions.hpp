@@ -1,4 +1,5 @@
-// Core and simulated regions of a peer (ARCHITECTURE.md vocabulary; NOTES.md 003).
+// SPDX-License-Identifier: MIT
+// Core and simulated regions of a peer (docs/concepts.md, "Regions and ownership").
 // Pure geometry on the last simulated frame: no sockets, no clocks, deterministic.
 #pragma once
 

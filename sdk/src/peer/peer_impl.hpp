@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: MIT
 // The state behind shoal::Peer. The peer is the top of the stack: it wires the layers
-// together in the order of one tick (ARCHITECTURE.md, "One tick on one peer").
+// together in the order of one tick (docs/architecture.md, "One tick on one peer").
 #pragma once
 
 #include <optional>

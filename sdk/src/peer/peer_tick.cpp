@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: MIT
 // One update of a peer: receive, correct, step the due frames, decide ownership, send,
-// smooth. The order follows ARCHITECTURE.md ("One tick on one peer").
+// smooth. The order follows docs/architecture.md ("One tick on one peer").
 #include <algorithm>
 #include <cmath>
 
