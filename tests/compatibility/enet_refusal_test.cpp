@@ -61,9 +61,10 @@ Side make_side(const PeerConfig& config, int wire_version) {
   return side;
 }
 
-// Hosts on `host`, joins with `joiner`, and updates both until the joiner's join fails and the
-// host has said whom it refused (or 10 s pass; the loop is bounded in iterations too).
-void refuse(Side& host, Side& joiner) {
+// Hosts on `host`, joins with `joiner`, and updates both until `done` (or 10 s pass; the loop
+// is bounded in iterations too).
+template <class Done>
+void host_and_join(Side& host, Side& joiner, Done&& done) {
   host.peer->host();
   Address address = host.peer->address();
   address.host = "127.0.0.1";
@@ -74,9 +75,14 @@ void refuse(Side& host, Side& joiner) {
     joiner.peer->update();
     host.poll();
     joiner.poll();
-    if (joiner.failed && host.incompatible) return;
+    if (done()) return;
     host.peer->wait(1);
   }
+}
+
+// Until the joiner's join fails and the host has said whom it refused.
+void refuse(Side& host, Side& joiner) {
+  host_and_join(host, joiner, [&] { return joiner.failed && host.incompatible; });
 }
 
 const std::string kThisVersion = std::to_string(wire::kProtocolVersion);
@@ -137,18 +143,7 @@ TEST_CASE("compatibility over ENet: the same settings join (the control for the 
   }
   Side host = make_side(config, wire::kProtocolVersion);
   Side joiner = make_side(config, wire::kProtocolVersion);
-  host.peer->host();
-  Address address = host.peer->address();
-  address.host = "127.0.0.1";
-  joiner.peer->join(address);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  for (int i = 0; i < 20'000 && std::chrono::steady_clock::now() < deadline; ++i) {
-    host.peer->update();
-    joiner.peer->update();
-    if (joiner.peer->join_progress().step == JoinStep::joined) break;
-    host.peer->wait(1);
-  }
-  joiner.poll();
+  host_and_join(host, joiner, [&] { return joiner.peer->join_progress().step == JoinStep::joined; });
   CHECK(joiner.peer->join_progress().step == JoinStep::joined);
   CHECK_FALSE(joiner.failed);
 }
