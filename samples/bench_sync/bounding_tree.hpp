@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// A complete binary tree of bounding boxes over bodies' bounding spheres, rebuilt every frame
-// (docs/architecture.md, "Spatial queries"): each rebuild starts from the leaf order the last one ended with, and
+// A complete binary tree of bounding boxes over bodies' bounding spheres, rebuilt every frame:
+// each rebuild starts from the leaf order the last one ended with, and
 // on every level, bottom up, the four children of each pair of sibling nodes are regrouped
 // into the two pairs with the smallest boxes. Bodies move little between frames, so the order
 // stays good. (It refines a poor order only so far: see reset_order().)

@@ -2,7 +2,7 @@
 // The ways part 4 of shoal-bench-sync answers the region queries of every controlled body
 // (spatial_cost.cpp): linear scans over structure-of-arrays copies, as the authority layer
 // does today, and spatial indexes rebuilt every frame (the hashed grid of the physics' broad
-// phase, the bounding-volume tree of docs/architecture.md, "Spatial queries").
+// phase, a bounding-volume tree).
 #pragma once
 
 #include <cstdint>

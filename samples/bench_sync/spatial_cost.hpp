@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Part 4 of shoal-bench-sync: what answering the region queries of every controlled body costs
 // per frame with a linear scan (the authority layer's way), a hashed grid and a tree of
-// bounding volumes (docs/architecture.md, "Spatial queries"), each rebuilding its index every frame, on the bench
+// bounding volumes, each rebuilding its index every frame, on the bench
 // arena driven by its bots.
 #pragma once
 

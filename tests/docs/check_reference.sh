@@ -9,7 +9,7 @@ mkdir -p "$out"
 status=0
 "$doxygen" "$doxyfile" >"$out/doxygen.log" 2>&1 || status=$?
 warnings=0
-[ -s "$out/warnings.txt" ] && warnings=$(grep -c "warning:" "$out/warnings.txt" || true)
+[ -s "$out/warnings.txt" ] && warnings=$(grep -cE "(warning|error):" "$out/warnings.txt" || true)
 if [ "$status" -ne 0 ] || [ "$warnings" -gt 0 ]; then
   echo "FAIL doxygen exited $status with $warnings warning(s):" >&2
   cat "$out/warnings.txt" "$out/doxygen.log" >&2 || true

@@ -7,7 +7,10 @@
 #   - a public header (include/shoal/, an engine adapter's too) includes ENet, Cereal or an
 #     internal layer header, which would leak them to every game that includes it;
 #   - an engine adapter (engines/<name>/) includes a layer other than core: adapters sit on
-#     Shoal's public API (and core's header-only helpers), like a game's own would.
+#     Shoal's public API (and core's header-only helpers), like a game's own would;
+#   - a layer below peer includes a public header of the peer layer (shoal/peer.hpp,
+#     recording.hpp, audit.hpp): the plain types those layers share live in their own headers
+#     (peer_config.hpp, update_cost.hpp, state.hpp...).
 set -uo pipefail
 root=$1
 shift
@@ -40,6 +43,15 @@ for ((i = 0; i < ${#layers[@]}; i++)); do
   while IFS= read -r hit; do
     report "$hit: $layer may not include a later layer (${later[*]})"
   done < <(grep -rnE "$(include_pattern "${later[@]}")" "$src/$layer" | sed "s|^$root/||")
+done
+
+peer_layer_headers='shoal/(peer|recording|audit)\.hpp'
+for layer in "${layers[@]}"; do
+  [ "$layer" = peer ] && break
+  [ -d "$src/$layer" ] || continue
+  while IFS= read -r hit; do
+    report "$hit: $layer may not include the peer layer's public headers"
+  done < <(grep -rnE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[<\"]$peer_layer_headers" "$src/$layer" | sed "s|^$root/||")
 done
 
 for dir in "$public" "$root"/sdk/engines/*/include/shoal; do

@@ -114,7 +114,7 @@ TEST_CASE("a catch-up freezes, frame by frame, what the straight run froze") {
     CHECK(std::ranges::equal(history.frozen_flags(frame), frozen));
     if (frame % 7 != 0 || frame < 16) continue;
     const Frame from = frame - 12;
-    resimulator.resimulate(from, {}, false);
+    resimulator.resimulate(from, {}, sync::Injection::none);
     ++catchups;
     for (Frame f = from; f <= frame; ++f) {
       const auto& was = straight[static_cast<std::size_t>(f % kDepth)];

@@ -101,3 +101,43 @@ TEST_CASE("a stranger cannot take over a lost peer's identity") {
   CHECK(m.players[0].peer->peers() == std::vector<PeerId>{0, 1, 2});
   CHECK(m.players[0].peer->owner(m.players[2].ball) == 2);
 }
+
+TEST_CASE("one link that drops while both peers stay up is dialled again, and nobody splits off") {
+  // Peers 1 and 2 lose each other for 3 s (past the 2 s timeout) while both still reach the
+  // host. Without the redial each would hand the other's objects over when its grace ended
+  // and play on in a world of its own.
+  ArenaSpec spec{3, 8};
+  PeerConfig config;
+  config.rejoin_grace_ms = 4000;
+  FakeMatch m(3, spec, config, 103);
+  m.network().set_conditions(link(20, 0.05f, 5));
+  REQUIRE(m.connect(5));
+  m.enable_bots(7);
+  m.run(2);
+  m.network().set_blocked(2, 3, true);
+  bool lost = false;
+  m.run(3, [&] {
+    for (Event e; m.players[1].peer->poll_event(e);) lost = lost || (e.kind == EventKind::peer_lost && e.peer == 2);
+  });
+  REQUIRE(lost);  // the block outlasted the timeout
+  m.network().set_blocked(2, 3, false);
+  bool rejoined_1 = false, rejoined_2 = false, left = false;
+  m.run(8, [&] {
+    for (Event e; m.players[1].peer->poll_event(e);) {
+      rejoined_1 = rejoined_1 || (e.kind == EventKind::peer_rejoined && e.peer == 2);
+      left = left || e.kind == EventKind::peer_left;
+    }
+    for (Event e; m.players[2].peer->poll_event(e);) {
+      rejoined_2 = rejoined_2 || (e.kind == EventKind::peer_rejoined && e.peer == 1);
+      left = left || e.kind == EventKind::peer_left;
+    }
+  });
+  CHECK(rejoined_1);
+  CHECK(rejoined_2);
+  CHECK_FALSE(left);
+  for (Player& p : m.players) CHECK(p.peer->peers() == std::vector<PeerId>{0, 1, 2});
+  CHECK(m.settle(15));
+  const Divergence d = divergence(m.players, all_ids(spec));
+  CHECK(d.objects_compared > 0);
+  CHECK(d.bitwise);
+}

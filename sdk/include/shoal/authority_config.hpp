@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Settings of the authority layer: how large a peer's core and simulated regions are, and how
-// often an object may change owner. docs/concepts.md explains the regions.
+// often an object may change owner. Names follow the
+// method's own terms (core region, simulated region, owner frame).
 #pragma once
 
 #include "shoal/types.hpp"

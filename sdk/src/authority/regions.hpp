@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Core and simulated regions of a peer (docs/concepts.md, "Regions and ownership").
+// Core and simulated regions of a peer: the core is what it owns and must send, the simulated
+// region what it must step to judge its core.
 // Pure geometry on the last simulated frame: no sockets, no clocks, deterministic.
 #pragma once
 

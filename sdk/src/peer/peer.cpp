@@ -128,20 +128,16 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       cost_clock(config.measure_update_cost, resimulator),
       quantizer(config.snapshots),
       quantize_filter(quantizer, body_count, kSettleMemoFrames),
-      regions(config.authority),
+      authority(config.authority, body_count),
       rest_checks(body_count, std::max(1, static_cast<Frame>(config.tick_hz / 2))),
       visuals(body_count, config.smoothing, body_types_of(simulation)),
       interpolator(present::InterpolatorConfig{1.0f / config.tick_hz, 0.5f}),
-      time_sync(session::TimeSyncConfig{config.tick_hz}),
-      mismatched_since(body_count, kNoFrame),
-      tolerated(body_count),
+      session(config.tick_hz),
+      corrections(body_count),
       forensics(body_count),
-      known_owner(body_count, kNoPeer),
-      owned_by_me(body_count, 0),
       before(body_count),
       past_states(body_count),
       replay_scratch(body_count, 0),
-      radii(body_count),
       links(body_count, user_bytes.max),
       sender(config, body_count, user_bytes, history, quantizer, quantize_filter, inputs, links, transport, stats) {
   if (!transport) throw std::invalid_argument("shoal::Peer: the transport is null");
@@ -150,12 +146,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
   user_bytes_before.resize(body_count * user_bytes.max);
   received_user_bytes.resize(user_bytes.max);
   frozen_next.resize(body_count);
-  owned_bodies.reserve(body_count);
-  decide_candidates.reserve(body_count);
-  time_sync.set_reference_peer(0);  // the host defines the timeline while it is there
-  std::random_device entropy;
-  secret = (std::uint64_t{entropy()} << 32) | entropy();
-  for (BodyIndex b = 0; b < body_count; ++b) radii[b] = sim.bounding_radius(b);
+  for (BodyIndex b = 0; b < body_count; ++b) authority.radii[b] = sim.bounding_radius(b);
 }
 
 Peer::Peer(const PeerConfig& config, Simulation& simulation, std::unique_ptr<Transport> transport)
@@ -170,12 +161,12 @@ Peer::~Peer() {
 }
 
 void Peer::record(const std::string& path, std::span<const std::uint8_t> world) {
-  if (impl_->phase != Impl::Phase::idle) throw std::logic_error("shoal::Peer::record: call it before host() or join()");
+  if (impl_->session.phase != Impl::Phase::idle) throw std::logic_error("shoal::Peer::record: call it before host() or join()");
   if (impl_->recorder) throw std::logic_error("shoal::Peer::record: already recording");
   wire::RecordingHeader header;
   header.config = impl_->config;
   header.world.assign(world.begin(), world.end());
-  header.secret = impl_->secret;
+  header.secret = impl_->session.secret;
   header.has_controlled = impl_->controlled.has_value();
   header.controlled = impl_->controlled ? impl_->objects.id(*impl_->controlled) : 0;
   header.input = impl_->current_input;
@@ -186,27 +177,27 @@ void Peer::record(const std::string& path, std::span<const std::uint8_t> world) 
 }
 
 void Peer::host() {
-  if (impl_->phase != Impl::Phase::idle) throw std::logic_error("shoal::Peer::host: already started");
+  if (impl_->session.phase != Impl::Phase::idle) throw std::logic_error("shoal::Peer::host: already started");
   if (impl_->recorder) impl_->recorder->write().host();
-  impl_->members.set_self(0);
-  impl_->is_host = true;
-  impl_->joining.host();
-  impl_->phase = Impl::Phase::hosting;  // the match starts at the first update
+  impl_->session.members.set_self(0);
+  impl_->session.is_host = true;
+  impl_->session.joining.host();
+  impl_->session.phase = Impl::Phase::hosting;  // the match starts at the first update
 }
 
 void Peer::join(const Address& host) {
-  if (impl_->phase != Impl::Phase::idle) throw std::logic_error("shoal::Peer::join: already started");
+  if (impl_->session.phase != Impl::Phase::idle) throw std::logic_error("shoal::Peer::join: already started");
   if (impl_->recorder) impl_->recorder->write().join(host);
-  impl_->joining.begin(host, std::int64_t{impl_->config.join_timeout_ms} * 1000);
-  impl_->host_connection = impl_->transport->connect(host);
-  impl_->phase = Impl::Phase::joining;
+  impl_->session.joining.begin(host, std::int64_t{impl_->config.join_timeout_ms} * 1000);
+  impl_->session.host_connection = impl_->transport->connect(host);
+  impl_->session.phase = Impl::Phase::joining;
 }
 
 void Peer::leave() {
   if (impl_->recorder) impl_->recorder->leave();
-  if (impl_->members.self() != kNoPeer) impl_->broadcast(wire::PeerLeft{impl_->members.self()});
-  for (const session::Member& m : impl_->members.remotes()) impl_->transport->disconnect(m.connection);
-  impl_->phase = Impl::Phase::left;
+  if (impl_->session.members.self() != kNoPeer) impl_->broadcast(wire::PeerLeft{impl_->session.members.self()});
+  for (const session::Member& m : impl_->session.members.remotes()) impl_->transport->disconnect(m.connection);
+  impl_->session.phase = Impl::Phase::left;
   // Linger briefly (bounded) so the goodbye actually leaves: the others then hand this peer's
   // objects over at once instead of waiting for a timeout and the rejoin grace period.
   constexpr int kLingerMs = 250;
@@ -261,15 +252,15 @@ std::optional<ObjectState> Peer::state_at(ObjectId object, Frame frame) const {
 }
 
 JoinProgress Peer::join_progress() const {
-  return impl_->joining.progress(impl_->join_step(), impl_->pongs_received, Impl::kPongsBeforeStart,
+  return impl_->session.joining.progress(impl_->join_step(), impl_->session.pongs_received, SessionState::kPongsBeforeStart,
                                  std::max<std::int64_t>(impl_->last_update_us, 0));
 }
 
 PeerId Peer::owner(ObjectId object) const { return impl_->owner_of(impl_->body_of(object)); }
-PeerId Peer::id() const { return impl_->members.self(); }
-bool Peer::in_match() const { return impl_->phase == Impl::Phase::in_match; }
+PeerId Peer::id() const { return impl_->session.members.self(); }
+bool Peer::in_match() const { return impl_->session.phase == Impl::Phase::in_match; }
 Frame Peer::frame() const { return impl_->history.empty() ? kNoFrame : impl_->history.newest(); }
-std::vector<PeerId> Peer::peers() const { return impl_->members.live(); }
+std::vector<PeerId> Peer::peers() const { return impl_->session.members.live(); }
 Address Peer::address() const { return impl_->transport->local_address(); }
 void Peer::set_conditions(const ConditionerConfig& conditions) {
   impl_->transport->set_conditions(conditions);
@@ -279,13 +270,13 @@ PeerStats Peer::stats() const {
   PeerStats s = impl_->stats;
   s.frame = frame();
   s.quantization_clamps = impl_->quantize_filter.clamped();
-  s.owned_objects = impl_->owned_bodies.size();
+  s.owned_objects = impl_->authority.owned_bodies.size();
   // Counted here, not every step: only the stats show it.
   if (impl_->freezing) {
     s.frozen_objects = static_cast<std::size_t>(std::ranges::count(impl_->frozen_next, std::uint8_t{1}));
   }
   s.cost = impl_->cost_clock.cost();
-  for (const session::Member& m : impl_->members.remotes()) {
+  for (const session::Member& m : impl_->session.members.remotes()) {
     RemotePeerStats remote{m.id, impl_->transport->stats(m.connection)};
     // The snapshot stream's own sequence numbers measure the loss of everything the link
     // carries; the transport's figure (ENet's) only counts reliable packets.
@@ -313,7 +304,7 @@ ObjectDiagnosis Peer::Impl::diagnose(BodyIndex body, Frame frame) const {
   d.owner = owner_of(body);
   d.frozen = freezing && frozen_next[body] != 0;
   forensics.describe(body, d);
-  if (const SnapshotLink* link = d.owner == members.self() ? nullptr : links.find(d.owner)) {
+  if (const SnapshotLink* link = d.owner == session.members.self() ? nullptr : links.find(d.owner)) {
     Frame said = kNoFrame;
     if (const wire::QuantizedState* q = link->received.newest(body, said)) {
       d.owner_said = true;
@@ -325,7 +316,7 @@ ObjectDiagnosis Peer::Impl::diagnose(BodyIndex body, Frame frame) const {
 }
 
 PeerId Peer::Impl::owner_of(BodyIndex body) const {
-  return ownership ? ownership->owner(body) : kNoPeer;
+  return authority.ownership ? authority.ownership->owner(body) : kNoPeer;
 }
 
 BodyIndex Peer::Impl::body_of(ObjectId object) const {

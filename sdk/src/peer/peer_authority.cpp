@@ -14,10 +14,10 @@ wire::OwnershipChange to_wire(const authority::OwnershipChange& c, ObjectId obje
 }  // namespace
 
 authority::PeerRegions& Peer::Impl::regions_of(PeerId peer) {
-  auto it = std::lower_bound(peer_regions.begin(), peer_regions.end(), peer,
+  auto it = std::lower_bound(authority.peer_regions.begin(), authority.peer_regions.end(), peer,
                              [](const authority::PeerRegions& r, PeerId id) { return r.peer < id; });
-  if (it == peer_regions.end() || it->peer != peer) {
-    it = peer_regions.insert(it, authority::PeerRegions{peer, std::vector<std::uint8_t>(body_count, 0),
+  if (it == authority.peer_regions.end() || it->peer != peer) {
+    it = authority.peer_regions.insert(it, authority::PeerRegions{peer, std::vector<std::uint8_t>(body_count, 0),
                                                         std::vector<std::uint8_t>(body_count, 0), {}, {}});
   }
   return *it;
@@ -34,41 +34,41 @@ void Peer::Impl::reset_regions(PeerId peer) {
 }
 
 void Peer::Impl::update_regions_and_ownership(Frame frame) {
-  if (region_touched.all) {
-    regions.rebuild({history.newest_states(), radii});
+  if (authority.region_touched.all) {
+    authority.regions.rebuild({history.newest_states(), authority.radii});
   } else {
-    regions.rebuild_touched({history.newest_states(), radii}, region_touched.bodies);
+    authority.regions.rebuild_touched({history.newest_states(), authority.radii}, authority.region_touched.bodies);
   }
-  region_touched.reset();
+  authority.region_touched.reset();
   // Every live peer's regions as seen here: ownership checks claims against them and
   // snapshots go to the peers whose simulated region holds an object. This peer's own regions
   // decide its claims and are kept exact; remote peers' only bound what they may claim and
   // what they are sent, so a few frames of staleness cost nothing and save a pass per peer.
   constexpr Frame kRemoteRegionInterval = 4;
-  controlled_scratch.clear();
-  if (controlled) controlled_scratch.push_back(*controlled);
-  regions.compute(controlled_scratch, regions_of(members.self()));
+  authority.controlled_scratch.clear();
+  if (controlled) authority.controlled_scratch.push_back(*controlled);
+  authority.regions.compute(authority.controlled_scratch, regions_of(session.members.self()));
   for (const auto& [peer, body] : remote_controlled) {
     if ((frame + peer) % kRemoteRegionInterval != 0) continue;
     const BodyIndex controlled_of_peer[] = {body};
-    regions.compute(controlled_of_peer, regions_of(peer));
+    authority.regions.compute(controlled_of_peer, regions_of(peer));
   }
   // Only what this peer owns or its core holds can change hands here.
-  const authority::PeerRegions& mine = regions_of(members.self());
-  decide_candidates.assign(owned_bodies.begin(), owned_bodies.end());
+  const authority::PeerRegions& mine = regions_of(session.members.self());
+  authority.decide_candidates.assign(authority.owned_bodies.begin(), authority.owned_bodies.end());
   for (BodyIndex b : mine.core_bodies) {
-    if (owned_by_me[b] == 0) decide_candidates.push_back(b);
+    if (authority.owned_by_me[b] == 0) authority.decide_candidates.push_back(b);
   }
-  ownership->decide(frame, peer_regions, regions.at_rest(), decided,
+  authority.ownership->decide(frame, authority.peer_regions, authority.regions.at_rest(), authority.decided,
                     [this](BodyIndex b) { return everyone_holds_resting_state(b); },
-                    std::span<const BodyIndex>(decide_candidates));
-  if (decided.empty()) return;
-  ownership_out.changes.clear();
-  for (const authority::OwnershipChange& c : decided) {
-    ownership_out.changes.push_back(to_wire(c, objects.id(c.body)));
+                    std::span<const BodyIndex>(authority.decide_candidates));
+  if (authority.decided.empty()) return;
+  authority.ownership_out.changes.clear();
+  for (const authority::OwnershipChange& c : authority.decided) {
+    authority.ownership_out.changes.push_back(to_wire(c, objects.id(c.body)));
   }
-  broadcast(ownership_out);
-  for (const authority::OwnershipChange& c : decided) note_owner_change(c.body);
+  broadcast(authority.ownership_out);
+  for (const authority::OwnershipChange& c : authority.decided) note_owner_change(c.body);
 }
 
 // Whether every other peer acknowledged this body's state as it rests now. Only then may it go
@@ -80,7 +80,7 @@ bool Peer::Impl::everyone_holds_resting_state(BodyIndex body) {
   const Frame newest = history.newest();
   const wire::QuantizedState resting = quantizer.quantize(history.state(newest, body));
   const std::size_t size = user_bytes.size[body];
-  for (const session::Member& m : members.remotes()) {
+  for (const session::Member& m : session.members.remotes()) {
     const SnapshotLink* link = links.find(m.id);
     const wire::QuantizedState* acked = link != nullptr ? link->sent.acknowledged(body) : nullptr;
     if (acked == nullptr || !(*acked == resting)) return false;
@@ -98,7 +98,7 @@ void Peer::Impl::apply_ownership(const wire::OwnershipChange& change, bool recor
   const authority::OwnershipChange c{*body, change.new_owner, change.sequence, change.author,
                                      change.frame};
   const authority::ApplyResult result =
-      record ? ownership->adopt(c, change.new_owner) : ownership->apply(c, peer_regions);
+      record ? authority.ownership->adopt(c, change.new_owner) : authority.ownership->apply(c, authority.peer_regions);
   switch (result) {
     case authority::ApplyResult::applied:
       note_owner_change(*body);
@@ -120,25 +120,25 @@ void Peer::Impl::note_owner_changes() {
 }
 
 void Peer::Impl::note_owner_change(BodyIndex b) {
-  const PeerId owner = ownership->owner(b);
-  const std::uint8_t mine = owner == members.self() ? 1 : 0;
-  if (mine != owned_by_me[b]) {
-    owned_by_me[b] = mine;
+  const PeerId owner = authority.ownership->owner(b);
+  const std::uint8_t mine = owner == session.members.self() ? 1 : 0;
+  if (mine != authority.owned_by_me[b]) {
+    authority.owned_by_me[b] = mine;
     // Kept in index order: snapshots list records by ascending index.
-    const auto at = std::lower_bound(owned_bodies.begin(), owned_bodies.end(), b);
+    const auto at = std::lower_bound(authority.owned_bodies.begin(), authority.owned_bodies.end(), b);
     if (mine) {
-      owned_bodies.insert(at, b);
+      authority.owned_bodies.insert(at, b);
     } else {
-      owned_bodies.erase(at);
+      authority.owned_bodies.erase(at);
     }
   }
-  if (owner == known_owner[b]) return;
-  const bool first = known_owner[b] == kNoPeer;
-  known_owner[b] = owner;
+  if (owner == authority.known_owner[b]) return;
+  const bool first = authority.known_owner[b] == kNoPeer;
+  authority.known_owner[b] = owner;
   if (first) return;  // the initial assignment is not a change
   // The new owner's frames count from the change on: whatever this peer holds for later
   // frames came from the old owner or its own prediction, so it is no longer confirmed.
-  const authority::OwnerRecord& record = ownership->record(b);
+  const authority::OwnerRecord& record = authority.ownership->record(b);
   const Frame since = record.frame;
   forensics.owner_changed(b, {since, owner, record.sequence, record.author, history.empty() ? kNoFrame : history.newest()});
   if (since != kNoFrame && !history.empty()) {
@@ -159,14 +159,14 @@ void Peer::Impl::note_owner_change(BodyIndex b) {
 }
 
 void Peer::Impl::send_owned_records(ConnectionId connection) {
-  if (!ownership) return;
+  if (!authority.ownership) return;
   // A newcomer missed the claims made before it came: every peer tells it what it owns.
   constexpr std::size_t kRecordsPerMessage = 1024;
   wire::Ownership message;
   message.records = true;
-  const PeerId self = members.self();
+  const PeerId self = session.members.self();
   for (BodyIndex b = 0; b < body_count; ++b) {
-    const authority::OwnerRecord& r = ownership->record(b);
+    const authority::OwnerRecord& r = authority.ownership->record(b);
     if (r.owner != self || r.sequence == 0) continue;  // never changed: the newcomer agrees
     message.changes.push_back({objects.id(b), self, r.sequence, r.author, r.frame});
     if (message.changes.size() == kRecordsPerMessage) {

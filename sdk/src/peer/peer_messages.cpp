@@ -36,7 +36,7 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
     return drop(status.reason());
   }
   if (kind == wire::MessageKind::refusal) return drop(DropReason::malformed);  // not decode_refusal's layout
-  const PeerId from = members.peer_of(connection);
+  const PeerId from = session.members.peer_of(connection);
 
   // Time sync holds no state about the asker, so it comes first: a joiner pings the host as
   // soon as its connection is up, before the welcome, which takes a round trip off the join.
@@ -45,20 +45,20 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
     if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
     // Only a peer on the match timeline may answer (anyone else's time says nothing), and
     // only after this update has advanced its clock, so the time it reports is now's.
-    if (phase != Phase::in_match) return send_to(connection, wire::Pong{m.sent_us, -1.0});
+    if (session.phase != Phase::in_match) return send_to(connection, wire::Pong{m.sent_us, -1.0});
     constexpr std::size_t kMaxPendingPongs = 256;  // bounded: a ping flood answers less
-    if (pending_pongs.size() < kMaxPendingPongs) pending_pongs.push_back({connection, m.sent_us});
+    if (session.pending_pongs.size() < kMaxPendingPongs) session.pending_pongs.push_back({connection, m.sent_us});
     return;
   }
   if (kind == wire::MessageKind::pong) {
     wire::Pong m;
     if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
     // Before the welcome, the host's: the match's host is always peer 0.
-    const PeerId source = from != kNoPeer ? from : connection == host_connection ? PeerId{0} : kNoPeer;
+    const PeerId source = from != kNoPeer ? from : connection == session.host_connection ? PeerId{0} : kNoPeer;
     if (source == kNoPeer) return drop(DropReason::not_owner);
     if (m.match_frame < 0) return;  // the responder is not synchronised yet
-    ++pongs_received;
-    if (!time_sync.add_sample(source, m.echoed_sent_us, m.match_frame, now_us)) drop(DropReason::malformed);
+    ++session.pongs_received;
+    if (!session.time_sync.add_sample(source, m.echoed_sent_us, m.match_frame, now_us)) drop(DropReason::malformed);
     return;
   }
 
@@ -69,8 +69,8 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
       if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
       return on_join_request(connection, m);
     }
-    if (kind == wire::MessageKind::welcome && connection == host_connection &&
-        host_connection != kNoConnection) {
+    if (kind == wire::MessageKind::welcome && connection == session.host_connection &&
+        session.host_connection != kNoConnection) {
       wire::Welcome m;
       if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
       return on_welcome(connection, m);
@@ -85,8 +85,8 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
 
   switch (kind) {
     case wire::MessageKind::ownership: {
-      if (auto s = wire::decode(bytes, ownership_in); !s) return drop(s.reason());
-      return on_ownership(from, ownership_in);
+      if (auto s = wire::decode(bytes, authority.ownership_in); !s) return drop(s.reason());
+      return on_ownership(from, authority.ownership_in);
     }
     case wire::MessageKind::checksum: {
       if (auto s = wire::decode(bytes, checksum_in); !s) return drop(s.reason());
@@ -120,8 +120,8 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
       wire::PeerLeft m;
       if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
       if (m.id != from) return drop(DropReason::not_owner);  // only a peer can say it leaves
-      if (const session::Member* member = members.find(from)) transport->disconnect(member->connection);
-      members.remove(from);
+      if (const session::Member* member = session.members.find(from)) transport->disconnect(member->connection);
+      session.members.remove(from);
       return peer_gone(from);
     }
     default:
@@ -141,8 +141,8 @@ void Peer::Impl::on_ownership(PeerId from, const wire::Ownership& message) {
       drop(DropReason::not_owner);
       continue;
     }
-    if (!ownership) {
-      early_ownership.push_back({change, message.records});  // applied when the match starts here
+    if (!authority.ownership) {
+      authority.early_ownership.push_back({change, message.records});  // applied when the match starts here
       continue;
     }
     apply_ownership(change, message.records);

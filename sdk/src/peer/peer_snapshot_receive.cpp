@@ -27,7 +27,7 @@ void Peer::Impl::on_snapshot_ack(PeerId from, const wire::SnapshotAckMessage& me
 
 void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
   if (snapshot.sender != from) return drop(DropReason::not_owner);
-  if (phase != Phase::in_match) return;  // nothing to compare with yet
+  if (session.phase != Phase::in_match) return;  // nothing to compare with yet
   // Peers of one match must encode alike (SnapshotConfig's encoding fields).
   if (snapshot.quantized != config.snapshots.quantize) return drop(DropReason::malformed);
   // A frame far outside the window cannot be placed in the rings: drop it.
@@ -146,11 +146,11 @@ void Peer::Impl::on_owner_frame(Frame frame, BodyIndex body, const ObjectState& 
   const bool bytes_agree = bytes.empty() || sync::user_bytes_equal(held_user_bytes(frame, body), bytes);
   if (bytes_agree && sync::bitwise_equal(state, own)) {
     history.set_confirmed(frame, body, true);  // holds the owner's data: desync checksums compare it
-    tolerated.confirmed(body, frame);
+    corrections.tolerated.confirmed(body, frame);
     return;
   }
   if (bytes_agree && sync::states_agree(state, own, config.compare)) {
-    tolerated.note(body, frame);  // not the same bits: corrected by a later catch-up
+    corrections.tolerated.note(body, frame);  // not the same bits: corrected by a later catch-up
     ++stats.tolerated;
     return;
   }
@@ -162,7 +162,7 @@ void Peer::Impl::on_owner_frame(Frame frame, BodyIndex body, const ObjectState& 
 // it delivered and would not send a resting object again. The newest such record is still held
 // with the link's baselines, and is taken now, as if it had just arrived.
 void Peer::Impl::take_held_record(BodyIndex body, PeerId owner, Frame since) {
-  if (!config.snapshots.quantize || owner == members.self() || history.empty()) return;
+  if (!config.snapshots.quantize || owner == session.members.self() || history.empty()) return;
   SnapshotLink* link = links.find(owner);
   if (link == nullptr) return;
   Frame frame = kNoFrame;
@@ -170,14 +170,6 @@ void Peer::Impl::take_held_record(BodyIndex body, PeerId owner, Frame since) {
   if (held == nullptr || frame < since) return;
   const ObjectState state = quantize_filter.dequantize(body, frame, *held);
   on_owner_frame(frame, body, state, link->received.user_bytes(body, frame).first(user_bytes.size[body]));
-}
-
-void Peer::Impl::note_mismatch(BodyIndex body, Frame frame) {
-  ++stats.overrides;
-  forensics.overridden(body);
-  Frame& since = mismatched_since[body];
-  if (since == kNoFrame) mismatched_bodies.push_back(body);
-  if (since == kNoFrame || frame < since) since = frame;
 }
 
 // Resting copies of other peers' bodies that changed here, against what their owners last said
@@ -189,7 +181,7 @@ void Peer::Impl::check_resting_copies() {
 }
 
 bool Peer::Impl::check_resting_copy(BodyIndex body) {
-  if (owned_by_me[body] != 0) return true;
+  if (authority.owned_by_me[body] != 0) return true;
   const ObjectState& own = history.newest_states()[body];
   SnapshotLink* link = links.find(owner_of(body));
   if (link == nullptr) return true;

@@ -8,16 +8,16 @@ namespace shoal {
 SendView Peer::Impl::send_view(Frame frame) {
   SendView view;
   view.frame = frame;
-  view.owned = owned_bodies;
+  view.owned = authority.owned_bodies;
   view.controlled = controlled;
   view.controlled_id = controlled ? objects.id(*controlled) : wire::kNoObject;
   view.remote_controlled = remote_controlled;
-  view.self = members.self();
-  view.remotes = members.remotes();
+  view.self = session.members.self();
+  view.remotes = session.members.remotes();
   // Every receiver has regions, as this peer sees them (until it says what it controls: all
   // of the world simulated, none of it its core).
-  for (const session::Member& m : members.remotes()) regions_of(m.id);
-  view.regions = peer_regions;
+  for (const session::Member& m : session.members.remotes()) regions_of(m.id);
+  view.regions = authority.peer_regions;
   return view;
 }
 

@@ -208,7 +208,7 @@ struct ReplaySession::Impl {
         peer(config_for(recording.header.config, options), simulation, std::make_unique<ReplayTransport>(cursor, sends)),
         inside(*peer.impl_) {
     const wire::RecordingHeader& header = recording.header;
-    inside.secret = header.secret;
+    inside.session.secret = header.secret;
     if (header.has_controlled) peer.set_controlled(header.controlled);
     peer.set_input(header.input);
   }

@@ -53,7 +53,7 @@ void Resimulator::step_forward(std::span<const std::uint8_t> replay,
   }
   const Frame frame = history_.newest() + 1;
   apply_frozen(frozen);
-  step_and_record(frame, replay, true, false);
+  step_and_record(frame, replay, Injection::owner_frames, Pass::first);
   if (!frozen.empty()) std::ranges::copy(frozen, history_.frozen_flags(frame).begin());
   changes_.clear();
   gather_changes(frame);
@@ -84,7 +84,7 @@ void Resimulator::apply_frozen(std::span<const std::uint8_t> frozen) {
   }
 }
 
-int Resimulator::resimulate(Frame from, std::span<const std::uint8_t> replay, bool inject) {
+int Resimulator::resimulate(Frame from, std::span<const std::uint8_t> replay, Injection injection) {
   const Frame to = history_.newest();
   if (!history_.has(from)) return 0;
   // What changed over the frames about to be rewritten, as they were: bodies outside it hold
@@ -92,17 +92,18 @@ int Resimulator::resimulate(Frame from, std::span<const std::uint8_t> replay, bo
   // lists them anew.
   changes_.clear();
   for (Frame f = from + 1; f <= to; ++f) gather_changes(f);
-  keep_newest(from, inject);
-  restore(from, inject);  // an override of the newest frame is just this
+  keep_newest(from, injection);
+  restore(from, injection);  // an override of the newest frame is just this
   for (Frame f = from + 1; f <= to; ++f) {
     apply_frozen(history_.frozen_flags(f));
-    step_and_record(f, replay, inject, true);
+    step_and_record(f, replay, injection, Pass::again);
     gather_changes(f);
   }
   return to - from;
 }
 
-void Resimulator::keep_newest(Frame from, bool inject) {
+void Resimulator::keep_newest(Frame from, Injection injection) {
+  const bool inject = injection == Injection::owner_frames;
   // A body that no frame after `from` changed, and that `from` does not get injected, holds
   // the same state in every frame from `from` to the newest: row `from`, which the
   // re-simulation leaves alone, still tells what it was. Only the others need a copy.
@@ -152,7 +153,8 @@ bool Resimulator::correct_frozen(Frame from, std::span<const BodyIndex> bodies) 
   return true;
 }
 
-void Resimulator::restore(Frame frame, bool inject) {
+void Resimulator::restore(Frame frame, Injection injection) {
+  const bool inject = injection == Injection::owner_frames;
   const auto count = static_cast<BodyIndex>(history_.body_count());
   // Bodies first: writing a body may reset engine state (waking it) that restore() then sets.
   // An engine that lists its changed bodies holds the newest frame, and writing what a body
@@ -184,30 +186,30 @@ void Resimulator::restore(Frame frame, bool inject) {
       if (!only_differences || !bitwise_equal(state, current[b])) sim_.write(b, state);
     }
   }
-  if (user_bytes_ != nullptr) restore_user_bytes(frame, inject);
+  if (user_bytes_ != nullptr) restore_user_bytes(frame, injection);
   sim_.restore(frame);
 }
 
-void Resimulator::step_and_record(Frame frame, std::span<const std::uint8_t> replay, bool inject,
-                                  bool rewrite) {
-  step_simulation(frame, rewrite);
+void Resimulator::step_and_record(Frame frame, std::span<const std::uint8_t> replay, Injection injection,
+                                  Pass pass) {
+  step_simulation(frame, pass);
   sim_.save(frame);
   const std::optional<std::span<const BodyIndex>> changed = sim_.changed_bodies();
   if (changed) {
-    record_changed_bodies(frame, *changed, replay, inject, rewrite);
+    record_changed_bodies(frame, *changed, replay, injection, pass);
   } else {
-    record_every_body(frame, replay, inject, rewrite);
+    record_every_body(frame, replay, injection, pass);
   }
 }
 
-void Resimulator::step_simulation(Frame frame, bool again) {
+void Resimulator::step_simulation(Frame frame, Pass pass) {
   inputs_.gather(frame, input_scratch_);
   if (!time_steps_) return sim_.step(frame, input_scratch_);
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
   sim_.step(frame, input_scratch_);
   const std::int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
-  (again ? resimulated_step_ns_ : straight_step_ns_) += ns;
+  (pass == Pass::again ? resimulated_step_ns_ : straight_step_ns_) += ns;
 }
 
 ObjectState Resimulator::read_filtered(BodyIndex body, Frame frame) {
@@ -216,8 +218,10 @@ ObjectState Resimulator::read_filtered(BodyIndex body, Frame frame) {
   return state;
 }
 
-void Resimulator::record_every_body(Frame frame, std::span<const std::uint8_t> replay, bool inject,
-                                    bool rewrite) {
+void Resimulator::record_every_body(Frame frame, std::span<const std::uint8_t> replay, Injection injection,
+                                    Pass pass) {
+  const bool inject = injection == Injection::owner_frames;
+  const bool rewrite = pass == Pass::again;
   const auto count = static_cast<BodyIndex>(state_scratch_.size());
   const bool replaying = rewrite && !replay.empty();
   for (BodyIndex b = 0; b < count; ++b) {
@@ -234,7 +238,7 @@ void Resimulator::record_every_body(Frame frame, std::span<const std::uint8_t> r
   history_.record(frame, state_scratch_);  // the next frame, or a rewrite of this one
   const std::span<std::uint8_t> confirmed = history_.confirmed_flags(frame);
   std::copy(confirmed_scratch_.begin(), confirmed_scratch_.end(), confirmed.begin());
-  if (user_bytes_ != nullptr) record_user_bytes(frame, replay, inject, rewrite);
+  if (user_bytes_ != nullptr) record_user_bytes(frame, replay, injection, pass);
 }
 
 // User bytes follow their body's state: the owner's where injected, the recorded ones where
@@ -250,7 +254,8 @@ bool Resimulator::take_owner_user_bytes(Frame frame, BodyIndex body, std::span<s
   return true;
 }
 
-void Resimulator::restore_user_bytes(Frame frame, bool inject) {
+void Resimulator::restore_user_bytes(Frame frame, Injection injection) {
+  const bool inject = injection == Injection::owner_frames;
   for (BodyIndex b : user_bytes_->bodies) {
     const std::span<std::uint8_t> held = held_user_bytes(frame, b);
     if (inject) take_owner_user_bytes(frame, b, held);
@@ -258,8 +263,10 @@ void Resimulator::restore_user_bytes(Frame frame, bool inject) {
   }
 }
 
-void Resimulator::record_user_bytes(Frame frame, std::span<const std::uint8_t> replay, bool inject,
-                                    bool rewrite) {
+void Resimulator::record_user_bytes(Frame frame, std::span<const std::uint8_t> replay, Injection injection,
+                                    Pass pass) {
+  const bool inject = injection == Injection::owner_frames;
+  const bool rewrite = pass == Pass::again;
   const bool replaying = rewrite && !replay.empty();
   for (BodyIndex b : user_bytes_->bodies) {
     const std::span<std::uint8_t> held = held_user_bytes(frame, b);
@@ -272,8 +279,10 @@ void Resimulator::record_user_bytes(Frame frame, std::span<const std::uint8_t> r
 }
 
 void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> changed,
-                                        std::span<const std::uint8_t> replay, bool inject,
-                                        bool rewrite) {
+                                        std::span<const std::uint8_t> replay, Injection injection,
+                                        Pass pass) {
+  const bool inject = injection == Injection::owner_frames;
+  const bool rewrite = pass == Pass::again;
   const bool replaying = rewrite && !replay.empty();
   // The owner frames of this frame, looked up once: the passes below ask of every body they
   // visit whether it is injected, and a lookup in the owner frames' ring is a cache miss.
@@ -339,7 +348,7 @@ void Resimulator::record_changed_bodies(Frame frame, std::span<const BodyIndex> 
     sim_.write(b, owner);
     confirmed[b] = 1;
   }
-  if (user_bytes_ != nullptr) record_user_bytes(frame, replay, inject, rewrite);
+  if (user_bytes_ != nullptr) record_user_bytes(frame, replay, injection, pass);
 }
 
 }  // namespace shoal::sync

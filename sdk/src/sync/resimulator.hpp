@@ -40,6 +40,12 @@ class StateFilter {
   }
 };
 
+/// Whether a re-simulation takes the owner frames it holds (a catch-up) or only this peer's
+/// own recorded states (sync-test mode, which checks that stepping again gives the same bits).
+enum class Injection : bool { none, owner_frames };
+/// Whether a step makes a new frame or rewrites one already held.
+enum class Pass : bool { first, again };
+
 class Resimulator {
  public:
   Resimulator(Simulation& simulation, world::FrameHistory& history, const OwnerFrames& owner_frames,
@@ -55,11 +61,11 @@ class Resimulator {
   void step_forward(std::span<const std::uint8_t> replay, std::span<const std::uint8_t> frozen = {});
 
   /// Re-simulates from `from` (held in history) to history.newest(). Owner frames are injected
-  /// where they exist (when `inject` is set); bodies whose `replay` flag is 1 follow their
+  /// where they exist (unless `injection` is none); bodies whose `replay` flag is 1 follow their
   /// recorded states instead of the simulation (objects this peer owns: its sent frames are
   /// final; and, for per-object catch-up, everything the correction does not reach).
   /// Returns the number of frames stepped.
-  int resimulate(Frame from, std::span<const std::uint8_t> replay, bool inject = true);
+  int resimulate(Frame from, std::span<const std::uint8_t> replay, Injection injection = Injection::owner_frames);
 
   /// An override of bodies that no step from `from` to the newest frame simulated (all frozen)
   /// needs no re-simulation: each frame holds the owner's state where one was received, else
@@ -93,28 +99,28 @@ class Resimulator {
   }
 
  private:
-  void restore(Frame frame, bool inject);
-  // sim_.step with the gathered inputs, timed when asked; `again`: a frame stepped before.
-  void step_simulation(Frame frame, bool again);
+  void restore(Frame frame, Injection injection);
+  // sim_.step with the gathered inputs, timed when asked; `pass`: whether the frame was stepped before.
+  void step_simulation(Frame frame, Pass pass);
   // Tells the engine about every body whose frozen flag differs from what it was last told.
   void apply_frozen(std::span<const std::uint8_t> frozen);
-  void step_and_record(Frame frame, std::span<const std::uint8_t> replay, bool inject,
-                       bool rewrite);
+  void step_and_record(Frame frame, std::span<const std::uint8_t> replay, Injection injection,
+                       Pass pass);
   // After the step: every body visited (engines that cannot say which bodies moved).
-  void record_every_body(Frame frame, std::span<const std::uint8_t> replay, bool inject,
-                         bool rewrite);
+  void record_every_body(Frame frame, std::span<const std::uint8_t> replay, Injection injection,
+                         Pass pass);
   // After the step: the previous frame carried over, then only the bodies the step changed,
   // the replayed ones and the injected ones. Same result as record_every_body.
   void record_changed_bodies(Frame frame, std::span<const BodyIndex> changed,
-                             std::span<const std::uint8_t> replay, bool inject, bool rewrite);
+                             std::span<const std::uint8_t> replay, Injection injection, Pass pass);
   // The state the step left in body, filtered (and written back when the filter changed it).
   ObjectState read_filtered(BodyIndex body, Frame frame);
-  void restore_user_bytes(Frame frame, bool inject);
+  void restore_user_bytes(Frame frame, Injection injection);
   // The history's user bytes of (frame, body), its type's size of them.
   std::span<std::uint8_t> held_user_bytes(Frame frame, BodyIndex body);
   // Copies the owner's user bytes of (frame, body) into `held`; false when none were received.
   bool take_owner_user_bytes(Frame frame, BodyIndex body, std::span<std::uint8_t> held) const;
-  void record_user_bytes(Frame frame, std::span<const std::uint8_t> replay, bool inject, bool rewrite);
+  void record_user_bytes(Frame frame, std::span<const std::uint8_t> replay, Injection injection, Pass pass);
 
   Simulation& sim_;
   world::FrameHistory& history_;
@@ -139,7 +145,7 @@ class Resimulator {
   BodySet was_newest_;
   Frame resimulated_from_ = kNoFrame;
   // Keeps the newest frame's states of the bodies a re-simulation from `from` may rewrite.
-  void keep_newest(Frame from, bool inject);
+  void keep_newest(Frame from, Injection injection);
   // Adds the bodies the history lists as changed at frame f to changes_.
   void gather_changes(Frame f);
 };

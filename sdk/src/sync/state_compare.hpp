@@ -9,7 +9,7 @@
 #include <span>
 
 #include "core/bitwise_equal.hpp"
-#include "shoal/peer.hpp"
+#include "shoal/peer_config.hpp"
 
 namespace shoal::sync {
 

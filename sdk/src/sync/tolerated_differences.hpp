@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 #include "shoal/simulation.hpp"
@@ -68,6 +69,19 @@ class ToleratedDifferences {
 
   bool empty() const { return bodies_.empty(); }
   std::size_t size() const { return bodies_.size(); }
+
+  /// Each listed body once, with a difference since no later than its newest; every other body
+  /// without one. Throws std::logic_error.
+  void validate() const {
+    std::size_t standing = 0;
+    for (Frame f : since_) standing += f != kNoFrame ? 1 : 0;
+    if (standing != bodies_.size()) throw std::logic_error("ToleratedDifferences: list and frames disagree");
+    for (BodyIndex b : bodies_) {
+      if (b >= since_.size() || since_[b] == kNoFrame || newest_[b] < since_[b]) {
+        throw std::logic_error("ToleratedDifferences: a listed body without a standing difference");
+      }
+    }
+  }
 
  private:
   bool reset(BodyIndex body) {

@@ -9,7 +9,7 @@
 #include <span>
 #include <vector>
 
-#include "shoal/peer.hpp"
+#include "shoal/peer_config.hpp"
 #include "shoal/state.hpp"
 #include "shoal/transport.hpp"
 #include "wire/packet_header.hpp"

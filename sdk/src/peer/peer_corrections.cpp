@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+// Correcting this peer's frames towards their owners', at the start of each update: the
+// tolerated differences that stood too long become mismatches; the bodies frozen here take
+// their owners' frames as they are; the rest are caught up from their earliest mismatch, or
+// snapped to their owners' newest frame when that is deeper than a catch-up may go.
+#include <algorithm>
+
+#include "peer/peer_impl.hpp"
+#include "sync/state_compare.hpp"
+
+namespace shoal {
+
+void Peer::Impl::note_mismatch(BodyIndex body, Frame frame) {
+  ++stats.overrides;
+  forensics.overridden(body);
+  corrections.mismatched.note(body, frame);
+}
+
+void Peer::Impl::apply_corrections() {
+  if (!corrections.tolerated.empty()) correct_tolerated();
+  correct_frozen_bodies();
+  if (corrections.mismatched.empty()) return;
+  const Frame from = corrections.mismatched.earliest();
+  const int depth = history.newest() - from;
+  if (depth <= config.max_resimulated_frames && history.has(from)) {
+    catch_up(from);
+    corrections.tolerated.caught_up(from);
+  } else {
+    // Too much work for one update: the owner's newest frame, extrapolated, wins at once (a
+    // snap hands its correction to the smoother and touches its body itself).
+    for (BodyIndex b : corrections.mismatched.bodies()) {
+      const Frame latest = owner_frames.newest(b);
+      if (const ObjectState* s = owner_frames.find(latest, b)) {
+        snap_to(b, latest, *s, owner_frames.user_bytes(latest, b).first(user_bytes.size[b]));
+      }
+    }
+  }
+  corrections.mismatched.clear();
+}
+
+// Differences within tolerance that no catch-up has corrected for tolerated_frames become
+// overrides of the newest frame that showed them (a shallow catch-up). One whose newest frame
+// is too old for that waits for a newer owner frame; one of a body this peer now owns is moot.
+void Peer::Impl::correct_tolerated() {
+  const Frame newest = history.newest();
+  const Frame oldest_allowed = std::max(history.oldest(), newest - config.max_resimulated_frames);
+  corrections.tolerated.take_overdue(newest - config.compare.tolerated_frames, oldest_allowed, [&](BodyIndex b, Frame f) {
+    if (authority.owned_by_me[b] == 0) note_mismatch(b, f);
+  });
+}
+
+// Re-simulates from the overridden frame; every body the catch-up changed gets its correction
+// and is touched (all of them when the engine cannot say which: rows before the newest were
+// rewritten too).
+void Peer::Impl::catch_up(Frame from) {
+  const Frame newest = history.newest();
+  const std::span<const ObjectState> now_states = history.newest_states();
+  const std::span<const std::uint8_t> replay =
+      config.catchup == CatchupScope::object ? replay_outside_reach(from) : authority.owned_by_me;
+  stats.catchup_frames += static_cast<std::uint64_t>(resimulator.resimulate(from, replay));
+  for (BodyIndex b : corrections.mismatched.bodies()) {
+    emit(make_event(EventKind::override_applied, owner_of(b), objects.id(b), from, newest - from));
+  }
+  auto correct = [&](BodyIndex b) {
+    const ObjectState& was = resimulator.newest_before(b);
+    if (!sync::bitwise_equal(was, now_states[b])) visuals.corrected(b, was, now_states[b]);
+  };
+  const std::span<const BodyIndex> changed = resimulator.last_changes();
+  for (BodyIndex b : changed) correct(b);
+  touch(changed);
+}
+
+// Owners' frames of bodies frozen here since their mismatch (other players' balls far away,
+// mostly): written in, nothing re-simulated, and only those bodies' smoothing and regions are
+// redone. The others' catch-up then starts at their own earliest mismatch: a frozen body is
+// out of this peer's simulated region, where nothing it simulates could have touched it.
+void Peer::Impl::correct_frozen_bodies() {
+  const Frame newest = history.newest();
+  const std::span<const ObjectState> now_states = history.newest_states();
+  corrections.mismatched.correct_each([&](BodyIndex b, Frame from) {
+    const ObjectState was = now_states[b];
+    const std::span<const BodyIndex> body(&b, 1);
+    if (!resimulator.correct_frozen(from, body)) return false;
+    if (!sync::bitwise_equal(was, now_states[b])) visuals.corrected(b, was, now_states[b]);
+    emit(make_event(EventKind::override_applied, owner_of(b), objects.id(b), from, newest - from));
+    touch(body);
+    return true;
+  });
+}
+
+std::span<const std::uint8_t> Peer::Impl::replay_outside_reach(Frame from) {
+  // Per-object catch-up: re-simulate the overridden bodies and whatever they can reach before
+  // the present; everything else replays its recorded frames.
+  history.copy_states(from, past_states);
+  const std::span<const ObjectState> states = past_states;
+  const float horizon = static_cast<float>(history.newest() - from) / config.tick_hz;
+  std::fill(replay_scratch.begin(), replay_scratch.end(), std::uint8_t{1});
+  for (BodyIndex m : corrections.mismatched.bodies()) {
+    const float reach = authority.radii[m] + length(states[m].linear_velocity) * horizon;
+    for (BodyIndex b = 0; b < body_count; ++b) {
+      const float own_reach = authority.radii[b] + length(states[b].linear_velocity) * horizon;
+      if (distance(states[b].position, states[m].position) <= reach + own_reach && !authority.owned_by_me[b]) {
+        replay_scratch[b] = 0;
+      }
+    }
+  }
+  return replay_scratch;
+}
+
+void Peer::Impl::snap_to(BodyIndex body, Frame frame, const ObjectState& owner_state,
+                         std::span<const std::uint8_t> owner_user_bytes) {
+  const Frame newest = history.newest();
+  const ObjectState s = newest > frame
+                            ? interpolator.extrapolate(owner_state, static_cast<float>(newest - frame) / config.tick_hz)
+                            : owner_state;
+  // The frames in between held this peer's stale guesses; a later catch-up that restores one
+  // of them should start from the owner's path instead: interpolate it.
+  const FrameData from{frame, owner_state}, to{newest, s};
+  for (Frame f = std::max(frame + 1, history.oldest()); f < newest; ++f) {
+    history.set(f, body, interpolator.interpolate(from, to, f));
+  }
+  visuals.corrected(body, history.state(newest, body), s);
+  history.set(newest, body, s);
+  sim.write(body, s);
+  touch(std::span(&body, 1));
+  if (!owner_user_bytes.empty()) {
+    // Game state cannot be extrapolated: the owner's bytes of that frame hold until it sends more.
+    for (Frame f = std::max(frame + 1, history.oldest()); f <= newest; ++f) {
+      std::ranges::copy(owner_user_bytes, held_user_bytes(f, body).begin());
+    }
+    sim.write_user_bytes(body, owner_user_bytes);
+  }
+  ++stats.snaps;
+  emit(make_event(EventKind::snapped, owner_of(body), objects.id(body), frame, newest - frame));
+}
+
+}  // namespace shoal

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+// Small helpers the peer's files share: building an event, the digest a recording starts
+// from, and how far ahead a peer keeps inputs.
+#pragma once
+
+#include <cstdint>
+
+#include "shoal/events.hpp"
+#include "shoal/peer_config.hpp"
+#include "shoal/simulation.hpp"
+#include "wire/snapshot_codec.hpp"
+
+namespace shoal {
+
+inline Event make_event(EventKind kind, PeerId peer, ObjectId object = 0, Frame frame = kNoFrame,
+                        int depth = 0) {
+  Event e;
+  e.kind = kind;
+  e.peer = peer;
+  e.object = object;
+  e.frame = frame;
+  e.depth = depth;
+  return e;
+}
+
+/// Digest of every body's state: what a recording began with, checked by its replay.
+std::uint64_t world_digest(const Simulation& simulation);
+
+// How far ahead of its newest frame a peer keeps inputs: those of snapshots up to a quarter of
+// the history ahead (what on_snapshot accepts), plus their senders' input delay.
+inline int input_frames_ahead(const PeerConfig& c) { return c.history_frames / 4 + wire::kMaxInputFramesAhead; }
+
+}  // namespace shoal

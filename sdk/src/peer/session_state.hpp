@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// The peer's part that keeps the session: who is in the match (present, or absent within
+// their grace period), the match clock and the time sync that sets it, the way in (joining,
+// rejoining, links being dialled again) and the pings and pongs that measure the links.
+// Membership messages change it (peer_membership.cpp); the tick reads it.
+//
+// Owns: the members, the clock, the join's progress and this peer's secret. Nothing else
+// writes them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "session/frame_clock.hpp"
+#include "session/joining.hpp"
+#include "session/membership.hpp"
+#include "session/time_sync.hpp"
+#include "wire/control_messages.hpp"
+
+namespace shoal {
+
+struct SessionState {
+  enum class Phase { idle, hosting, joining, syncing, in_match, left };
+
+  explicit SessionState(float tick_hz) : time_sync(session::TimeSyncConfig{tick_hz}) {
+    time_sync.set_reference_peer(0);  // the host defines the timeline while it is there
+    std::random_device entropy;
+    secret = (std::uint64_t{entropy()} << 32) | entropy();
+  }
+
+  /// Its invariants (the test build checks them every frame); throws std::logic_error.
+  void validate() const {
+    if (phase == Phase::in_match && !clock) throw std::logic_error("SessionState: in the match without a clock");
+    const std::span<const session::Member> remotes = members.remotes();
+    for (std::size_t i = 0; i < remotes.size(); ++i) {
+      if (remotes[i].id == members.self()) throw std::logic_error("SessionState: itself among the remotes");
+      for (std::size_t j = i + 1; j < remotes.size(); ++j) {
+        if (remotes[i].id == remotes[j].id) throw std::logic_error("SessionState: a member twice");
+      }
+      if (members.find_absent(remotes[i].id) != nullptr) throw std::logic_error("SessionState: a member both present and absent");
+    }
+    for (const session::PendingLink& l : redials) {
+      if (members.find_absent(l.peer) == nullptr) throw std::logic_error("SessionState: a redial to a member not absent");
+    }
+  }
+
+  Phase phase = Phase::idle;
+  bool is_host = false;
+  session::Membership members;
+  session::TimeSync time_sync;
+  std::optional<session::FrameClock> clock;
+  int pongs_received = 0;
+  static constexpr int kPongsBeforeStart = 4;  // a few RTT samples before trusting the estimate
+  // Until time sync holds this many of the host's samples, pings go four times as often.
+  static constexpr std::size_t kQuickPingSamples = 32;
+  std::int64_t last_ping_us = -1;
+  struct PendingPong {
+    ConnectionId connection;
+    std::int64_t ping_sent_us;
+  };
+  std::vector<PendingPong> pending_pongs;  // answered once the clock has advanced
+
+  std::uint64_t secret;  // this peer's, random: proves a rejoin is really it
+  session::Joining joining;
+  ConnectionId host_connection = kNoConnection;
+  std::int64_t next_host_attempt_us = 0;  // joining: when to ask the host again
+  bool host_link_up = false;              // joining: host_connection is connected
+  bool rejoining = false;
+  std::vector<session::PendingLink> redials;  // links to absent members being dialled again
+  // Baselines asked for from each older member as soon as its link is up, while the clock
+  // still syncs (it saves their round trip after the start): kept until the start, then
+  // taken like any owner frames.
+  std::vector<std::pair<PeerId, wire::Baseline>> early_baselines;
+  bool baselines_requested = false;
+};
+
+}  // namespace shoal
