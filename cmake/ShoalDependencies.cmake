@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Every dependency comes from Debian's packages (cmake/install-deps.sh installs them);
 # nothing is downloaded at build time.
 find_package(PkgConfig REQUIRED)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Warnings are errors in everything Shoal compiles itself.
 function(shoal_warnings target)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow -Wconversion

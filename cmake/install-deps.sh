@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the Debian packages Shoal needs to build and test, only those that are missing.
 # Fast when nothing is missing: one dpkg-query call, no apt.
 set -euo pipefail
@@ -24,6 +25,8 @@ packages=(
   libbox2d-dev  # shoal::box2d, Box2D behind shoal::Simulation (sdk/engines/box2d)
   clang-14            # the libFuzzer targets (tests/fuzz/run-fuzzers.sh)
   libclang-rt-14-dev  # libFuzzer and the sanitizers' runtimes for clang-14
+  doxygen       # the API reference and guides (cmake --build build --target docs, tests/docs)
+  chromium      # tests/docs opens every page headless; the test skips without it
 )
 
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${packages[@]}" 2>/dev/null \

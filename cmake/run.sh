@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The two commands of the README:
 #   bash cmake/run.sh match [args...]  builds build/ and runs the main job with args
 #   bash cmake/run.sh test             builds build/sanitize/ (ASan+UBSan) and runs every test

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sourced by test scripts that need a shoal-relay on loopback (bash, set -euo pipefail):
 #   start_relay RELAY_EXE   starts it on a free port of 127.0.0.1, logging to $relay_log, and
 #                           sets $relay_port from its "serving on" line (fails after 10 s);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C boundary: no C++ exception may reach a C caller, so every exported function runs its
 // body inside guarded(), which turns whatever is thrown into a status code and keeps the message
 // for shoal_last_error() on the calling thread.

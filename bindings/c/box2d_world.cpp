@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal_box2d_world: a Box2D world built from C, behind the C callback simulation.
 #include <box2d/box2d.h>
 

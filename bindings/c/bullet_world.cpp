@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal_bullet_world: a Bullet world built from C, behind the C callback simulation.
 #include <btBulletDynamicsCommon.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal_simulation: the C callbacks wrapped as a shoal::Simulation, and its C functions.
 #include "callback_simulation.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A game's physics behind the C callbacks of shoal_simulation_callbacks, seen by Shoal as a
 // shoal::Simulation.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Conversions of the configs, events and statistics between shoal.h and the C++ API. Each
 // to_cpp starts from a default-constructed C++ value, so fields the C struct leaves out keep
 // their C++ defaults; range checks stay with the C++ constructors, which name the field.
@@ -25,8 +26,10 @@ static_assert(same_kind<shoal::EventKind::override_applied, SHOAL_EVENT_OVERRIDE
 static_assert(same_kind<shoal::EventKind::snapped, SHOAL_EVENT_SNAPPED>);
 static_assert(same_kind<shoal::EventKind::desync, SHOAL_EVENT_DESYNC>);
 static_assert(same_kind<shoal::EventKind::join_failed, SHOAL_EVENT_JOIN_FAILED>);
+static_assert(same_kind<shoal::EventKind::incompatible_peer, SHOAL_EVENT_INCOMPATIBLE_PEER>);
 static_assert(static_cast<int>(shoal::JoinStep::failed) == SHOAL_JOIN_FAILED);
 static_assert(static_cast<int>(shoal::JoinFailure::host_lost) == SHOAL_JOIN_FAILURE_HOST_LOST);
+static_assert(static_cast<int>(shoal::JoinFailure::incompatible) == SHOAL_JOIN_FAILURE_INCOMPATIBLE);
 
 static_assert(SHOAL_NO_PEER == shoal::kNoPeer && SHOAL_NO_FRAME == shoal::kNoFrame);
 static_assert(SHOAL_SESSION_CAPACITY == 256, "PeerConfig accepts session names up to 255 bytes");

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Conversions between the C structs of shoal.h and the C++ values they mirror. The C side
 // only ever mirrors: every default comes from a default-constructed C++ value, so the two
 // cannot drift apart.

@@ -1,9 +1,11 @@
+// SPDX-License-Identifier: MIT
 // What the opaque handles of shoal.h are: small structs around the C++ objects, plus the
 // bookkeeping that turns the C++ API's lifetime rules into errors instead of dangling pointers.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "callback_simulation.hpp"
 #include "shoal/lan_discovery.hpp"
@@ -61,6 +63,7 @@ struct shoal_peer {
   std::unique_ptr<shoal::Peer> peer;
   bool* driving_flag;                         // the world's or simulation's driving_peer
   shoal_c::CallbackSimulation* callbacks;     // the game's simulation, NULL on a world
+  std::string last_event_reason;              // the last polled event's, for shoal_peer_event_reason
 };
 
 namespace shoal_c {

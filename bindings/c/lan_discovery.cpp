@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // LAN discovery from C: a host's announcer and a joiner's seeker (shoal/lan_discovery.hpp).
 #include <optional>
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal_peer from C: its config, creation and the calls a game makes every render frame.
 // What a game reads back from a peer (states, owners, statistics) is in peer_queries.cpp.
 #include <memory>
@@ -171,8 +172,13 @@ int shoal_peer_poll_event(shoal_peer* peer, shoal_event* out_event) {
     shoal::Event event;
     if (!p.peer->poll_event(event)) return 0;
     out = shoal_c::to_c(event);
+    p.last_event_reason = std::move(event.reason);
     return 1;
   });
+}
+
+const char* shoal_peer_event_reason(const shoal_peer* peer) {
+  return peer == nullptr ? "" : peer->last_event_reason.c_str();
 }
 
 int shoal_peer_set_conditions(shoal_peer* peer, const shoal_conditioner* conditions) {

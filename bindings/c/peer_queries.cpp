@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a game reads back from a shoal_peer: match status, object states and owners, the
 // address others reach it at, statistics.
 #include <algorithm>

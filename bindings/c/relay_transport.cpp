@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Transports through a relay from C: relay-only and hybrid (direct where possible).
 #include <algorithm>
 #include <string>

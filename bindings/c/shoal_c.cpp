@@ -1,9 +1,11 @@
+// SPDX-License-Identifier: MIT
 // The library-wide part of the C API: its version, the per-thread error message, plain values.
 #include <string>
 
 #include "boundary.hpp"
 #include "convert.hpp"
 #include "shoal/shoal.h"
+#include "shoal/version.hpp"
 
 #ifndef SHOAL_VERSION_STRING
 #error "SHOAL_VERSION_STRING must be defined by the build (the project's version)"
@@ -32,6 +34,8 @@ int record_error(const char* function, int status, const char* message, const ch
 extern "C" {
 
 const char* shoal_version(void) { return SHOAL_VERSION_STRING; }
+
+int shoal_wire_version(void) { return shoal::wire_version(); }
 
 const char* shoal_last_error(void) { return shoal_c::last_error.c_str(); }
 

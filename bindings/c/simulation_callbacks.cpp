@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "simulation_callbacks.hpp"
 
 #include "convert.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A C++ shoal::Simulation offered to C as shoal_simulation_callbacks: how the engine worlds
 // built from C (shoal_box2d.h, shoal_bullet.h) hand themselves to shoal_simulation_create().
 #pragma once

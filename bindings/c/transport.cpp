@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Transports from C: ENet endpoints and the in-process MemoryNetwork.
 #include "boundary.hpp"
 #include "convert.hpp"

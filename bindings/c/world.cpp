@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal_world: the built-in reference physics from C.
 #include "boundary.hpp"
 #include "convert.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The arena's main loop: SDL window and input, the player's peer, the bots, scene and overlay.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bots.hpp"
 
 namespace arena {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bot players: each is a full peer of the match (own physics, own ENet transport on the same
 // machine) whose ball chases one object after another.
 #pragma once

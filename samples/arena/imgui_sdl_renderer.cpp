@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "imgui_sdl_renderer.hpp"
 
 #include <imgui.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Draws Dear ImGui's output with SDL_Renderer. Debian's libimgui-dev 1.86 ships the SDL2
 // platform backend in its library but the SDL_Renderer one only as documentation, so the
 // arena renders ImGui's triangles itself (SDL_RenderGeometryRaw does all the work).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal-arena: play one peer of a Shoal match with the keyboard, against bots or other arena
 // windows on the LAN, and watch ownership, regions and the network at work.
 #include <cstdio>
@@ -5,8 +6,10 @@
 
 #include "app.hpp"
 #include "options.hpp"
+#include "shoal/version.hpp"
 
 int main(int argc, char** argv) {
+  if (shoal::print_version_if_asked(argc, argv, "shoal-arena")) return 0;
   arena::Options options;
   try {
     options = arena::parse_options(argc, argv);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Command-line flags of shoal-arena.
 #pragma once
 

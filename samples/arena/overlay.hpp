@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Dear ImGui overlay: the player's network figures now and over the last half minute
 // (after GGPO's performance monitor), link-conditioner sliders and drawing toggles.
 #pragma once

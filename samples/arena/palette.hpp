@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Owner colours of the arena view, shared with the screenshot test's checker.
 #pragma once
 

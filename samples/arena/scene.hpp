@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The top-down view of the arena, drawn with SDL_Renderer: spheres as discs, boxes as squares
 // turned by their heading, everything tinted by its owner, the player's regions underneath.
 // It draws the ground (x, z) whatever the engine: Box2D's plane (x, y) is mapped onto it.

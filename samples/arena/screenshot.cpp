@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "screenshot.hpp"
 
 #include <stb_image_write.h>

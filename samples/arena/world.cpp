@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "world.hpp"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The arena every peer of a match builds identically: one ball per player slot on a circle and
 // a mix of spheres and boxes in the middle, plus one peer of it (a Player).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal-bench-cubes: the standard bandwidth scene, one stage of snapshot encoding at a time.
 //
 // Scene: a 1.5 m player cube pushed in a scripted pattern through 900 cubes of 0.4 m in a
@@ -34,6 +35,7 @@
 #include "shoal/forwarding_transport.hpp"
 #include "shoal/memory_network.hpp"
 #include "shoal/peer.hpp"
+#include "shoal/version.hpp"
 
 namespace {
 
@@ -219,6 +221,7 @@ std::vector<Stage> stages(int budget) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (shoal::print_version_if_asked(argc, argv, "shoal-bench-cubes")) return 0;
   double seconds = 60;
   int checksum_frames = 600;
   int budget = SnapshotConfig{}.bytes_per_second;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal-bench-sync --json: every figure of parts 1 to 5 as JSON.
 #pragma once
 

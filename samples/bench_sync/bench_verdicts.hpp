@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The benchmark's targets, engine by engine, and part 5: the engines side by side.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The world the sync benchmark measures: an arena of resting objects and one ball per peer,
 // bots that push their balls from object to object, and a Simulation decorator that times
 // every physics step (straight steps apart from re-simulated ones).

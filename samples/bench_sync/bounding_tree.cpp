@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bounding_tree.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A complete binary tree of bounding boxes over bodies' bounding spheres, rebuilt every frame:
 // each rebuild starts from the leaf order the last one ended with, and
 // on every level, bottom up, the four children of each pair of sibling nodes are regrouped

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Resimulator on its own: the peer's own frames come back as "owner frames" for the
 // bodies it does not own, as the network would deliver them, and its owned quarter replays.
 #include "catchup_cost.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Part 2 of shoal-bench-sync: an 8-frame catch-up against 8 straight frames, on one engine.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal-bench-sync: what Shoal's sync layer costs per frame, next to the physics it wraps.
 //
 // 1. SDK overhead (overhead.cpp): peers play a bot match on the in-process network (latency,
@@ -34,6 +35,7 @@
 #include "physics_choice.hpp"
 #include "settle_cost.hpp"
 #include "spatial_cost.hpp"
+#include "shoal/version.hpp"
 
 #ifndef SHOAL_BENCH_BUILD_TYPE
 #define SHOAL_BENCH_BUILD_TYPE "unknown"
@@ -275,6 +277,7 @@ int run(const Options& options) {
 }  // namespace shoal::bench
 
 int main(int argc, char** argv) {
+  if (shoal::print_version_if_asked(argc, argv, "shoal-bench-sync")) return 0;
   shoal::bench::Options options;
   try {
     options = shoal::bench::parse(argc, argv);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Medians and quartiles of a benchmark's repeated measurements: robust to the odd slow
 // sample a shared machine produces.
 #pragma once

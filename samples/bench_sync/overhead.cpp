@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Peer 1 (not the host) is timed: its update() time minus the time its Simulation spent in
 // step() (straight and re-simulated) is the SDK's cost, catch-up bookkeeping included; the
 // physics step is the mean straight step. Ratios are taken per block of frames and the median

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Part 1 of shoal-bench-sync: the SDK's cost per simulated frame next to one physics step.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The ways part 4 of shoal-bench-sync answers the region queries of every controlled body
 // (spatial_cost.cpp): linear scans over structure-of-arrays copies, as the authority layer
 // does today, and spatial indexes rebuilt every frame (the hashed grid of the physics' broad

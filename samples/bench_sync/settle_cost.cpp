@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "settle_cost.hpp"
 
 #include <chrono>

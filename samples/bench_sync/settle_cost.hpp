@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Part 3 of shoal-bench-sync: what settling a step's moving states costs (the quantiser's part
 // of every step, straight or re-simulated), one at a time and four at a time side by side.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The world is the bench arena stepped by the reference physics, each ball pushed by the match's
 // Bot: most objects at rest, the balls and what they knock moving, as in a match. Every method
 // gets each frame's states as the authority layer does (the history's newest row) and rebuilds

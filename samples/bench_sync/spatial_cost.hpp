@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Part 4 of shoal-bench-sync: what answering the region queries of every controlled body costs
 // per frame with a linear scan (the authority layer's way), a hashed grid and a tree of
 // bounding volumes, each rebuilding its index every frame, on the bench

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The layout on Box2D, seen from above: the ground's x and z are the plane's x and y, no
 // gravity, a static box per wall, a circle or a box per body.
 #include <box2d/box2d.h>

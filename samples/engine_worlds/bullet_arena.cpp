@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The layout on Bullet: a static plane for the ground and one per wall, a rigid body per body.
 #include <btBulletDynamicsCommon.h>
 

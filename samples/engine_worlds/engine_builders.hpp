@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One builder per engine (reference_arena.cpp, bullet_arena.cpp, box2d_arena.cpp), for
 // make_engine_world.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A sample's world on any engine, built from one layout: a walled arena (ground at y = 0, walls
 // at x = +-half_x and z = +-half_z) and its bodies, given in ground coordinates (x and z along
 // the ground, y up). In 3D (reference physics, Bullet) that is the world itself. Box2D's world

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Which engine a sample runs on: the --physics flag of shoal-lan-match, shoal-arena,
 // shoal-bench-sync and shoal-bench-cubes.
 #pragma once

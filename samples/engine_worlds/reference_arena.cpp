@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The layout on Shoal's reference physics: its arena is the layout's own (ground and walls are
 // built in).
 #include "engine_builders.hpp"

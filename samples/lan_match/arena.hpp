@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The world of a LAN match, built the same way on every peer: one ball per player on a ring,
 // and the shared objects (spheres and boxes, alternating) in a grid in the middle of a walled
 // arena sized for them. The same layout runs on each engine (--physics): Box2D sees it from

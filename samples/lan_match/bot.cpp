@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bot.hpp"
 
 #include "arena.hpp"

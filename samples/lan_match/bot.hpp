@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A bot player: steers its ball into a randomly chosen shared object, picking another every
 // two to four seconds, so balls cross the arena, meet and hand objects over.
 #pragma once

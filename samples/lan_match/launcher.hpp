@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `shoal-lan-match`: starts N peer processes of this same program (`--peer`), follows their
 // reports, prints one progress line per second of match time, compares their states at the
 // agreed frame and writes the report. Crashed or hung peers are reported and killed.

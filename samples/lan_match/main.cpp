@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal-lan-match: a headless LAN match of real peer processes, with a report.
 // See launcher.hpp (the default mode) and peer_process.hpp (--peer).
 #include <signal.h>
@@ -11,8 +12,10 @@
 #include "peer_process.hpp"
 #include "repeat.hpp"
 #include "soak.hpp"
+#include "shoal/version.hpp"
 
 int main(int argc, char** argv) {
+  if (shoal::print_version_if_asked(argc, argv, "shoal-lan-match")) return 0;
   lan_match::ParsedOptions parsed;
   try {
     parsed = lan_match::parse_options(argc, argv);

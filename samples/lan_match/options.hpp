@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The command line of shoal-lan-match: one struct, one parser, one usage text.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "peer_process.hpp"
 
 #include <poll.h>

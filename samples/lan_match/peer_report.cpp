@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "peer_report.hpp"
 
 #include <charconv>

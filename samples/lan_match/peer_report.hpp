@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a peer process tells the launcher, as text lines on its stdout (readable by a person
 // running `shoal-lan-match --peer` by hand too):
 //   phase step=STEP done=D needed=N elapsed_ms=MS   (now and then, until joined)

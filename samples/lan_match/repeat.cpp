@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "repeat.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `shoal-lan-match --repeat N`: N matches one after another, the seed advancing by one each time,
 // a line per match and a summary (failure rate, join times). A failure that depends on timing
 // shows as a rate; with --record, the recordings of each failing match are kept to replay.

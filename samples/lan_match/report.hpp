@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The match report: comparing the peers' states, the table on stdout, the JSON file, the
 // per-second CSV and its plot.
 #pragma once

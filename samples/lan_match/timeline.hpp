@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The frames a match is organised by. Frames are the shared match timeline (frame 0 is when
 // the host started), so every peer, started by the launcher or by hand, agrees on them
 // without being told.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal-replay FILE...: runs each recorded peer (shoal-lan-match --record) again, alone, on the
 // same arena, and says whether it did exactly what the recorded peer did, bit for bit; where it
 // did not, at which update and frame it first went its own way.
@@ -15,6 +16,7 @@
 #include "arena.hpp"
 #include "shoal/recording.hpp"
 #include "physics_choice.hpp"
+#include "shoal/version.hpp"
 
 namespace {
 
@@ -139,6 +141,7 @@ void list_differences(const std::vector<std::string>& files, const std::vector<F
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (shoal::print_version_if_asked(argc, argv, "shoal-replay")) return 0;
   std::vector<std::string> files;
   std::vector<shoal::ObjectId> traced;
   bool trace_join = false;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal-transport-demo: N peers in one process, each with its own ENet transport on loopback,
 // connected in a full mesh through the link conditioner, trading reliable and unreliable
 // traffic at 60 Hz. Prints each link's round trip, loss and throughput once a second.
@@ -15,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "shoal/transport.hpp"
+#include "shoal/version.hpp"
 
 namespace {
 
@@ -71,6 +73,7 @@ struct Peer {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (shoal::print_version_if_asked(argc, argv, "shoal-transport-demo")) return 0;
   const Options options = parse(argc, argv);
   using Clock = std::chrono::steady_clock;
 

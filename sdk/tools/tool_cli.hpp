@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What every tool's command line shares: the usage error, number parsing with a message that
 // says what was expected, and a main() that turns errors into exit codes (2 = bad usage).
 #pragma once
@@ -10,6 +11,8 @@
 #include <string_view>
 
 #include <fmt/format.h>
+
+#include "shoal/version.hpp"
 
 namespace shoal::tools {
 
@@ -47,6 +50,7 @@ inline std::uint16_t parse_port(std::string_view flag, const std::string& text, 
 template <class Parse, class Run>
 int run_tool(std::string_view name, std::string_view usage, int argc, char** argv, Parse&& parse,
              Run&& run) {
+  if (print_version_if_asked(argc, argv, name)) return 0;
   decltype(parse(argc, argv)) options;
   try {
     options = parse(argc, argv);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Checks that an arena screenshot is a real picture: not blank, the ImGui overlay present, and
 // every peer's owner colour drawn. Exit codes say which check failed, so a test can expect one.
 #include <imgui.h>
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "palette.hpp"
+#include "shoal/version.hpp"
 
 namespace {
 
@@ -58,6 +60,7 @@ double luminance_stddev(const Image& image) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (shoal::print_version_if_asked(argc, argv, "shoal-arena-check-screenshot")) return 0;
   if (argc != 3) {
     std::fprintf(stderr, "usage: %s SCREENSHOT.png OWNERS (peers whose colour must show)\n", argv[0]);
     return unusable;

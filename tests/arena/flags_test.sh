@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # A wrong flag or value: exit 2 and a message naming what is wrong, before any window opens.
 # usage: flags_test.sh ARENA
 set -u

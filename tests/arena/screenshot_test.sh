@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Takes an arena screenshot under Xvfb and runs the checker on it; passes when the checker
 # exits with the expected code (0 = every check passed, 4 = overlay missing, ...).
 # usage: screenshot_test.sh ARENA CHECKER OUT_DIR NAME EXPECTED_EXIT OWNERS [arena flags...]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Ownership: the conflict rule converges whatever the delivery order, one owner at a time,
 // release at rest, departures, rate limit, rejected changes.
 #include <doctest/doctest.h>

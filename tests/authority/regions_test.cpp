@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Core and simulated regions: radius grows with speed, collision prediction, hysteresis,
 // simulated region contains the core, config validation.
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The library-wide parts of the C API: the version, the defaults (which come from the C++
  * library, so only their consistency is checked here, not their numbers) and a lone peer that
  * hosts and steps its own frames. */
@@ -20,7 +21,9 @@ int main(void) {
   int64_t now_us = 1000000;
   int i, joined = 0;
 
-  CHECK(SHOAL_C_API_VERSION == 8);  /* version 8 added joining's progress and failure */
+  CHECK(SHOAL_C_API_VERSION == 9);  /* version 9 added the wire version and refusal reasons */
+  CHECK(SHOAL_C_ABI_VERSION == 1);
+  CHECK(shoal_wire_version() >= 8);  /* 8: the first to refuse other versions by name */
   CHECK(strcmp(shoal_version(), SHOAL_EXPECTED_VERSION) == 0);
 
   REQUIRE_OK(shoal_peer_config_default(&config));

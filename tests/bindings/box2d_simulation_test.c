@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Box2D driven from C through the callback simulation: each peer builds a Box2D arena seen from
  * above with shoal_box2d.h, hands its callbacks (through a wrapper of this test's own, which
  * counts them) to shoal_simulation_create(), and two peers play on the in-process network at

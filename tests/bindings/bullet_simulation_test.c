@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bullet driven from C through the callback simulation: each peer builds a Bullet arena with
  * shoal_bullet.h, hands its callbacks (through a wrapper of this test's own, which counts them)
  * to shoal_simulation_create(), and two peers play on the in-process network at 5% loss. The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A game's own physics behind the C callbacks: a tiny integrator in which every body moves at
  * constant velocity and a player's input sets its ball's velocity. Two peers play on the
  * in-process network, one engine with save/restore callbacks (that keep nothing) and one

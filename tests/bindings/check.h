@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Minimal checks for the C tests of the bindings: each test is its own program, whose exit
  * status is the number of failed checks (capped), so CTest sees any failure. */
 #ifndef SHOAL_TESTS_BINDINGS_CHECK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Two peers over real ENet sockets on 127.0.0.1, both bound to port 0: the joiner reads the
  * host's actual port from its address. They reach the match, see each other, agree on who
  * owns the balls, and the host notices when the other leaves. Wall time is real here, so

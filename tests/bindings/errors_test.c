@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Misuse of the C API is an error code and a message that names the problem, never a crash:
  * NULL handles and out-pointers, unknown object ids, invalid configs, calls out of order and
  * lifetimes broken on purpose. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Compiled as C99 with pedantic warnings as errors, never run: proves that shoal.h and the
  * engine worlds' headers are the C99 they promise (the tests themselves are C11). */
 #include "shoal/shoal.h"

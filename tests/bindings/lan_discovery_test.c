@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* LAN discovery from C on loopback: a host announces the address shoal_peer_address() gives
  * it; a seeker looking for another session name hears those announcements, counts them as
  * other sessions and finds nothing; looking for the host's name it finds the host's port, and

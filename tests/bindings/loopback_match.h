@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the C tests over real sockets share: wall time (they bound every loop by a deadline as
  * well as a round count), a world of two balls, ids 1 and 2, one per peer, and the peers'
  * setup and match loop. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Two peers on the in-process network, driven render frame by render frame at simulated
  * time: the same run on every machine, every loop bounded by a frame count. */
 #ifndef SHOAL_TESTS_BINDINGS_MEMORY_MATCH_H

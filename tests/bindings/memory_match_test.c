@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Two peers on the in-process network at 5% loss, each on a reference physics world built
  * through the C API: they join, push the boxes around with their balls, and once everything
  * has come to rest they hold the same state, bit for bit, and name the same owners. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Two peers through a shoal-relay on loopback (run_with_relay.sh starts it and gives its port
  * in SHOAL_TEST_RELAY_PORT): the host takes the host slot, the joiner joins the virtual
  * address "relay":1, and they reach the match, agree on who owns the balls and play for two

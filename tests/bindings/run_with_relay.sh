@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # run_with_relay.sh RELAY_EXE TEST_EXE: runs a C test against a shoal-relay on loopback, the
 # relay's port in SHOAL_TEST_RELAY_PORT; fails when the test fails, when the relay dies, or
 # when the relay never carried a session of two members.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The optional callbacks of a C simulation: changed_bodies (Shoal reads only what moved),
  * set_frozen (far bodies are left out of the steps), body_type and user bytes (game state that
  * the owner's snapshots carry). A toy world of two balls and crates; the host starts with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Smoothing rules through the C API: the defaults mirror the C++ ones, and a rules table
  * reaches the peer. Two balls on the in-process network at 40 ms one way: the host predicts
  * the joiner's ball with its last input, mispredicts each time the joiner turns, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The snapshot fields of shoal_peer_config (version 5) reach the peer: each run changes what
  * the host sends or the states it keeps, against a run without the change. Sixteen balls roll
  * and spin in a walled arena on two peers at 20 ms one way; nobody controls anything, so the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The bounded queue behind a peer's events: first in, first out through wrap-around and
 // growth, the oldest dropped at the limit, and no growth once the traffic has settled.
 #include <doctest/doctest.h>

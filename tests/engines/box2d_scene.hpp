@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A busy Box2D scene for the adapter's tests, seen from the side (gravity along -y): a walled
 // floor, two stacks of boxes, loose discs, and a ball a bot pushes into them along x (ids as
 // in tests/sync/match_harness.hpp: the ball is kFirstBall, the objects kFirstObject + i).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sync-test mode on Box2D: a lone peer rolls back K frames every frame and re-simulates; the
 // adapter's restore must make the re-simulation reproduce the straight run bit for bit, in a
 // scene where stacks topple and bodies fall asleep and wake. Leaving a part of the engine's

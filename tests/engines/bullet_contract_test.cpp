@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal::BulletSimulation keeps Simulation's contract: reads give back writes, unlisted bodies
 // do not change, restores replay, frozen bodies stand still as obstacles; bad input is refused
 // with a message that says what was expected.

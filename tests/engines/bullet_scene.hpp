@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A busy Bullet scene for the adapter's tests: a walled floor, two stacks of boxes, loose
 // spheres, and a ball a bot pushes into them (ids as in tests/sync/match_harness.hpp: the ball
 // is kFirstBall, the objects kFirstObject + i). Stacks topple, bodies fall asleep and are woken.

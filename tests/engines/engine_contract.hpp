@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The parts of shoal::Simulation's contract every engine adapter must keep, checked the same
 // way on each (bullet_contract_test.cpp, box2d_contract_test.cpp). Scene: a test scene type
 // (bullet_scene.hpp, box2d_scene.hpp) with a `simulation` whose body 0 is the ball.

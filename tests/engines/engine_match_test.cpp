@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Three peers on each engine adapter play a bot match on the in-process network (latency,
 // jitter, 10% loss), then the world settles: every peer must end with the same bits for every
 // body, after overrides and catch-ups really happened. Deterministic: seeded network, seeded

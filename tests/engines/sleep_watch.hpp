@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Counts what an engine's bodies do in straight steps (not in re-simulated ones): falling
 // asleep, waking up, moving. A sync-test scene must show all three, or it proves little.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // LAN discovery in one process on loopback: the announcement codec and its rejections, and
 // announcer/seeker over real sockets. The multi-process and namespace cases are scripts.
 #include <doctest/doctest.h>

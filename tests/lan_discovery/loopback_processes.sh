@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Two seeker processes share the discovery port on one machine; one announcer process; both
 # seekers must find it, and a seeker of another session must not.
 set -euo pipefail

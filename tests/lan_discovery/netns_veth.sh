@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Two network namespaces joined by a veth pair: a seeker in one finds an announcer in the
 # other by broadcast. Needs root and `ip netns`; exits 77 (skipped) without them. Removes the
 # namespaces it created (which removes the veth pair) however it ends.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A LAN discovery probe for the tests that need separate processes (and network namespaces):
 //   shoal-lan-discovery-probe announce SESSION DISCOVERY_PORT HOST:PORT SECONDS [loopback]
 //   shoal-lan-discovery-probe seek SESSION DISCOVERY_PORT TIMEOUT_MS
@@ -12,6 +13,7 @@
 #include <fmt/core.h>
 
 #include "shoal/lan_discovery.hpp"
+#include "shoal/version.hpp"
 
 namespace {
 
@@ -31,6 +33,7 @@ shoal::Address parse_address(const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (shoal::print_version_if_asked(argc, argv, "shoal-lan-discovery-probe")) return 0;
   if (argc < 5 || argc > 7) return usage();
   const std::string_view mode = argv[1];
   try {

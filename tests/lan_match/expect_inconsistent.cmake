@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A match made inconsistent on purpose (--misreport-peer): exit 1, and a JSON report whose
 # "differing" list names the body with every peer's state, field by field, and what each peer
 # knew of it (owner, ownership history, frozen, its owner's last frame and word).

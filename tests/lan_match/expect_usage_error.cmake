@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Runs shoal-lan-match with bad arguments and expects exit code 2 and EXPECTED in its message:
 #   cmake -DMATCH=exe -DARGS="a;b" -DEXPECTED=text -P expect_usage_error.cmake
 execute_process(COMMAND ${MATCH} ${ARGS} RESULT_VARIABLE code ERROR_VARIABLE message OUTPUT_VARIABLE output

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # shoal-lan-match --repeat: one line per match and a summary; exit 0 only if every match was
 # consistent; with --record, only failing matches' recordings stay.
 #   repeat_keeps_failures.sh LAN_MATCH_EXE WORK_DIR

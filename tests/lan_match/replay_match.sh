@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # A recorded 4-peer match, replayed by shoal-replay peer by peer, with two busy loops beside it
 # hogging the CPU: every replay must be identical to its recording (states, sends and events
 # after every update, final states field by field), and the four end in the same world.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Runs shoal-lan-match and checks what it reports:
 #   cmake -DMATCH=exe -DARGS="a;b" -DPEERS=n -DREPORT=file.json [-DPLOT=file.png -DCSV=file.csv]
 #         [-DKILLED=k -DMAX_REOWNED_MS=ms [-DRESTARTED=1]] -P run_match.cmake

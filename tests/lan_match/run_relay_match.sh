@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # A match played entirely through a shoal-relay on loopback:
 #   run_relay_match.sh RELAY_EXE CMAKE_EXE run_match.cmake -DMATCH=... -DPEERS=... -DREPORT=... "-DARGS=..."
 # Starts the relay on a free port (read from its "serving on" line), runs run_match.cmake with

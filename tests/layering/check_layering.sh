@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # check_layering.sh ROOT LAYER...   (layers in order, as SHOAL_LAYERS lists them)
 # Fails, listing each offence, when under ROOT/sdk:
 #   - a file in src/<layer>/ includes a header of a later layer;

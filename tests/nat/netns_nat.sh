@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # NAT traversal across network namespaces. Two homes, each behind its own NAT (iptables
 # MASQUERADE plus the usual home-router firewall: nothing unsolicited comes in), and a public
 # network in between where shoal-relay runs:

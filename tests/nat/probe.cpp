@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One NATed peer of the NAT traversal test (netns_nat.sh), a hybrid transport in a process:
 //   shoal-nat-probe host RELAY_HOST:PORT BIND_PORT SECONDS
 //   shoal-nat-probe join RELAY_HOST:PORT BIND_PORT HOST_HOST:PORT SECONDS
@@ -20,6 +21,7 @@
 
 #include "shoal/relay.hpp"
 #include "transport/hybrid_transport.hpp"
+#include "shoal/version.hpp"
 
 namespace {
 
@@ -125,6 +127,7 @@ int join(const shoal::Address& relay, std::uint16_t bind_port, const shoal::Addr
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (shoal::print_version_if_asked(argc, argv, "shoal-nat-probe")) return 0;
   if (argc < 5) return usage();
   const std::string_view mode = argv[1];
   try {

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # check_package.sh BUILD_DIR WORK_DIR CONSUMER_DIR CXX VERSION C_API ENGINES [CXX_FLAG...]
 # Installs BUILD_DIR into WORK_DIR/prefix, then builds and runs the consumer with CMake's
 # find_package(shoal) (and its C program when C_API is ON: Shoal was built with its C API) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The auditor's copy of the test arena: the world every audited test match plays in, with the
 // peers' default snapshot encoding. Each test picks its own sampling.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // An auditor's verdicts on honest owners, on the in-process network: every snapshot a peer
 // sends is shown to an auditor as a relay would show it. Honest owners must never disagree
 // with its re-simulations, or an auditing relay expels honest players.

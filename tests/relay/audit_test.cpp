@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The auditing relay: a 3-peer match through an in-process relay whose auditor re-simulates
 // sampled owner frames in its own copy of the arena. A peer that lies about the positions of
 // the objects it owns is expelled and its objects pass to the default owner; honest peers on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The hybrid transport: direct first, the relay when direct is blocked, back to direct when it
 // opens, one ConnectionId throughout, and control messages exactly-once and ordered across
 // every switch. Direct is blocked by a conditioner that loses every datagram of the direct side

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // An in-process relay and relay clients on loopback, pumped together in bounded loops.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Three shoal::Peer play entirely through the relay: the Peer is unchanged, only its
 // Transport is the relay client. The match settles to the same state on every peer.
 #include <doctest/doctest.h>

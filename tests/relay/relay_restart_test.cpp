@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A relay that stops and starts again on the same port: the clients rejoin with their old
 // slots and every control message arrives exactly once, in order, across the restart.
 #include <doctest/doctest.h>

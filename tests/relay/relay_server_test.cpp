@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The relay server with real relay clients on loopback: joining, forwarding on every channel,
 // the lobby, session isolation, a storm of garbage, and rate limits.
 #include <doctest/doctest.h>
@@ -174,7 +175,7 @@ TEST_CASE("a seeded storm of garbage and malformed relay messages leaves an hone
       // Malformed relay messages: valid magic/version, then anything.
       fill_random(3 + random.next_u64() % 40);
       datagram[0] = 0xB7;
-      datagram[1] = 1;
+      datagram[1] = transport::kRelayProtocolVersion;
       datagram[2] = static_cast<std::uint8_t>(random.next_u64() % 17);
       hostile.send(hostile_link, static_cast<Channel>(random.next_u64() % 3), datagram);
     }

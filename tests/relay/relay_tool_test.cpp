@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal-relay as a program: it serves, prints per-session statistics each interval, stops
 // cleanly on SIGTERM and SIGINT, and rejects bad flags with exit code 2.
 #include <doctest/doctest.h>

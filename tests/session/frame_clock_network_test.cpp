@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The frame clock and time sync together, on a simulated network: seeded delays (base latency +
 // uniform jitter up to 80 ms per leg, occasional 300 ms spikes), loss, and peers whose local
 // clocks run at slightly different rates. No real time passes: the test owns the clock.

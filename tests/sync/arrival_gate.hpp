@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Over real sockets, a test reads the clock once per round of updates and updates every peer
 // at that instant, so that their frames compare directly. But the sockets (and the link
 // conditioner, which releases datagrams by the real clock) keep delivering during the round:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A world of bodies that move at constant velocity forever (no friction, no collisions), for
 // tests that need a difference between peers never to end by coming to rest, or a player's
 // input to show exactly in its body's velocity.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Peers that misbehave on purpose, for the robustness tests: an owner that lies about its
 // objects, and a connection that sends whatever a test encodes.
 #pragma once

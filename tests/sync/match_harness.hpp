@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Matches of several shoal::Peer in one process, for the sync tests: the same arena on every
 // peer, seeded bots, and either the in-process network (time is the test's) or real ENet
 // sockets on loopback (time is the steady clock, every loop bounded).

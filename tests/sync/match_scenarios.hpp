@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The moves of the sync acceptance scenarios, shared by the in-process and the ENet tests:
 // two players pushing one ball, a hand-off from one core region into another, and what
 // they watch.

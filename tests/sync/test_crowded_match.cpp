@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Eight peers in an arena wider than a simulated region: each peer freezes what lies beyond
 // its own, ownership changes hands often, and records cross ownership changes in flight. Two
 // bugs that left such matches inconsistent (a copy frozen while moving; a record dropped before

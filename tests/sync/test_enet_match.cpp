@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sync core again over real ENet sockets on loopback, impaired by the link conditioner.
 // Time is the steady clock here, so every loop is bounded in iterations and in time.
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sync core on the in-process network: the acceptance scenarios of the sync-core issue.
 // Every run is deterministic (seeded network, seeded bots, simulated time).
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A peer simulates only its simulated region: bodies outside it that it neither owns nor sees
 // controlled are frozen. Catch-ups must freeze exactly what the straight run froze, frame by
 // frame; frozen bodies must not move here while their owner moves them far away; and once the

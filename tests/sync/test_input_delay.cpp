@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Input delay (PeerConfig::input_delay_frames, GGPO's frame delay): an input applies that many
 // frames after it is set, and every snapshot carries the inputs of the frames ahead, so remote
 // peers know a player's input before they simulate its frame instead of predicting it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Joining a match in progress, and coming back after a drop.
 #include <doctest/doctest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Joining under loss, and joins that cannot complete: every join ends, joined or failed with
 // the step it was stuck in, within PeerConfig::join_timeout_ms.
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every peer applies the same ownership changes, however differently it sees the claimant.
 // Found with the recorder: in a 6-peer match at 20% loss on a loaded machine, a peer stepping
 // four frames per update saw a claimant's player metres behind where it was, refused its claim

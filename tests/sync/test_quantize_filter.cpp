@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What an owner sends must dequantise to exactly what it holds, also for a state it did not
 // produce itself (taken over from the previous owner with the object).
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Recording a peer and replaying it: bit for bit, without a clock, and where a replay goes its
 // own way, the first difference named.
 #include <doctest/doctest.h>

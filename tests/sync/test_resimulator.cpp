@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Resimulator's two ways of recording a step: reading every body, or (when the engine
 // lists the bodies a step changed) carrying the previous frame over and reading only those.
 // Both must record the same frames, bit for bit, through straight steps, injected owner frames,

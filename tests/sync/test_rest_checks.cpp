@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // RestChecks: which bodies are due for a check of their resting copy, and when.
 #include <doctest/doctest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A receiver's resting copy of someone else's object that its own simulation moved (and the
 // owner's did not) is found by the receiver and repaired from the owner, without waiting for
 // the owner's periodic refresh of settled objects.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bad input and bad peers: garbage, forged snapshots, lying owners, long outages.
 #include <doctest/doctest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Acks and delta baselines: baselines advance only on acks, acks say what arrived, a delta
 // against a missing baseline is rejected, counted and recovered from, and priorities and the
 // budget decide what goes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // PeerConfig::snapshot_interval_frames sets how often owners send, by priority or not;
 // SnapshotConfig::coasting_interval_frames how often objects no player is about to touch go.
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sync-test mode (as in GGPO): a lone peer rolls back K frames every frame and re-simulates;
 // catch-up must reproduce the straight run bit for bit.
 #include <doctest/doctest.h>

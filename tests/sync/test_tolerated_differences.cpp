@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Owner frames that differ only within the compare tolerances: compared bitwise at rest,
 // tolerated while moving until a catch-up corrects them, and corrected by one of their own when
 // none does (CompareTolerance, sync/tolerated_differences.hpp).

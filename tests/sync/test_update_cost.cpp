@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // PeerStats::cost: update() split into phases. The phases must add up to the whole update, and
 // the physics must land in the physics fields, not in Shoal's own: each peer's engine is made
 // to take a known minimum time per step, which the test then finds there.

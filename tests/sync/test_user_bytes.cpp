@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // User bytes per object type: restored and re-simulated in catch-up (sync-test mode checks it),
 // overridden by the owner's, covered by desync checksums, carried in late-join baselines, and
 // identical on every peer once a lossy match settles.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Runs a built program as a child with its stdout and stderr captured, for tool tests.
 #pragma once
 

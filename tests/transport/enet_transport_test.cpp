@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Real ENet transports on 127.0.0.1: connection life cycle, channels, full mesh, timeouts,
 // statistics, bad configuration.
 #include <doctest/doctest.h>

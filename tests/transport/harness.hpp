@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Drives real ENet transports on 127.0.0.1 until a condition holds or a deadline passes.
 #pragma once
 

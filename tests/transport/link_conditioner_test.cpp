@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The conditioner's measured impairments match its settings, and a seed replays them exactly.
 #include <doctest/doctest.h>
 

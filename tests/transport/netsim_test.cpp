@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal-netsim, run as the built binary: forwards and impairs both directions; refuses bad flags.
 #include <doctest/doctest.h>
 

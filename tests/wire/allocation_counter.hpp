@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Watches heap allocations made by the test binary (global operator new is replaced in
 // allocation_counter.cpp), so tests can prove that a decoder allocates nothing, or nothing big.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The bit packer: one serialize function writes, reads and measures alike; the reader is
 // bounds-checked and says why it stops.
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -25,6 +26,14 @@ Message round_trip(const Message& sent) {
 void put_u32(std::vector<std::uint8_t>& bytes, std::size_t at, std::uint32_t value) {
   REQUIRE(at + 4 <= bytes.size());
   std::memcpy(bytes.data() + at, &value, 4);  // the wire is little-endian, like the test host
+}
+
+// The little-endian bytes of a value, as SPEC.md lays them out (like the test host's).
+template <class T>
+void append(std::vector<std::uint8_t>& bytes, T value) {
+  std::uint8_t raw[sizeof(T)];
+  std::memcpy(raw, &value, sizeof(T));
+  bytes.insert(bytes.end(), raw, raw + sizeof(T));
 }
 
 // Offsets inside encoded bodies: header, then Cereal's one-byte byte-order marker.
@@ -75,8 +84,15 @@ TEST_CASE("control: the byte layout is little-endian and as SPEC.md describes") 
   CHECK(bytes == expected);
 
   REQUIRE(encode(JoinRequest{"ab", 0x0A0B, 0x0304, 0x0102030405060708ull}, bytes));
-  const std::vector<std::uint8_t> join{'S', 'H', kProtocolVersion, 1, 1, 2, 0, 0, 0, 'a', 'b', 0x0B, 0x0A,
+  std::vector<std::uint8_t> join{'S', 'H', kProtocolVersion, 1, 1, 2, 0, 0, 0, 'a', 'b', 0x0B, 0x0A,
                                        0x04, 0x03, 8, 7, 6, 5, 4, 3, 2, 1};
+  // Then EncodingSettings, SnapshotConfig's defaults: three bools, then the bounds and steps.
+  std::vector<std::uint8_t> settings{1, 0, 1};
+  for (const float f : {-500.f, -50.f, -500.f, 500.f, 200.f, 500.f, 4096.f}) append(settings, f);
+  append(settings, std::int32_t{15});
+  for (const float f : {50.f, 50.f, 512.f}) append(settings, f);
+  append(settings, std::int32_t{600});
+  join.insert(join.end(), settings.begin(), settings.end());
   CHECK(bytes == join);
 }
 
@@ -101,6 +117,7 @@ TEST_CASE("control: encode refuses what no receiver would accept") {
 TEST_CASE("control: hostile counts and lengths are rejected without allocating") {
   std::vector<std::uint8_t> welcome_bytes;
   REQUIRE(encode(Welcome{1, 2, {}, 0}, welcome_bytes));
+  welcome_bytes.resize(kBody + 2 + 4 + 4);  // nothing after the count (encoding settings follow it)
   std::vector<std::uint8_t> checksum_bytes;
   REQUIRE(encode(Checksum{3, {}}, checksum_bytes));
   std::vector<std::uint8_t> hello_bytes;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Seeded fuzzing of every decoder: random and mutated datagrams must be accepted or dropped
 // with a reason, never crash (ASan/UBSan watch), and anything accepted must re-encode to the
 // very same bytes (the format has exactly one encoding per value).
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "wire/control_messages.hpp"
+#include "wire/refusal.hpp"
 #include "wire/snapshot_codec.hpp"
 
 using namespace shoal;
@@ -36,6 +38,7 @@ struct Decoders {
   Pong pong;
   Snapshot snapshot;
   SnapshotAckMessage ack;
+  Refusal refusal;
   Quantizer quantizer{SnapshotConfig{}};
   std::vector<std::uint8_t> sizes = user_bytes_sizes();
   std::vector<std::uint8_t> reencoded;
@@ -48,6 +51,13 @@ struct Decoders {
       CHECK(std::equal(datagram.begin(), datagram.end(), reencoded.begin(), reencoded.end()));
     }
     return status;
+  }
+  // A refusal has its own fixed layout (wire/refusal.hpp), read whatever its version.
+  DecodeStatus check_refusal(std::span<const std::uint8_t> datagram) {
+    if (!decode_refusal(datagram, refusal)) return DropReason::malformed;
+    encode(refusal, reencoded);
+    CHECK(std::equal(datagram.begin(), datagram.end(), reencoded.begin(), reencoded.end()));
+    return DecodeStatus::success();
   }
   DecodeStatus check_snapshot(std::span<const std::uint8_t> datagram) {
     const DecodeStatus status = decode(datagram, quantizer.limits(), snapshot, sizes);
@@ -80,6 +90,7 @@ struct Decoders {
       case MessageKind::snapshot_ack: return check(datagram, ack);
       case MessageKind::baseline_request: return check(datagram, baseline_request);
       case MessageKind::baseline: return check(datagram, baseline);
+      case MessageKind::refusal: return check_refusal(datagram);
     }
     return DropReason::unknown_kind;
   }
@@ -158,6 +169,9 @@ std::vector<std::vector<std::uint8_t>> valid_datagrams() {
   baseline_with_bytes.objects[0].user_bytes.assign(bytes20);
   add(baseline_with_bytes);
   add(SnapshotAckMessage{1, {5, 1, {7}}});
+  std::vector<std::uint8_t> refusal;
+  encode(Refusal{kProtocolVersion, 9, "wire versions differ"}, refusal);
+  all.push_back(refusal);
   return all;
 }
 

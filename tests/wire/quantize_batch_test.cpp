@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Settling many states at once (Quantizer::settle_states, four lanes at a time) must give what
 // settling each on its own gives, bit for bit: codes, states, stability and clamp counts. Every
 // peer depends on it. The states are drawn to reach every edge of the arithmetic: rounding ties,

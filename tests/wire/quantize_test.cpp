@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Quantisation: positions and orientations round-trip within half a step at and inside their
 // bounds, velocities within one step and never larger; values outside clamp and are counted,
 // and the state both sides store is settled.

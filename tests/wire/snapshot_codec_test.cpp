@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The snapshot codec: seeded random states through every encoding path (absolute; small,
 // medium and large relative; relative that falls back to absolute; unchanged; at rest with
 // and without velocities; raw floats), the acks, and clean rejection of cut or corrupt bytes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // User bytes on the wire: in snapshot records (absolute, and one "unchanged" bit against a
 // baseline; raw snapshots too) and in late-join baselines. The receiver knows each body's size
 // from its type; a datagram that disagrees with it is rejected with a reason.

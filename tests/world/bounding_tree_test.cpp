@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The bounding-volume tree (samples/bench_sync/bounding_tree.hpp) must report exactly the
 // bounding spheres a brute-force scan finds, each once, on its first rebuild and on every
 // rebuild after that, which starts from the leaf order the previous one left.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Frame history: a window of frames that slides, keeps flags and user bytes per entry, answers
 // safely for frames it does not hold, and stores states by change (checked against a plain
 // model that keeps every frame whole).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Object table: ids map to body indices; duplicate ids are refused with a clear message.
 #include <doctest/doctest.h>
 

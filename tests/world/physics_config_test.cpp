@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bad settings and bodies are refused with a message naming what is wrong.
 #include <doctest/doctest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The reference physics must replay bit for bit: two instances fed the same setup and inputs
 // agree on every frame, and a restore to any saved frame re-steps to the same states. Shoal's
 // catch-up and sync-test mode depend on both.

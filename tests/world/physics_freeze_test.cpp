@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Frozen bodies in the reference physics: what a peer leaves out of its step when a body lies
 // outside its simulated region. Frozen means untouched by the step and immovable to others.
 #include <doctest/doctest.h>

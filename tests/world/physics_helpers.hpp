@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared scene helpers for the reference physics tests.
 #pragma once
 

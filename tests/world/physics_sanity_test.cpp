@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Does the reference physics behave like physics? Each case drives a small scene and checks
 // the outcome a player would notice.
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The spatial grid must report exactly the overlapping bounding spheres a brute-force check
 // finds, each once, in an order that depends only on the input.
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What both adapters keep per registered body beside the engine's own body: its id, bounding
 // radius, type, user bytes, frozen flag, and the state Shoal last saw of it.
 //

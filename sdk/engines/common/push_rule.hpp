@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The adapters' built-in input rule, the reference physics' push: Input.axis along the two
 // ground axes (x and z in 3D, x and y on a plane), its length clamped to 1, speeds a body up by
 // `acceleration` up to `max_speed` along the ground, never past it and never slowing it down.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The engine-private state an adapter keeps per frame, for both adapters (Bullet, Box2D).
 //
 // Shoal calls save(F) right after stepping F, but then still writes bodies before stepping

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Audit: catching a peer that lies about the objects it owns. An auditor watches the snapshots
 // a relay forwards between the members of one session, samples owner frames, re-simulates
 // each sampled object alone from an earlier frame of the same owner, and counts per peer how
@@ -25,6 +26,7 @@
 
 namespace shoal {
 
+/// What an Auditor needs: the match's world, its encoding and step, and how strictly to judge.
 struct AuditConfig {
   /// Builds a fresh copy of the match's world (bodies in their starting states). Required.
   std::function<std::unique_ptr<Simulation>()> world;
@@ -51,7 +53,7 @@ struct AuditConfig {
 
 /// What the auditor found of one sending member (by its relay slot).
 struct AuditPeerStats {
-  std::uint16_t slot = 0;
+  std::uint16_t slot = 0;  ///< the member's slot on the relay
   PeerId peer = kNoPeer;            ///< as its snapshots name it
   std::uint64_t owner_frames = 0;   ///< distinct owner frames decoded
   std::uint64_t samples = 0;        ///< re-simulated and compared
@@ -60,9 +62,12 @@ struct AuditPeerStats {
   float max_error_m = 0;            ///< largest position difference seen in a sample
   bool suspect = false;             ///< the window is full and its mismatch ratio above the threshold
 
+  /// mismatches / samples, 0 before any sample
   double mismatch_ratio() const { return samples == 0 ? 0.0 : double(mismatches) / double(samples); }
 };
 
+/// Re-simulates a sample of the owner frames members send through a relay and flags members whose
+/// frames the physics does not reproduce (liars).
 class Auditor {
  public:
   /// Throws std::invalid_argument naming the field for a bad config (or a world factory that
@@ -96,12 +101,13 @@ class Auditor {
 ///   shoal::AuditingRelay relay(config);
 ///   for (;;) { relay.wait(10); relay.poll(); }
 struct AuditingRelayConfig {
-  std::string bind_host = "0.0.0.0";
+  std::string bind_host = "0.0.0.0";  ///< the local address the relay binds
   std::uint16_t port = 40100;   ///< UDP; 0 = any free port
-  std::size_t max_sessions = 64;
+  std::size_t max_sessions = 64;  ///< sessions served at once; more are refused
   AuditConfig audit;            ///< every session's auditor is built with this
 };
 
+/// A relay (shoal-relay's behaviour) with an Auditor per session that expels its suspects.
 class AuditingRelay {
  public:
   /// Throws std::invalid_argument for a bad config (as Auditor, or the relay's limits) and
@@ -117,7 +123,7 @@ class AuditingRelay {
   /// Blocks up to timeout_ms for traffic.
   void wait(int timeout_ms);
 
-  Address address() const;
+  Address address() const;  ///< where clients reach the relay (the bound port when config.port was 0)
   /// What the auditor of `session` found, by slot (empty for a session it has not seen).
   std::vector<AuditPeerStats> audit_stats(const std::string& session) const;
   /// The slots expelled from `session`, in order.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Settings of the authority layer: how large a peer's core and simulated regions are, and how
 // often an object may change owner. Names follow the
 // method's own terms (core region, simulated region, owner frame).
@@ -7,6 +8,8 @@
 
 namespace shoal {
 
+/// Regions and ownership: how far a peer's core and simulated regions reach, and how claims are
+/// rate-limited.
 struct AuthorityConfig {
   /// Smallest core radius around a controlled object (m), so a slow or still player still
   /// owns what it touches.
@@ -26,7 +29,7 @@ struct AuthorityConfig {
   /// Who owns objects that no core region holds; kNoPeer = the lowest live peer id.
   PeerId default_owner = kNoPeer;
 
-  bool operator==(const AuthorityConfig&) const = default;
+  bool operator==(const AuthorityConfig&) const = default;  ///< compares every field
 };
 
 /// Throws std::invalid_argument naming the first bad field and what it expects.

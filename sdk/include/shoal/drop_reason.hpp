@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Why an incoming datagram or message was dropped, and how many were dropped for each reason.
 // Every layer that rejects bad input counts it here, so a game can see in its statistics
 // what a hostile or broken peer is sending.
@@ -29,24 +30,26 @@ std::string_view to_string(DropReason reason);
 
 /// Counts of dropped input, one per reason.
 struct DropCounters {
-  std::array<std::uint64_t, kDropReasonCount> counts{};
+  std::array<std::uint64_t, kDropReasonCount> counts{};  ///< one counter per DropReason
 
   /// Counts one drop. A value outside the enum is ignored rather than corrupting memory.
   constexpr void add(DropReason reason) {
     const auto index = static_cast<std::size_t>(reason);
     if (index < counts.size()) ++counts[index];
   }
+  /// the count for one reason
   constexpr std::uint64_t operator[](DropReason reason) const {
     const auto index = static_cast<std::size_t>(reason);
     return index < counts.size() ? counts[index] : 0;
   }
+  /// the sum over every reason
   constexpr std::uint64_t total() const {
     std::uint64_t sum = 0;
     for (const std::uint64_t n : counts) sum += n;
     return sum;
   }
 
-  bool operator==(const DropCounters&) const = default;
+  bool operator==(const DropCounters&) const = default;  ///< compares every counter
 };
 
 }  // namespace shoal

@@ -1,7 +1,9 @@
+// SPDX-License-Identifier: MIT
 // What a Peer tells the game: poll them once per update with Peer::poll_event.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "shoal/diagnosis.hpp"
@@ -24,20 +26,28 @@ enum class EventKind : std::uint8_t {
   join_failed,        ///< this peer gave up joining: `step` it was stuck in, `failure` why,
                       ///< `peer` the member that never answered (kNoPeer: the host); the
                       ///< peer has left, and a new Peer may try again
+  incompatible_peer,  ///< a peer of another wire version or snapshot encoding was refused by
+                      ///< this one, or refused it; `reason` names what differs and both
+                      ///< values (a joiner gets join_failed instead)
 };
 
+/// Something the game may want to know about (Peer::poll_event); which fields mean something
+/// depends on `kind`.
 struct Event {
-  EventKind kind = EventKind::joined_match;
-  PeerId peer = kNoPeer;
-  ObjectId object = 0;
-  Frame frame = kNoFrame;
-  int depth = 0;
+  EventKind kind = EventKind::joined_match;  ///< what happened
+  PeerId peer = kNoPeer;  ///< the peer concerned (joined, left, new owner, the checksum's sender), or kNoPeer
+  ObjectId object = 0;  ///< the object concerned (ownership, override, snap), or 0
+  Frame frame = kNoFrame;  ///< the frame concerned (override, snap, desync), or kNoFrame
+  int depth = 0;  ///< override_applied: how many frames back the correction reached
   std::vector<ObjectId> objects;  ///< desync only
   /// desync from a peer's checksum: what this peer knows of each of `objects` at `frame`
   /// (its state, owner and ownership history, frozen, its owner's last word), to log.
   std::vector<ObjectDiagnosis> diagnoses;
   JoinStep step = JoinStep::idle;           ///< join_failed only
   JoinFailure failure = JoinFailure::none;  ///< join_failed only
+  /// join_failed (incompatible) and incompatible_peer: what differs, with both values, e.g.
+  /// "wire versions differ: the host speaks wire version 8, the joiner 9".
+  std::string reason;
 };
 
 }  // namespace shoal

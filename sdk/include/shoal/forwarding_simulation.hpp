@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A Simulation that forwards every call to another one: derive from it to time, count or alter
 // what an engine does (profiling, tests, fault injection) and override only what you need.
 // Every optional call is forwarded too, so a wrapper never silently turns one off.
@@ -7,6 +8,8 @@
 
 namespace shoal {
 
+/// A Simulation that passes every call to another one: derive from it to watch or change a few
+/// calls (tests, instrumentation) without writing the rest.
 class ForwardingSimulation : public Simulation {
  public:
   /// `inner` must outlive this wrapper.
@@ -36,6 +39,7 @@ class ForwardingSimulation : public Simulation {
   void set_frozen(BodyIndex body, bool frozen) override { inner_.set_frozen(body, frozen); }
 
  protected:
+  /// the wrapped simulation
   Simulation& inner() const { return inner_; }
 
  private:

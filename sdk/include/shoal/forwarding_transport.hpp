@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A Transport that forwards every call to another one: derive from it to watch, count or
 // alter traffic (statistics, tests, fault injection) and override only what you need.
 #pragma once
@@ -9,8 +10,11 @@
 
 namespace shoal {
 
+/// A Transport that passes every call to another one: derive from it to change a few calls (tests
+/// that rewrite or drop traffic).
 class ForwardingTransport : public Transport {
  public:
+  /// Takes ownership of `inner`, which receives every call.
   explicit ForwardingTransport(std::unique_ptr<Transport> inner) : inner_(std::move(inner)) {}
 
   ConnectionId connect(const Address& remote) override { return inner_->connect(remote); }
@@ -30,6 +34,7 @@ class ForwardingTransport : public Transport {
   void set_conditions(const ConditionerConfig& config) override { inner_->set_conditions(config); }
 
  protected:
+  /// the wrapped transport
   Transport& inner() { return *inner_; }
 
  private:

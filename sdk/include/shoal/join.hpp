@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How far a peer's way into a match has come (Peer::join_progress), and why a join failed
 // (EventKind::join_failed). A join goes through these steps in order; each one resends or
 // retries whatever the network may lose, and the whole join has a deadline
@@ -26,19 +27,23 @@ enum class JoinFailure : std::uint8_t {
   no_answer,  ///< the peer named (or the host) never answered before the deadline
   refused,    ///< the host turned the request down (another session, or not hosting)
   host_lost,  ///< the connection to the host ended before this peer was in the match
+  /// the host or a member speaks another wire version or encodes snapshots differently: the
+  /// event's `reason` names what differs and both values
+  incompatible,
 };
 
 /// A short lowercase name, e.g. "syncing"; "unknown" for a value outside the enum.
 std::string_view to_string(JoinStep step);
 std::string_view to_string(JoinFailure failure);
 
+/// How far joining has come (Peer::join_progress).
 struct JoinProgress {
-  JoinStep step = JoinStep::idle;
+  JoinStep step = JoinStep::idle;  ///< the step the peer is in
   /// The current step's progress, when it counts something: meshing, links up of those the
   /// host named; syncing, clock samples of those needed; baselines, peers heard of those
   /// asked. 0 of 0 otherwise.
   int done = 0;
-  int needed = 0;
+  int needed = 0;  ///< see `done`
   /// Milliseconds from the first update after join() (or host()) until the peer was joined
   /// (or failed); until then, how long it has been trying.
   std::int64_t elapsed_ms = 0;

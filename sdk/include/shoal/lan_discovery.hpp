@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // LAN discovery: how peers on one network find a match without typing addresses.
 //
 // A host runs a LanAnnouncer: a few times per second it broadcasts {session name, the address
@@ -26,6 +27,7 @@ namespace shoal {
 /// The protocol version this build speaks; announcements carry it and seekers require it.
 std::uint8_t protocol_version();
 
+/// Where and how often LAN sessions are announced.
 struct LanDiscoveryConfig {
   std::uint16_t port = 47474;        ///< UDP port announcements go to, 1..65535
   int announce_interval_ms = 250;    ///< time between announcements, 10..10000
@@ -36,15 +38,16 @@ struct LanDiscoveryConfig {
 
 /// One heard announcement.
 struct LanSession {
-  std::string session;
+  std::string session;  ///< the session's name
   Address address;                   ///< where the host's transport listens
-  std::uint8_t protocol_version = 0;
+  std::uint8_t protocol_version = 0;  ///< the announcing build's (lan discovery only matches its own)
 };
 
 /// Limits of an announcement, checked by LanAnnouncer and by the decoder.
 inline constexpr std::size_t kMaxSessionNameLength = 64;
 inline constexpr std::size_t kMaxAnnouncedHostLength = 64;
 
+/// What an announcer or a seeker has sent, heard and dropped.
 struct LanDiscoveryStats {
   std::uint64_t sent = 0;            ///< announcement datagrams sent (one per interface)
   std::uint64_t received = 0;        ///< datagrams heard on the discovery port
@@ -57,6 +60,7 @@ struct LanDiscoveryStats {
 /// be opened.
 class LanAnnouncer {
  public:
+  /// Announces `session`, reachable at `address`, on the config's port.
   LanAnnouncer(const LanDiscoveryConfig& config, std::string_view session, const Address& address);
   ~LanAnnouncer();
   LanAnnouncer(const LanAnnouncer&) = delete;
@@ -65,7 +69,7 @@ class LanAnnouncer {
   /// Sends the announcement when the interval has passed (at once on the first call);
   /// otherwise returns at once. Never blocks, never allocates after the first call.
   void update();
-  const LanDiscoveryStats& stats() const;
+  const LanDiscoveryStats& stats() const;  ///< what it has sent so far
 
  private:
   struct Impl;
@@ -76,6 +80,7 @@ class LanAnnouncer {
 /// std::invalid_argument for a bad config, std::runtime_error when the port cannot be bound.
 class LanSeeker {
  public:
+  /// Binds the config's discovery port.
   explicit LanSeeker(const LanDiscoveryConfig& config);
   ~LanSeeker();
   LanSeeker(const LanSeeker&) = delete;
@@ -85,7 +90,7 @@ class LanSeeker {
   std::optional<LanSession> poll(std::string_view session);
   /// Waits up to timeout_ms for a matching announcement.
   std::optional<LanSession> find(std::string_view session, int timeout_ms);
-  const LanDiscoveryStats& stats() const;
+  const LanDiscoveryStats& stats() const;  ///< what it has heard and dropped so far
 
  private:
   struct Impl;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Small value types for 3D state: vectors and unit quaternions.
 // Only what the SDK itself needs; games convert to and from their engine's types.
 #pragma once
@@ -6,18 +7,29 @@
 
 namespace shoal {
 
+/// A 3D vector (metres, m/s or rad/s as the field says).
 struct Vec3 {
-  float x = 0, y = 0, z = 0;
+  float x = 0;  ///< first component
+  float y = 0;  ///< second component (up, in Shoal's worlds)
+  float z = 0;  ///< third component
 
+  /// sum
   constexpr Vec3 operator+(Vec3 o) const { return {x + o.x, y + o.y, z + o.z}; }
+  /// difference
   constexpr Vec3 operator-(Vec3 o) const { return {x - o.x, y - o.y, z - o.z}; }
+  /// negation
   constexpr Vec3 operator-() const { return {-x, -y, -z}; }
+  /// scaled by s
   constexpr Vec3 operator*(float s) const { return {x * s, y * s, z * s}; }
+  /// divided by s
   constexpr Vec3 operator/(float s) const { return {x / s, y / s, z / s}; }
+  /// adds o
   constexpr Vec3& operator+=(Vec3 o) { x += o.x; y += o.y; z += o.z; return *this; }
+  /// subtracts o
   constexpr Vec3& operator-=(Vec3 o) { x -= o.x; y -= o.y; z -= o.z; return *this; }
+  /// scales by s
   constexpr Vec3& operator*=(float s) { x *= s; y *= s; z *= s; return *this; }
-  constexpr bool operator==(const Vec3&) const = default;
+  constexpr bool operator==(const Vec3&) const = default;  ///< compares every component exactly
 };
 
 constexpr Vec3 operator*(float s, Vec3 v) { return v * s; }
@@ -36,9 +48,12 @@ constexpr Vec3 lerp(Vec3 a, Vec3 b, float t) { return a + (b - a) * t; }
 
 /// Unit quaternion (w + xi + yj + zk) for orientation.
 struct Quat {
-  float w = 1, x = 0, y = 0, z = 0;
+  float w = 1;  ///< real part
+  float x = 0;  ///< i component
+  float y = 0;  ///< j component
+  float z = 0;  ///< k component
 
-  constexpr bool operator==(const Quat&) const = default;
+  constexpr bool operator==(const Quat&) const = default;  ///< compares every component exactly
 };
 
 constexpr Quat operator*(Quat a, Quat b) {

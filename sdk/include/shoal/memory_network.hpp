@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // An in-process network for tests and tools: endpoints are Transports whose delivery the
 // caller controls. Time is the caller's (set_time_us), so a test replays exactly from its seed;
 // unreliable channels go through the same seeded link conditioner as the ENet transport, the
@@ -12,8 +13,11 @@
 
 namespace shoal {
 
+/// An in-process network whose clock and delivery a test controls: endpoints exchange datagrams
+/// without sockets, with optional loss and latency, the same on every run for one seed.
 class MemoryNetwork {
  public:
+  /// A network whose random impairments follow `seed`.
   explicit MemoryNetwork(std::uint64_t seed = 1);
   ~MemoryNetwork();
   MemoryNetwork(const MemoryNetwork&) = delete;
@@ -24,8 +28,8 @@ class MemoryNetwork {
   std::unique_ptr<Transport> create_endpoint(std::uint16_t port = 0,
                                              std::uint32_t timeout_ms = 5000);
 
-  void set_time_us(std::int64_t now_us);
-  std::int64_t time_us() const;
+  void set_time_us(std::int64_t now_us);  ///< Sets the network's clock, which decides what latency lets through.
+  std::int64_t time_us() const;  ///< the network's clock, microseconds
 
   /// Impairs every link, both directions (replaces per-link settings).
   void set_conditions(const LinkConditions& conditions);

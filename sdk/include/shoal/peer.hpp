@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal::Peer — one game instance in a match. The game gives it a config, its physics
 // (a Simulation) and a Transport; then once per render frame it feeds the local player's input,
 // calls update(), draws visual(...) and handles poll_event(...).
@@ -36,37 +37,42 @@ namespace shoal {
 
 
 
+/// Statistics of the link to one remote peer.
 struct RemotePeerStats {
-  PeerId peer = kNoPeer;
+  PeerId peer = kNoPeer;  ///< the remote peer
   /// The transport's figures, except packet_loss: measured from the gaps in that peer's
   /// snapshot sequence numbers (all traffic, not only ENet's reliable packets).
   LinkStats link;
 };
 
+/// What a Peer has done so far (Peer::stats); counters grow from its construction.
 struct PeerStats {
-  Frame frame = kNoFrame;
+  Frame frame = kNoFrame;  ///< the newest frame simulated
   std::uint64_t overrides = 0;        ///< owner frames that replaced a differing own frame
   /// Owner frames of moving objects that differed only within CompareTolerance: left to a
   /// later catch-up (or, once overdue, counted in overrides).
   std::uint64_t tolerated = 0;
   std::uint64_t catchup_frames = 0;   ///< frames re-simulated by catch-up
   std::uint64_t snaps = 0;            ///< corrections too old to re-simulate
-  std::uint64_t ownership_changes = 0;
-  std::uint64_t snapshots_sent = 0, snapshots_received = 0;
+  std::uint64_t ownership_changes = 0;  ///< ownership changes applied
+  std::uint64_t snapshots_sent = 0;        ///< snapshot datagrams sent
+  std::uint64_t snapshots_received = 0;    ///< snapshot datagrams received
   std::uint64_t snapshot_bytes_sent = 0;   ///< snapshot and ack datagrams, Shoal header included
   std::uint64_t baseline_misses = 0;       ///< deltas whose baseline was not held (recovered)
   /// Others' objects that came to rest here somewhere else than their owner last said: the
   /// owner was asked for its state (this peer's simulation had gone its own way).
   std::uint64_t rest_repairs_requested = 0;
   std::uint64_t quantization_clamps = 0;   ///< state fields clamped to the snapshot bounds
-  std::uint64_t desyncs = 0;
-  std::size_t owned_objects = 0;
+  std::uint64_t desyncs = 0;  ///< checksums of confirmed frames that disagreed with a peer's (EventKind::desync)
+  std::size_t owned_objects = 0;  ///< objects this peer owns now
   std::size_t frozen_objects = 0;     ///< left out of the last step (outside the simulated region)
   DropCounters dropped;               ///< bad or unwanted packets, by reason
   UpdateCost cost;                    ///< where update() spent its time (when measured)
-  std::vector<RemotePeerStats> remotes;
+  std::vector<RemotePeerStats> remotes;  ///< one entry per connected remote peer
 };
 
+/// One player's end of a match: hosts or joins, steps the shared world, sends what it owns and
+/// corrects what others own. See docs/concepts.md.
 class Peer {
  public:
   /// Throws std::invalid_argument when the config is invalid (the message says which field
@@ -103,7 +109,7 @@ class Peer {
   /// Same, at an explicit time (microseconds on any monotonic clock): for tests and replays.
   void update_at(std::int64_t now_us);
 
-  bool poll_event(Event& event);
+  bool poll_event(Event& event);  ///< Takes the next event (shoal/events.hpp) into `event`; false when there is none.
 
   /// Blocks until network traffic arrives or timeout_ms pass, for headless loops (servers,
   /// bots, tests) that have no vsync to pace them. A game that renders never needs it.
@@ -115,18 +121,18 @@ class Peer {
   ObjectState state(ObjectId object) const;
   /// The simulation state at a frame still held in the history, for comparing peers.
   std::optional<ObjectState> state_at(ObjectId object, Frame frame) const;
-  PeerId owner(ObjectId object) const;
+  PeerId owner(ObjectId object) const;  ///< the object's owner now (kNoPeer before the match)
   /// What this peer knows of the object at `frame` (shoal/diagnosis.hpp): for finding out why
   /// peers disagree on it. Throws for an unknown object. Not for every frame: it copies.
   ObjectDiagnosis diagnose(ObjectId object, Frame frame) const;
 
   PeerId id() const;          ///< kNoPeer until hosted or joined
-  bool in_match() const;
+  bool in_match() const;  ///< hosting, or joined and synchronised
   /// Which step of joining the peer is in (shoal/join.hpp), with its progress.
   JoinProgress join_progress() const;
-  Frame frame() const;
+  Frame frame() const;  ///< the newest frame simulated (kNoFrame before the match)
   std::vector<PeerId> peers() const;  ///< live peers, self included, ascending
-  PeerStats stats() const;
+  PeerStats stats() const;  ///< counters and link figures so far
   Address address() const;    ///< where other peers reach this one
 
   /// Changes the transport's simulated network at run time (every link, both directions as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a peer is configured with: timing, history depth, how owner frames are compared,
 // snapshot encoding, regions and ownership, smoothing. Plain values, the same on every peer of
 // a match where the match's consistency depends on them (see PeerConfig's fields).
@@ -23,10 +24,10 @@ namespace shoal {
 /// (quantised on both sides) on every peer.
 struct CompareTolerance {
   bool exact = false;  ///< bitwise for every frame; else the tolerances below while moving
-  float position_m = 0.001f;
-  float rotation_rad = 0.001f;
-  float linear_velocity_mps = 0.01f;
-  float angular_velocity_radps = 0.01f;
+  float position_m = 0.001f;  ///< position difference tolerated while moving
+  float rotation_rad = 0.001f;  ///< orientation difference tolerated while moving
+  float linear_velocity_mps = 0.01f;  ///< linear velocity difference tolerated while moving
+  float angular_velocity_radps = 0.01f;  ///< angular velocity difference tolerated while moving
   /// Frames a difference within tolerance may stand before it is caught up on by itself
   /// (>= 1): bounds how long peers hold different bits of a moving object.
   int tolerated_frames = 30;
@@ -37,9 +38,12 @@ enum class CatchupScope : std::uint8_t {
   object,  ///< re-simulate the overridden objects and what they touch; the rest replays
 };
 
+/// Everything a Peer is configured with; the defaults suit a 60 Hz game on a LAN or the internet.
+/// Fields that decide what every peer simulates (tick_hz, snapshots' encoding) must be equal on
+/// every peer: joins with other encodings are refused.
 struct PeerConfig {
-  std::string session = "shoal";
-  float tick_hz = 60;
+  std::string session = "shoal";  ///< peers join only a host of the same session name
+  float tick_hz = 60;  ///< fixed steps per second, the same on every peer
   int history_frames = 64;               ///< how far back a correction can re-simulate
   int max_clock_catchup_frames = 4;      ///< frames one update may advance when behind
   int max_resimulated_frames = 32;       ///< catch-up work per update, in frames
@@ -66,17 +70,17 @@ struct PeerConfig {
   /// with EventKind::join_failed naming the step it was stuck in. Each step retries what the
   /// network loses meanwhile. 100..600000.
   int join_timeout_ms = 10000;
-  CompareTolerance compare;
+  CompareTolerance compare;  ///< when an owner frame differs enough to override this peer's own
   SnapshotConfig snapshots;              ///< encoding, priority and byte budget
-  CatchupScope catchup = CatchupScope::region;
+  CatchupScope catchup = CatchupScope::region;  ///< what a catch-up re-simulates
   /// Simulate only the simulated region (authority.simulated_radius around the controlled
   /// object's core), the objects this peer owns and every player's controlled object; the rest
   /// is frozen (Simulation::set_frozen) until it comes near, when its owner's snapshots bring
   /// it up to date. Needs an engine that implements set_frozen (the reference physics does);
   /// a peer that controls nothing simulates everything.
   bool freeze_outside_simulated_region = true;
-  AuthorityConfig authority;
-  SmoothingRules smoothing = SmoothingRules{};
+  AuthorityConfig authority;  ///< regions, ownership claims and hand-over
+  SmoothingRules smoothing = SmoothingRules{};  ///< how corrections are blended into what is drawn, per body type
   /// Sync-test mode (as in GGPO): every frame, roll back this many frames and re-simulate,
   /// raising a desync event if the result differs bit for bit. 0 = off.
   int sync_test_frames = 0;

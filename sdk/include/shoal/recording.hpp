@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Playing a recorded peer again. Peer::record(path, world) writes everything that reached one
 // peer from outside (its config, every datagram its transport delivered and when, the game's
 // inputs and calls, every update's time) to a compact file. A Replay feeds a fresh peer, alone
@@ -26,6 +27,7 @@
 
 namespace shoal {
 
+/// What a Replay found: whether the replayed peer did exactly what the recorded one did.
 struct ReplayReport {
   bool identical = false;       ///< every check and the final states matched the recording
   std::uint64_t updates = 0;    ///< update() calls replayed
@@ -46,6 +48,8 @@ struct ReplayOptions {
   std::optional<SmoothingRules> smoothing;   ///< other rules for what is drawn
 };
 
+/// A recording made with Peer::record, played back against the same world: it re-runs every update
+/// and checks each against the recording.
 class Replay {
  public:
   /// Reads a whole recording. Throws std::runtime_error naming the file and what is wrong
@@ -55,7 +59,7 @@ class Replay {
   Replay(const Replay&) = delete;
   Replay& operator=(const Replay&) = delete;
 
-  const PeerConfig& config() const;
+  const PeerConfig& config() const;  ///< the recorded peer's config
   /// The description of its world the game gave to Peer::record().
   std::span<const std::uint8_t> world() const;
   /// Whether the recording ends with its end record (a peer that crashed leaves none: its

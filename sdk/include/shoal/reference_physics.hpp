@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shoal's built-in reference physics: rigid spheres and boxes in a walled arena.
 // Deterministic and restorable bit for bit, so catch-up and sync-test mode work out of the box;
 // games with their own engine implement shoal::Simulation instead.
@@ -45,6 +46,7 @@ struct ReferencePhysicsConfig {
 /// defined, but not a bitwise replay.
 class ReferencePhysics final : public Simulation {
  public:
+  /// An empty world with the given gravity, ground and step.
   explicit ReferencePhysics(const ReferencePhysicsConfig& config);
   ~ReferencePhysics() override;
   ReferencePhysics(const ReferencePhysics&) = delete;
@@ -54,6 +56,7 @@ class ReferencePhysics final : public Simulation {
   /// std::invalid_argument for a non-finite or non-positive size, a negative or non-finite mass
   /// or a non-finite state. The orientation is used as given (keep it unit length).
   BodyIndex add_sphere(ObjectId id, float radius, float mass, const ObjectState& state);
+  /// Adds a box of these half extents (metres); returns its index. Throws as add_sphere.
   BodyIndex add_box(ObjectId id, Vec3 half_extents, float mass, const ObjectState& state);
 
   /// Inputs: Input.axis x and z (length clamped to 1) push the body horizontally with
@@ -75,7 +78,7 @@ class ReferencePhysics final : public Simulation {
   /// wake-up, no inputs) and pushes back on simulated bodies like a static one. Throws
   /// std::invalid_argument for a body out of range.
   void set_frozen(BodyIndex body, bool frozen) override;
-  bool is_frozen(BodyIndex body) const;
+  bool is_frozen(BodyIndex body) const;  ///< whether the body is left out of steps (set_frozen)
 
   /// A game-defined body type (default 0). Throws std::invalid_argument for a body out of range.
   void set_body_type(BodyIndex body, std::uint16_t type);
@@ -90,8 +93,8 @@ class ReferencePhysics final : public Simulation {
   void read_user_bytes(BodyIndex body, std::span<std::uint8_t> out) const override;
   void write_user_bytes(BodyIndex body, std::span<const std::uint8_t> bytes) override;
 
-  const ReferencePhysicsConfig& config() const;
-  bool is_static(BodyIndex body) const;
+  const ReferencePhysicsConfig& config() const;  ///< the world's config
+  bool is_static(BodyIndex body) const;  ///< whether the body is static (the step never moves it)
   /// Contacts found in the last step (after sleeping pairs were skipped): a cheap statistic.
   std::size_t contact_count() const;
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Playing across the Internet through a relay (shoal-relay): a Transport whose connections
 // go through the relay, and the lobby calls to find a session on a relay.
 //
@@ -32,6 +33,7 @@ inline Address relay_peer_address(std::uint16_t slot) { return {kRelayVirtualHos
 /// The virtual address of the match host (the member that asked for kRelayHostSlot).
 inline Address relay_host_address() { return relay_peer_address(kRelayHostSlot); }
 
+/// How a relay client reaches its relay and which session it joins.
 struct RelayClientConfig {
   Address relay;             ///< the relay server
   std::string session;       ///< session id (created by its first member); or empty and...
@@ -46,10 +48,11 @@ struct RelayClientConfig {
   std::uint32_t relay_timeout_ms = 2000;
 };
 
+/// A relay client's standing with its relay.
 struct RelayStatus {
-  bool joined = false;
-  std::uint16_t slot = 0;
-  std::string session;
+  bool joined = false;  ///< in a session on the relay now
+  std::uint16_t slot = 0;  ///< this client's slot in the session (0 until joined)
+  std::string session;  ///< the session's id
   std::string code;         ///< the short code others can join by
   Address public_address;   ///< where the relay sees us come from (behind NAT: the NAT's mapping); port 0 until joined
   std::uint64_t rejoins = 0;  ///< times the client came back after losing the relay
@@ -59,7 +62,7 @@ struct RelayStatus {
 /// A Transport through a relay, with its relay-side status.
 class RelayTransport : public Transport {
  public:
-  virtual RelayStatus status() const = 0;
+  virtual RelayStatus status() const = 0;  ///< the client's standing with its relay
 };
 
 /// Joins asynchronously (poll drives it); connect() may be called at once and completes after
@@ -67,10 +70,11 @@ class RelayTransport : public Transport {
 /// or token, unresolvable relay host) and std::runtime_error when the local port cannot be bound.
 std::unique_ptr<RelayTransport> make_relay_transport(const RelayClientConfig& config);
 
+/// One session running on a relay (list_relay_sessions).
 struct RelaySessionInfo {
-  std::string session;
-  std::string code;
-  std::size_t members = 0;
+  std::string session;  ///< its id
+  std::string code;  ///< its short code
+  std::size_t members = 0;  ///< members in it now
 };
 
 /// Lobby: the sessions running on a relay. Blocks up to timeout_ms; throws std::runtime_error
@@ -101,6 +105,7 @@ std::string relay_session_code(const std::string& session);
 enum class Path : std::uint8_t { none, direct, relay };
 const char* to_string(Path path);
 
+/// A hybrid transport: direct ENet where possible, the relay where not.
 struct HybridConfig {
   /// The fallback. The relay link shares the direct socket (relay.local is unused), so the
   /// relay learns our public endpoint and the peers punch holes through NAT towards it.
@@ -113,11 +118,13 @@ struct HybridConfig {
 /// The hybrid address of a peer: its direct address and its slot on the relay (0: none known).
 Address hybrid_address(const Address& direct, std::uint16_t relay_slot);
 
+/// A Transport that reaches each remote directly when it can and through a relay when not, keeping
+/// one ConnectionId across path switches.
 class HybridTransport : public Transport {
  public:
   /// The path a connection uses now; Path::none for an unknown one or one between paths.
   virtual Path path(ConnectionId connection) const = 0;
-  virtual RelayStatus relay_status() const = 0;
+  virtual RelayStatus relay_status() const = 0;  ///< the relay link's standing
 };
 
 /// Throws std::invalid_argument for a bad config (zero timeouts, or as make_relay_transport and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The game's physics, behind the small interface Shoal needs to re-simulate frames.
 #pragma once
 
@@ -19,8 +20,8 @@ inline constexpr std::size_t kMaxUserBytes = 32;
 
 /// The input of one controlled body for one frame.
 struct BodyInput {
-  BodyIndex body = 0;
-  Input input;
+  BodyIndex body = 0;  ///< which body (Simulation's index)
+  Input input;  ///< its input for the frame
 };
 
 /// Adapter between Shoal and a physics engine. Requirements:
@@ -38,14 +39,15 @@ class Simulation {
   /// Advances the world one fixed step; the state afterwards is the state of `frame`.
   virtual void step(Frame frame, std::span<const BodyInput> inputs) = 0;
 
-  virtual std::size_t body_count() const = 0;
+  virtual std::size_t body_count() const = 0;  ///< how many bodies the world has; constant for a match
+  /// the game's id of a body; indices and ids are the same on every peer
   virtual ObjectId body_id(BodyIndex body) const = 0;
   /// Radius of a sphere around the body's position that contains the whole body.
   virtual float bounding_radius(BodyIndex body) const = 0;
   /// A small game-defined type, used to pick smoothing rules and user bytes.
   virtual std::uint16_t body_type(BodyIndex) const { return 0; }
 
-  virtual ObjectState read(BodyIndex body) const = 0;
+  virtual ObjectState read(BodyIndex body) const = 0;  ///< A body's state now.
   /// Sets a body's state; at_rest = true puts it to sleep, false wakes it.
   virtual void write(BodyIndex body, const ObjectState& state) = 0;
 
@@ -54,6 +56,7 @@ class Simulation {
   /// after every body has been written with its state of that frame.
   /// Engines whose step depends only on ObjectState leave both empty.
   virtual void save(Frame) {}
+  /// See save().
   virtual void restore(Frame) {}
 
   /// Optional game state owned with the object and kept identical on every peer (a door's
@@ -66,7 +69,9 @@ class Simulation {
   /// what was written; the sizes are the same on every peer. Both calls get a span of exactly
   /// user_bytes_size(body_type(body)) bytes, and only for bodies whose type has user bytes.
   virtual std::size_t user_bytes_size(std::uint16_t /*body_type*/) const { return 0; }
+  /// Copies a body's user bytes into `out` (see user_bytes_size).
   virtual void read_user_bytes(BodyIndex, std::span<std::uint8_t> /*out*/) const {}
+  /// Sets a body's user bytes (see user_bytes_size).
   virtual void write_user_bytes(BodyIndex, std::span<const std::uint8_t> /*bytes*/) {}
 
   /// Optional, for speed in large worlds where most bodies sleep: after step(), the bodies

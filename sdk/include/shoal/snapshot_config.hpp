@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How snapshots are encoded and what each remote peer is sent within its byte budget.
 // The encoding fields (quantize ... max_baseline_age_frames) must be the same on every peer of
 // a match, like the physics: they decide the values every peer simulates.
@@ -7,6 +8,8 @@
 
 namespace shoal {
 
+/// How snapshots are encoded (equal on every peer of a match) and what each remote peer is sent
+/// within its byte budget.
 struct SnapshotConfig {
   // --- encoding ---
   /// Quantise positions, orientations and velocities, on the owner and on every receiver
@@ -19,11 +22,11 @@ struct SnapshotConfig {
   bool delta = true;
   /// Positions outside these bounds are clamped (and counted).
   Vec3 world_min{-500, -50, -500};
-  Vec3 world_max{500, 200, 500};
+  Vec3 world_max{500, 200, 500};  ///< see world_min
   float position_units_per_m = 4096;  ///< 1/4096 m = 0.24 mm steps
   int orientation_bits = 15;          ///< per smallest-three component, 8..20
   float max_linear_speed_mps = 50;    ///< faster is clamped (and counted)
-  float max_angular_speed_radps = 50;
+  float max_angular_speed_radps = 50;  ///< faster spins are clamped (and counted)
   float velocity_units_per_mps = 512;  ///< also units per rad/s for angular velocity
   /// Older baselines are not used: the object is sent whole. 1..1056 frames.
   int max_baseline_age_frames = 600;
@@ -58,8 +61,8 @@ struct SnapshotConfig {
   /// Network level of detail: priority falls linearly from 1 at lod_near_m to lod_far_factor
   /// at lod_far_m from the receiver's controlled object (no fall-off when it controls none).
   float lod_near_m = 10;
-  float lod_far_m = 40;
-  float lod_far_factor = 0.1f;
+  float lod_far_m = 40;  ///< see lod_near_m
+  float lod_far_factor = 0.1f;  ///< priority factor at and beyond lod_far_m
 };
 
 }  // namespace shoal

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The transport: connections to other peers and byte messages on purpose-built channels.
 // Knows peers and bytes, not objects. Two implementations: ENet over UDP (make_enet_transport)
 // and an in-process network whose delivery a test controls (shoal/memory_network.hpp).
@@ -24,34 +25,38 @@ inline constexpr int kChannelCount = 3;
 using ConnectionId = std::uint32_t;
 inline constexpr ConnectionId kNoConnection = 0;
 
+/// Where a transport listens or connects: a host name or numeric IPv4 address and a UDP port.
 struct Address {
   std::string host = "127.0.0.1";  ///< numeric IPv4 address or host name
-  std::uint16_t port = 0;
+  std::uint16_t port = 0;  ///< UDP port; 0 = any free one when binding
 
-  bool operator==(const Address&) const = default;
+  bool operator==(const Address&) const = default;  ///< compares host and port
 };
 std::string to_string(const Address& address);
 
 /// Per-connection statistics, smoothed over roughly the last second.
 struct LinkStats {
-  float rtt_ms = 0;
-  float rtt_variance_ms = 0;
+  float rtt_ms = 0;  ///< round-trip time
+  float rtt_variance_ms = 0;  ///< its variation
   float packet_loss = 0;  ///< fraction of reliable packets lost, 0..1
-  float packets_out_per_s = 0;
-  float packets_in_per_s = 0;
+  float packets_out_per_s = 0;  ///< datagrams sent per second
+  float packets_in_per_s = 0;  ///< datagrams received per second
   float bytes_out_per_s = 0;  ///< UDP payload bytes, transport headers included
-  float bytes_in_per_s = 0;
+  float bytes_in_per_s = 0;  ///< UDP payload bytes received per second
 };
 
 enum class TransportEventKind : std::uint8_t { connected, disconnected, timed_out, message };
 
+/// What Transport::poll reports: a connection up or down, or a message on it.
 struct TransportEvent {
-  TransportEventKind kind = TransportEventKind::message;
-  ConnectionId connection = kNoConnection;
-  Channel channel = Channel::control;
+  TransportEventKind kind = TransportEventKind::message;  ///< what happened
+  ConnectionId connection = kNoConnection;  ///< on which connection
+  Channel channel = Channel::control;  ///< message only: the channel it came on
   std::span<const std::uint8_t> payload;  ///< valid until the next call to poll()
 };
 
+/// Connections to other peers and byte messages on the three channels: what Peer needs from a
+/// network (ENet, the relay, a hybrid of both, or an in-process network).
 class Transport {
  public:
   virtual ~Transport() = default;
@@ -73,21 +78,22 @@ class Transport {
   /// Blocks up to timeout_ms for network activity (or a conditioner release), then returns.
   virtual void wait(int timeout_ms) = 0;
 
-  virtual LinkStats stats(ConnectionId connection) const = 0;
-  virtual Address local_address() const = 0;
-  virtual Address remote_address(ConnectionId connection) const = 0;
-  virtual std::size_t max_message_size() const = 0;
+  virtual LinkStats stats(ConnectionId connection) const = 0;  ///< the connection's round trip, loss and rates
+  virtual Address local_address() const = 0;  ///< where this transport listens
+  virtual Address remote_address(ConnectionId connection) const = 0;  ///< where the connection's other end is
+  virtual std::size_t max_message_size() const = 0;  ///< the largest message send() accepts
 
   /// Changes the simulated network at run time (every connection, both directions).
   virtual void set_conditions(const ConditionerConfig& config) = 0;
 };
 
+/// How an ENet transport binds and behaves (make_enet_transport).
 struct TransportConfig {
-  std::string bind_host = "127.0.0.1";
+  std::string bind_host = "127.0.0.1";  ///< the local address to bind
   std::uint16_t port = 0;  ///< 0 = any free port
-  std::size_t max_connections = 64;
+  std::size_t max_connections = 64;  ///< connections accepted at once
   std::uint32_t timeout_ms = 5000;  ///< silence after which a connection times out
-  ConditionerConfig conditioner;
+  ConditionerConfig conditioner;  ///< the simulated network (loss, latency...), none by default
 };
 
 /// Creates an ENet transport bound to config.bind_host:config.port.

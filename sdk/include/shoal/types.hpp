@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Plain identifiers shared by every layer of Shoal.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where a peer's update() spends its time, phase by phase (PeerStats::cost).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "shoal/authority_config.hpp"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "authority/ownership.hpp"
 
 #include <algorithm>

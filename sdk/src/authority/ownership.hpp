@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Who owns each object, how concurrent changes are resolved, and this peer's claims and
 // releases. Every object has exactly one owner on every peer at every frame.
 //

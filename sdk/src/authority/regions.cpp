@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "authority/regions.hpp"
 
 #include <algorithm>

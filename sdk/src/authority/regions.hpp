@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Core and simulated regions of a peer: the core is what it owns and must send, the simulated
 // region what it must step to judge its core.
 // Pure geometry on the last simulated frame: no sockets, no clocks, deterministic.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Whether two object states hold the same bits: what "equal" means for states that every peer
 // must reproduce exactly.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A first-in, first-out queue of at most `limit` values that drops its oldest to make room.
 // The values live in one ring that grows to the most the queue ever held and then stays: once
 // the traffic has settled, queueing allocates nothing (a std::deque allocates and frees a block

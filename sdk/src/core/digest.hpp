@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A quick running 64-bit digest of values, for telling two runs apart (recordings and their
 // replays): equal inputs give equal digests on every platform. Not for security, and not for
 // sending: the desync checksums peers exchange are sync/checksum.hpp's.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "shoal/drop_reason.hpp"
 
 namespace shoal {

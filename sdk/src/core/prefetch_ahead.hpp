@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Visiting items scattered over tables larger than the caches: each visit first asks for the
 // memory of the visit `ahead` places on, so that the misses overlap instead of following one
 // another.

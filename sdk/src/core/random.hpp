@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A tiny seeded pseudo-random generator for everything Shoal must replay exactly
 // (link conditioning, test scenarios, bots). Not for cryptography.
 #pragma once

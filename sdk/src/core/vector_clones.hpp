@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Loops written for the vectoriser are built twice on x86-64 Linux by GCC and Clang: for the
 // baseline (SSE2, four floats a lane) and for AVX2 (eight), the one the CPU can run picked when
 // the program loads. Every x86-64 CPU still runs the SDK; those of the last decade run these

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The auditing relay (shoal/audit.hpp): the relay server, whose observer hook hands every
 // forwarded message to its session's Auditor, and which expels what the auditors suspect.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The auditor (shoal/audit.hpp). It decodes every snapshot exactly as its receiver would: one
 // mirror of the receiver's baselines per (sender, receiver) link, so a delta finds the same
 // baseline it finds on the receiver (a record whose baseline the mirror lacks is skipped, as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The peer's part that decides who owns what: every peer's core and simulated regions as seen
 // here, the ownership table (from the start of the match), and which bodies this peer owns.
 // The tick updates them once per frame (peer_authority.cpp); ownership messages change the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The peer's part that corrects its frames towards their owners': the owner frames that
 // differed since the last update (one catch-up from the earliest corrects them all, or a snap
 // when that is too deep), and those that agreed only within tolerance (corrected later, by a

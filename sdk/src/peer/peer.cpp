@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal::Peer: construction, config validation and the public API. The tick itself is in
 // peer_tick.cpp, message handling in peer_messages.cpp.
 #include <algorithm>

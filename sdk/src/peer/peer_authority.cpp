@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Regions and ownership, once per simulated frame, and the ownership messages.
 #include <algorithm>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Correcting this peer's frames towards their owners', at the start of each update: the
 // tolerated differences that stood too long become mismatches; the bodies frozen here take
 // their owners' frames as they are; the rest are caught up from their earliest mismatch, or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The state behind shoal::Peer. The peer is the top of the stack: it wires the layers
 // together in the order of one tick (peer_tick.cpp), and holds its parts by value.
 #pragma once
@@ -23,6 +24,7 @@
 #include "sync/quantize_filter.hpp"
 #include "sync/resimulator.hpp"
 #include "sync/rest_checks.hpp"
+#include "wire/refusal.hpp"
 #include "wire/snapshot_codec.hpp"
 #include "world/frame_history.hpp"
 #include "world/object_table.hpp"
@@ -83,6 +85,12 @@ struct Peer::Impl {
   void on_join_request(ConnectionId connection, const wire::JoinRequest& message);
   void on_welcome(ConnectionId connection, const wire::Welcome& message);
   void on_hello(ConnectionId connection, const wire::Hello& message);
+  // --- compatibility (peer_membership.cpp): other wire versions and encodings are refused ---
+  wire::EncodingSettings encoding() const { return wire::encoding_settings(config.snapshots); }
+  void on_other_version(ConnectionId connection, std::span<const std::uint8_t> bytes);
+  void on_refusal(ConnectionId connection, const wire::Refusal& refusal);
+  void refuse(ConnectionId connection, int their_version, const std::string& reason);
+  void note_incompatible(const std::string& reason);
   void admit(const session::Member& member, bool rejoined);
   void advance_join(std::int64_t now_us);
   void fail_join(std::int64_t now_us, JoinFailure failure);

@@ -1,8 +1,10 @@
+// SPDX-License-Identifier: MIT
 // Membership: joining (JoinRequest, Welcome, Hello on every mesh link), leaving, losing a peer
 // and getting it back within the rejoin grace period, and the baseline a newcomer asks for.
 #include <algorithm>
 
 #include "peer/peer_impl.hpp"
+#include "session/compatibility.hpp"
 
 namespace shoal {
 
@@ -10,7 +12,7 @@ void Peer::Impl::on_connected(ConnectionId connection) {
   if (session.phase == Phase::left) return;
   if (connection == session.host_connection && (session.phase == Phase::joining || session.rejoining)) {
     wire::JoinRequest request{config.session, transport->local_address().port,
-                              session.rejoining ? session.members.self() : kNoPeer, session.secret};
+                              session.rejoining ? session.members.self() : kNoPeer, session.secret, encoding()};
     send_to(connection, request);
     session.host_link_up = true;
     return;
@@ -18,7 +20,7 @@ void Peer::Impl::on_connected(ConnectionId connection) {
   std::optional<session::PendingLink> link = session.joining.take_link(connection);
   if (!link) link = take_redial(connection);
   if (!link) return;  // incoming: it introduces itself
-  send_to(connection, wire::Hello{session.members.self(), config.session, session.secret});
+  send_to(connection, wire::Hello{session.members.self(), config.session, session.secret, encoding()});
   // Every member the welcome named is older: its baseline is asked for now, on the heels of
   // the introduction (a joiner's own admit() asks only once in the match).
   if (session.phase == Phase::syncing) send_to(connection, wire::BaselineRequest{});
@@ -87,6 +89,9 @@ void Peer::Impl::on_disconnected(ConnectionId connection, bool timed_out, std::i
 }
 
 void Peer::Impl::advance_join(std::int64_t now_us) {
+  if (!session.joining.finished() && !session.joining.incompatibility().empty()) {
+    return fail_join(now_us, JoinFailure::incompatible);
+  }
   if (session.phase == Phase::joining && session.host_connection == kNoConnection && now_us >= session.next_host_attempt_us) {
     session.host_connection = transport->connect(session.joining.host_address());
   }
@@ -117,11 +122,17 @@ void Peer::Impl::fail_join(std::int64_t now_us, JoinFailure failure) {
   Event event = make_event(EventKind::join_failed, session.joining.blocking_peer(step));
   event.step = step;
   event.failure = failure;
+  if (failure == JoinFailure::incompatible) event.reason = session.joining.incompatibility();
   session.joining.finish(now_us, true);
   // Whoever admitted this peer forgets it at once rather than after a timeout.
   if (session.members.self() != kNoPeer) broadcast(wire::PeerLeft{session.members.self()});
   for (const session::Member& m : session.members.remotes()) transport->disconnect(m.connection);
-  if (session.host_connection != kNoConnection) transport->disconnect(session.host_connection);
+  // After a refusal the link stays open: closing it could drop the refusal still on its way
+  // (ENet empties a link's queues at both ends when it closes). The host closes it on reading
+  // the refusal or the PeerLeft.
+  if (session.host_connection != kNoConnection && failure != JoinFailure::incompatible) {
+    transport->disconnect(session.host_connection);
+  }
   session.phase = Phase::left;
   emit(std::move(event));
 }
@@ -197,6 +208,8 @@ void Peer::Impl::on_join_request(ConnectionId connection, const wire::JoinReques
     transport->disconnect(connection);
     return;
   }
+  const std::string mismatch = session::encoding_mismatch(encoding(), "the host", request.encoding, "the joiner");
+  if (!mismatch.empty()) return refuse(connection, wire::kProtocolVersion, mismatch);
   Address joiner = transport->remote_address(connection);
   joiner.port = request.listen_port;
   bool rejoined = false;
@@ -225,6 +238,7 @@ void Peer::Impl::on_join_request(ConnectionId connection, const wire::JoinReques
   welcome.your_id = id;
   welcome.host_frame = history.newest();
   welcome.default_owner = authority.ownership->default_owner();
+  welcome.encoding = encoding();
   const Address self_address = transport->local_address();
   welcome.members.push_back({session.members.self(), self_address.host, self_address.port});
   for (const session::Member& m : session.members.remotes()) {
@@ -238,6 +252,8 @@ void Peer::Impl::on_welcome(ConnectionId connection, const wire::Welcome& welcom
   const bool valid = !welcome.members.empty() && welcome.your_id != kNoPeer &&
                      (session.phase == Phase::joining || (session.rejoining && welcome.your_id == session.members.self()));
   if (!valid) return drop(DropReason::malformed);
+  const std::string mismatch = session::encoding_mismatch(welcome.encoding, "the host", encoding(), "this peer");
+  if (!mismatch.empty()) return refuse(connection, wire::kProtocolVersion, mismatch);
   // By convention the first member is the host that sent the welcome.
   const wire::Member& host = welcome.members.front();
   const bool rejoin = session.rejoining;
@@ -272,6 +288,9 @@ void Peer::Impl::on_hello(ConnectionId connection, const wire::Hello& hello) {
   if (hello.session != config.session || hello.id == kNoPeer || hello.id == session.members.self()) {
     return drop(DropReason::malformed);
   }
+  const std::string mismatch = session::encoding_mismatch(encoding(), "peer " + std::to_string(session.members.self()),
+                                                          hello.encoding, "peer " + std::to_string(hello.id));
+  if (!mismatch.empty()) return refuse(connection, wire::kProtocolVersion, mismatch);
   const session::Member* present = session.members.find(hello.id);
   const session::AbsentMember* gone = session.members.find_absent(hello.id);
   if (present && present->connection == connection) {
@@ -280,7 +299,7 @@ void Peer::Impl::on_hello(ConnectionId connection, const wire::Hello& hello) {
     return;
   }
   // Answered on the same link, so both ends know each other's secret for a later rejoin.
-  send_to(connection, wire::Hello{session.members.self(), config.session, session.secret});
+  send_to(connection, wire::Hello{session.members.self(), config.session, session.secret, encoding()});
   if (present || gone) {
     // A rejoin: the peer must prove it is the one that had this id.
     const std::uint64_t known = present ? present->secret : gone->member.secret;
@@ -293,6 +312,46 @@ void Peer::Impl::on_hello(ConnectionId connection, const wire::Hello& hello) {
     return admit({hello.id, connection, transport->remote_address(connection), hello.secret}, true);
   }
   admit({hello.id, connection, transport->remote_address(connection), hello.secret}, false);
+}
+
+void Peer::Impl::on_other_version(ConnectionId connection, std::span<const std::uint8_t> bytes) {
+  const int theirs = wire::version_of(bytes);
+  if (session.phase == Phase::joining && connection == session.host_connection) {
+    return refuse(connection, theirs, session::wire_version_mismatch(theirs, "the host", wire::kProtocolVersion, "this peer"));
+  }
+  // Bytes 0-3 mean the same in every version: a stranger's introduction is answered, so that
+  // it learns both versions instead of timing out.
+  const int kind = wire::kind_of_any_version(bytes);
+  if (session.members.peer_of(connection) != kNoPeer) return;
+  if (kind == static_cast<int>(wire::MessageKind::join_request)) {
+    refuse(connection, theirs, session::wire_version_mismatch(wire::kProtocolVersion, "the host", theirs, "the joiner"));
+  } else if (kind == static_cast<int>(wire::MessageKind::hello)) {
+    refuse(connection, theirs, session::wire_version_mismatch(wire::kProtocolVersion, "this peer", theirs, "the other peer"));
+  }
+}
+
+void Peer::Impl::on_refusal(ConnectionId connection, const wire::Refusal& refusal) {
+  note_incompatible(refusal.reason.empty() ? "refused by a peer of wire version " + std::to_string(refusal.sender_version)
+                                           : refusal.reason);
+  transport->disconnect(connection);
+}
+
+void Peer::Impl::refuse(ConnectionId connection, int their_version, const std::string& reason) {
+  std::vector<std::uint8_t> out;
+  wire::encode(wire::Refusal{wire::kProtocolVersion, static_cast<std::uint8_t>(their_version), reason}, out);
+  transport->send(connection, Channel::control, out);
+  transport->flush();
+  // The refused end closes the link when it reads this (on_refusal): closing it here could
+  // lose the refusal, as ENet empties a link's queues at both ends when it closes.
+  note_incompatible(reason);
+}
+
+void Peer::Impl::note_incompatible(const std::string& reason) {
+  // A joiner's join fails with the reason; anyone else tells the game.
+  if (session.phase == Phase::joining || session.phase == Phase::syncing) return session.joining.set_incompatible(reason);
+  Event event = make_event(EventKind::incompatible_peer, kNoPeer);
+  event.reason = reason;
+  emit(std::move(event));
 }
 
 void Peer::Impl::request_baselines() {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Routing what the transport delivers: membership, time sync, ownership, checksums and
 // snapshots. Every message is checked before it touches state; a bad one is dropped and
 // counted with its reason (PeerStats::dropped).
@@ -27,8 +28,14 @@ void Peer::Impl::drain_transport(std::int64_t now_us) {
 
 void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const std::uint8_t> bytes,
                             std::int64_t now_us) {
+  // A refusal is read in any wire version: it names both sides' versions or settings.
+  if (wire::Refusal refusal; wire::decode_refusal(bytes, refusal)) return on_refusal(connection, refusal);
   wire::MessageKind kind{};
-  if (auto status = wire::read_header(bytes, kind); !status) return drop(status.reason());
+  if (auto status = wire::read_header(bytes, kind); !status) {
+    if (status.reason() == DropReason::unsupported_version) on_other_version(connection, bytes);
+    return drop(status.reason());
+  }
+  if (kind == wire::MessageKind::refusal) return drop(DropReason::malformed);  // not decode_refusal's layout
   const PeerId from = session.members.peer_of(connection);
 
   // Time sync holds no state about the asker, so it comes first: a joiner pings the host as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Snapshots received: acks, the records' states against their baselines, and each owner frame
 // compared with this peer's own frame of the same number (a difference is an override,
 // corrected by catch-up in the next update).

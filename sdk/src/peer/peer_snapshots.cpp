@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Snapshots out: the tick's side of SnapshotSender (peer/snapshot_sender.hpp). What the peer
 // does with those it receives is in peer_snapshot_receive.cpp.
 #include "peer/peer_impl.hpp"

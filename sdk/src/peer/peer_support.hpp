@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Small helpers the peer's files share: building an event, the digest a recording starts
 // from, and how far ahead a peer keeps inputs.
 #pragma once

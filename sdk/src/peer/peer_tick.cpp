@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One update of a peer: receive, correct, step the due frames, decide ownership, send,
 // smooth. Receiving comes first so that corrections use every owner frame that has arrived;
 // sending comes after the step so that snapshots carry the newest frame.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The peer's part that decides what the game draws, apart from what is simulated.
 // Owns: the visual smoother (blend and warp rules per body type and control mode), each body's
 // control mode, and which bodies changed since the visuals were last refreshed. Nothing else

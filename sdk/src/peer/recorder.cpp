@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "peer/recorder.hpp"
 
 #include <algorithm>

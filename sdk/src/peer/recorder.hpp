@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Writing a peer's recording (Peer::record): everything that reached the peer from outside, in
 // order, so that a replay (peer/replay.cpp) can feed a fresh peer the same and compare. The
 // peer tells the recorder about the game's calls and its own updates; RecordingTransport,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal::Replay: a fresh peer fed a recording (peer/recorder.hpp) through ReplayTransport, which
 // answers every transport call with the recorded answer, and driven by the recorded calls and
 // update times. After each update the recording says what the peer held; the first

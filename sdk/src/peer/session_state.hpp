@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The peer's part that keeps the session: who is in the match (present, or absent within
 // their grace period), the match clock and the time sync that sets it, the way in (joining,
 // rejoining, links being dialled again) and the pings and pongs that measure the links.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Per remote peer, both directions of the snapshot stream: what went out and which baselines
 // the receiver acknowledged, what arrived (acked on receipt), the priority accumulators and
 // the byte budget. The sender writes the outgoing half, the receiving path the incoming one;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // See snapshot_sender.hpp. Per remote peer (SnapshotLink): the sender's log of what went out
 // and the baselines the receiver acknowledged, the priority accumulators and the byte budget.
 #include "peer/snapshot_sender.hpp"

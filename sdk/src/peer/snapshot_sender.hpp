@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The peer's part that sends what it owns: once per frame, per remote peer, a snapshot of the
 // owned objects that peer needs (interest by simulated region), within its byte budget and
 // by priority, delta-coded against what it acknowledged, carrying this peer's inputs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bodies whose newest frame may have changed since a per-frame pass last read them: all of
 // them after a catch-up, at the start, or for an engine that gives no list. The smoothing and
 // the region passes each keep one and read only those.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Splits update()'s time into the phases of UpdateCost (PeerConfig::measure_update_cost).
 //
 // Laps: each lap() gives the time since the previous one to a phase, less the physics steps

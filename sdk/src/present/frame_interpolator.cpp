@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "present/frame_interpolator.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The public rules table (shoal/smoothing.hpp).
 #include <algorithm>
 #include <cmath>

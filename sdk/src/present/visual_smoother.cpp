@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "present/visual_smoother.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Visual states of the simulated bodies: what the game draws, kept apart from what is simulated.
 //
 // The drawn pose is the render interpolation between the last two simulated frames plus an

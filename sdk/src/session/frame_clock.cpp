@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "session/frame_clock.hpp"
 
 #include <algorithm>

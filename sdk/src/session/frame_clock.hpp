@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The fixed-step frame clock of one peer, kept on the shared match timeline.
 //
 // The host's clock defines the timeline (frame 0 at its start). Every other peer feeds the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "session/joining.hpp"
 
 #include <algorithm>
@@ -22,6 +23,7 @@ std::string_view to_string(JoinFailure failure) {
     case JoinFailure::none: return "none";
     case JoinFailure::no_answer: return "no_answer";
     case JoinFailure::refused: return "refused";
+    case JoinFailure::incompatible: return "incompatible";
     case JoinFailure::host_lost: return "host_lost";
   }
   return "unknown";

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A joiner's way into the match (shoal/join.hpp): the host it asks, the mesh links it opens
 // to the members the host named, the older peers whose baselines it waits for, and the clock
 // of the whole join. It decides what to retry and when the join is overdue; the peer sends
@@ -6,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "shoal/join.hpp"
@@ -33,6 +35,12 @@ class Joining {
   /// The host connection ended before the welcome: whether it ended gracefully (refused).
   void host_attempt_failed(bool refused) { refused_ = refused; }
   bool refused() const { return refused_; }
+  /// The host or a member can never play with this peer (another wire version or encoding):
+  /// the join fails at the next update with JoinFailure::incompatible and this reason.
+  void set_incompatible(std::string reason) {
+    if (incompatibility_.empty()) incompatibility_ = std::move(reason);
+  }
+  const std::string& incompatibility() const { return incompatibility_; }
 
   /// The welcome named these members besides the host; the peer connects to each.
   void welcomed(std::size_t other_members);
@@ -71,6 +79,7 @@ class Joining {
   bool start_pending_ = false;
   bool refused_ = false;
   bool failed_ = false;
+  std::string incompatibility_;
   std::vector<PendingLink> mesh_;
   int mesh_needed_ = 0;
   std::vector<PeerId> baselines_awaited_;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Who is in the match and how to reach them: PeerId <-> transport connection.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "session/time_sync.hpp"
 
 #include <algorithm>

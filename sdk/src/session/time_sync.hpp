@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Estimates where the shared match timeline is right now, from ping/pong samples.
 //
 // A pong carries the responder's match time (frame + fraction) at the moment it answered and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Per body, what a peer keeps only to explain itself when peers disagree (shoal/diagnosis.hpp):
 // the newest owner frame it took in and when, how often its owner overrode it, and its last few
 // owner changes. A few stores per received record; nothing reads it in the tick.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A set of bodies for the per-frame passes: which a catch-up changed, which an owner's frame
 // sets, which a step moved.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Per-object checksums of confirmed frames, exchanged to detect desyncs.
 #pragma once
 

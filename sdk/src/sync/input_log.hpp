@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Inputs by frame for every controlled body: the local player's as applied, remote players'
 // as received with their snapshots. A frame whose input is unknown repeats the last known one
 // (as GGPO predicts), so a remote ball keeps being pushed instead of coasting.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Owner frames that differed from this peer's own since the last correction: per body, the
 // earliest such frame. The next update corrects them all at once, with one catch-up from the
 // earliest (or a snap when that is too deep), so that many owner frames arriving in one update

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Owner frames received for objects this peer does not own, kept per frame for as long as the
 // history window, so catch-up can inject them into every re-simulated frame.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What to send to one receiver when not everything fits: a priority accumulator per object
 // (Fiedler's scheme: every frame each candidate's accumulator grows by its priority; the
 // highest go first and start again from zero), and a byte budget per second refilled every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Quantisation on both sides: installed on the Resimulator, it rounds every body's state to
 // what a snapshot can carry after every step, on the owner and on every receiver, so owner
 // frames and own frames are the same values and exact compare is meaningful.

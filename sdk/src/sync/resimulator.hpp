@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Catch-up: re-simulates frames from an overridden frame up to the present.
 //
 // The order of operations per frame is the same in a straight run and in a re-simulation

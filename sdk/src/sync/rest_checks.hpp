@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // When to hold a resting copy up against its owner's last word. A body this peer does not own
 // that changed here (a step or a catch-up moved it) and then kept still for a while should
 // rest where its owner says it rests; where it does not, this peer's simulation went its own

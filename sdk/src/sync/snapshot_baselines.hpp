@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Acks and delta baselines, one pair of books per remote peer.
 //
 // Sender side (SentSnapshots): what went out in each snapshot packet, by sequence; when the

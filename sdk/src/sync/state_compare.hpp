@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Whether an owner's frame and the peer's own frame agree.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Owner frames that differ from this peer's own only within the compare tolerances
 // (CompareTolerance with exact off). Such a difference is invisible and not worth a catch-up of
 // its own: any catch-up injects every owner frame from its start on, so the next one, which a

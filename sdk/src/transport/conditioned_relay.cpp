@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "transport/conditioned_relay.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A conditioning UDP proxy: the one piece that puts LinkConditioners on a real link, used by
 // the ENet transport (in front of its ENet host) and by shoal-netsim (in front of any server).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "transport/enet_transport.hpp"
 
 #include <enet/enet.h>

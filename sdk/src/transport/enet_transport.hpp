@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The ENet implementation of shoal::Transport, with the link conditioner on both directions.
 //
 // ENet sends from its own socket and offers no outbound hook, so the transport puts a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Transport events waiting to be polled: what every Transport implementation that produces its
 // own events (relay client, hybrid, in-process network) keeps between polls.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "transport/hybrid_frames.hpp"
 
 #include <algorithm>

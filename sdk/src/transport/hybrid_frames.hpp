@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What two hybrid transports say to each other inside each path (a direct ENet connection or
 // a relay link). Every path of one connection starts with a hello naming the connection (its
 // opener's random tag), so the acceptor can tell a new connection from a new path of a known

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "transport/hybrid_transport.hpp"
 
 #include <algorithm>

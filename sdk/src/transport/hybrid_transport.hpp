@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The hybrid transport: one direct ENet transport and one relay client side by side, and a
 // connection (a "route") on top that uses whichever path works, direct preferred.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "transport/lan_discovery.hpp"
 
 #include <arpa/inet.h>

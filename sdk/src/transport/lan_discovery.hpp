@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The LAN discovery announcement on the wire, as pure functions on bytes (fuzzable, no
 // sockets). Layout, all integers big-endian:
 //   "SHLD"  magic, 4 bytes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "transport/link_conditioner.hpp"
 
 #include <algorithm>

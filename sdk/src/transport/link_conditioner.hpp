@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The seeded link conditioner: one direction of a bad network, simulated in user space
 // (kernel netem is not available on our machines). Pure: no sockets, no clock of its own.
 #pragma once

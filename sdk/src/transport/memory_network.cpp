@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // In-process network: see shoal/memory_network.hpp.
 //
 // Every datagram travels on a directed link (from port -> to port). Unreliable channels pass

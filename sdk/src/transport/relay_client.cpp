@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "transport/relay_client.hpp"
 
 #include <algorithm>
@@ -213,6 +214,10 @@ void RelayClient::on_relay_message(Channel channel, std::span<const std::uint8_t
   DropReason why{};
   if (!decode_relay(bytes, message, why)) {
     ++counters_.dropped_bad_relay_message;
+    // A relay of another version (an older one answers nothing of the refusal's layout).
+    if (why == DropReason::unsupported_version && state_ == RelayState::joining) {
+      refuse_for_version(relay_version_of(bytes), kRelayProtocolVersion);
+    }
     return;
   }
   switch (message.kind) {
@@ -228,6 +233,9 @@ void RelayClient::on_relay_message(Channel channel, std::span<const std::uint8_t
         state_ = RelayState::idle;
         next_attempt_us_ = now + kRetrySlotTakenUs;
         return;
+      }
+      if (message.refusal == RefusalReason::version_mismatch) {
+        return refuse_for_version(message.relay_version, message.client_version);
       }
       state_ = RelayState::refused;
       status_.error = fmt::format("the relay refused to join session '{}': {}",
@@ -248,6 +256,15 @@ void RelayClient::on_relay_message(Channel channel, std::span<const std::uint8_t
     default: break;
   }
   ++counters_.dropped_bad_relay_message;
+}
+
+void RelayClient::refuse_for_version(std::uint8_t relay_version, std::uint8_t client_version) {
+  state_ = RelayState::refused;
+  status_.error = fmt::format(
+      "the relay refused to join session '{}': it speaks relay protocol version {}, this client {}",
+      config_.session.empty() ? config_.code : config_.session, relay_version, client_version);
+  for (auto& [id, link] : links_) events_.push(TransportEventKind::timed_out, id);
+  links_.clear();
 }
 
 void RelayClient::on_joined(const JoinedMessage& joined, std::int64_t now) {

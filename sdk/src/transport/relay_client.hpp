@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The relay client: a Transport whose connections are virtual links through shoal-relay.
 // One ENet connection to the relay carries every link, on the same three channels, so each
 // link keeps the channel guarantees hop by hop; a ResumableStream per link keeps the control
@@ -92,6 +93,8 @@ class RelayClient final : public RelayTransport {
   void on_relay_message(Channel channel, std::span<const std::uint8_t> bytes, std::int64_t now_us);
   void on_link_message(Slot from, Channel channel, std::span<const std::uint8_t> bytes, std::int64_t now_us);
   void on_joined(const JoinedMessage& joined, std::int64_t now_us);
+  /// Gives up: the relay speaks another protocol version; the error names both.
+  void refuse_for_version(std::uint8_t relay_version, std::uint8_t client_version);
   void on_relay_lost(std::int64_t now_us);
   void set_present(Slot slot, bool present, std::int64_t now_us);
   void resume(Link& link, std::int64_t now_us);

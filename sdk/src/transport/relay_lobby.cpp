@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The lobby query: one short ENet connection to the relay that asks for its session list.
 #include <chrono>
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "transport/relay_protocol.hpp"
 
 #include <algorithm>
@@ -6,7 +7,7 @@ namespace shoal::transport {
 namespace {
 
 constexpr std::uint8_t kMagic = 0xB7;
-constexpr std::uint8_t kVersion = 1;
+constexpr std::uint8_t kVersion = kRelayProtocolVersion;
 // Crockford-like: no 0/O, 1/I/L, so a code read aloud or typed is unambiguous.
 constexpr std::string_view kCodeAlphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
 
@@ -89,7 +90,7 @@ class Reader {
   std::size_t at_ = 0;
 };
 
-bool valid_refusal(std::uint8_t r) { return r >= 1 && r <= 7; }
+bool valid_refusal(std::uint8_t r) { return r >= 1 && r <= 8; }
 
 }  // namespace
 
@@ -102,6 +103,7 @@ std::string_view to_string(RefusalReason reason) {
     case RefusalReason::session_full: return "session full";
     case RefusalReason::code_collision: return "code collision";
     case RefusalReason::expelled: return "expelled from the session";
+    case RefusalReason::version_mismatch: return "another relay protocol version";
   }
   return "unknown";
 }
@@ -191,7 +193,42 @@ void encode_session_list(std::span<const SessionInfo> sessions, std::vector<std:
   }
 }
 
+void encode_version_refusal(std::uint8_t client_version, std::vector<std::uint8_t>& out) {
+  Writer w(out);
+  w.header(RelayKind::refused);
+  w.u8(static_cast<std::uint8_t>(RefusalReason::version_mismatch));
+  w.u8(client_version);
+}
+
+std::uint8_t relay_version_of(std::span<const std::uint8_t> bytes) {
+  return bytes.size() >= 2 && bytes[0] == kMagic ? bytes[1] : 0;
+}
+
+bool is_join_of_any_version(std::span<const std::uint8_t> bytes) {
+  return bytes.size() >= 3 && bytes[0] == kMagic && bytes[2] == static_cast<std::uint8_t>(RelayKind::join);
+}
+
+namespace {
+
+// A version refusal is read whatever its version byte: it is what tells a client of another
+// version which version the relay speaks.
+bool decode_version_refusal(std::span<const std::uint8_t> bytes, RelayMessage& out) {
+  constexpr std::size_t kSize = 5;
+  if (bytes.size() != kSize || bytes[0] != kMagic || bytes[2] != static_cast<std::uint8_t>(RelayKind::refused) ||
+      bytes[3] != static_cast<std::uint8_t>(RefusalReason::version_mismatch)) {
+    return false;
+  }
+  out.kind = RelayKind::refused;
+  out.refusal = RefusalReason::version_mismatch;
+  out.relay_version = bytes[1];
+  out.client_version = bytes[4];
+  return true;
+}
+
+}  // namespace
+
 bool decode_relay(std::span<const std::uint8_t> bytes, RelayMessage& out, DropReason& why) {
+  if (decode_version_refusal(bytes, out)) return true;
   Reader r(bytes);
   std::uint8_t magic = 0, version = 0, kind = 0;
   const auto failed = [&] {
@@ -236,7 +273,10 @@ bool decode_relay(std::span<const std::uint8_t> bytes, RelayMessage& out, DropRe
     case RelayKind::refused: {
       std::uint8_t reason = 0;
       ok = r.u8(reason) && r.finish();
-      if (ok && !valid_refusal(reason)) r.why = DropReason::malformed, ok = false;
+      // version_mismatch has its own layout, read above; without its version byte it is malformed.
+      if (ok && (!valid_refusal(reason) || reason == static_cast<std::uint8_t>(RefusalReason::version_mismatch))) {
+        r.why = DropReason::malformed, ok = false;
+      }
       out.refusal = static_cast<RefusalReason>(reason);
       break;
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What relay clients and the relay server say to each other over their ENet connection, and
 // what two relay clients say to each other inside forwarded payloads. Pure functions on bytes:
 // every decoder rejects truncated, oversized and impossible input with a DropReason, so the
@@ -26,6 +27,8 @@ inline constexpr std::size_t kMaxTokenSize = 64;
 inline constexpr std::size_t kSessionCodeSize = 6;
 inline constexpr std::size_t kMaxListedSessions = 256;
 inline constexpr std::size_t kMaxMembersPerSession = 256;
+/// The relay protocol's version, byte 1 of every relay message (RELAY_SPEC.md).
+inline constexpr std::uint8_t kRelayProtocolVersion = 2;
 
 enum class RelayKind : std::uint8_t {
   join = 1,           ///< client: enter a session (by id or by code)
@@ -47,6 +50,9 @@ enum class RefusalReason : std::uint8_t {
   session_full = 5,
   code_collision = 6,    ///< another live session has the same short code
   expelled = 7,          ///< this slot (or endpoint) was expelled from the session
+  /// The join was of another relay protocol version. Its layout is the same in every version
+  /// (encode_version_refusal), so that either side can name both versions.
+  version_mismatch = 8,
 };
 std::string_view to_string(RefusalReason reason);
 
@@ -82,6 +88,8 @@ struct RelayMessage {
   JoinMessage join;
   JoinedMessage joined;
   RefusalReason refusal = RefusalReason::bad_token;
+  std::uint8_t relay_version = 0;   ///< refused with version_mismatch: the relay's version
+  std::uint8_t client_version = 0;  ///< refused with version_mismatch: the join's version
   Slot slot = kNoSlot;                  ///< forward: to; deliver: from; member_*: who
   Endpoint endpoint;                    ///< member_joined: its public endpoint
   std::span<const std::uint8_t> payload;  ///< forward/deliver: points into the decoded bytes
@@ -98,6 +106,13 @@ void encode_forward(Slot to, std::span<const std::uint8_t> payload, std::vector<
 void encode_list_sessions(std::vector<std::uint8_t>& out);
 void encode_joined(const JoinedMessage& m, std::vector<std::uint8_t>& out);
 void encode_refused(RefusalReason reason, std::vector<std::uint8_t>& out);
+/// The refusal of a join of another protocol version: [0xB7][this relay's version][refused]
+/// [version_mismatch][the join's version], a layout every version decodes whatever its version.
+void encode_version_refusal(std::uint8_t client_version, std::vector<std::uint8_t>& out);
+/// The version byte of a relay message of any version (magic checked); 0 when it has none.
+std::uint8_t relay_version_of(std::span<const std::uint8_t> bytes);
+/// Whether a message of another version is a join (a relay answers it with a version refusal).
+bool is_join_of_any_version(std::span<const std::uint8_t> bytes);
 void encode_deliver(Slot from, std::span<const std::uint8_t> payload, std::vector<std::uint8_t>& out);
 void encode_member_joined(const RelayMember& member, std::vector<std::uint8_t>& out);
 void encode_member_left(Slot slot, std::vector<std::uint8_t>& out);

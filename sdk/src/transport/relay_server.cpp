@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "transport/relay_server.hpp"
 
 #include <algorithm>
@@ -98,6 +99,12 @@ void RelayServer::on_message(ConnectionId from, Channel channel, std::span<const
   DropReason why{};
   if (!decode_relay(bytes, message, why)) {
     counters_.malformed.add(why);
+    // A client of another version is told which version this relay speaks, not left waiting.
+    if (why == DropReason::unsupported_version && is_join_of_any_version(bytes)) {
+      ++counters_.joins_refused;
+      encode_version_refusal(relay_version_of(bytes), out_);
+      transport_->send(from, Channel::control, out_);
+    }
     return;
   }
   switch (message.kind) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The relay: an ENet server that forwards bytes between the members of a session and never
 // across sessions. It decodes only its own small protocol (transport/relay_protocol.hpp),
 // never game state. Runs in-process (tests) or as shoal-relay (sdk/tools/relay).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "transport/resumable_stream.hpp"
 
 namespace shoal::transport {

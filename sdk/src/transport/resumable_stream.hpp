@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reliable, ordered, exactly-once delivery across a path that may lose what is in flight
 // (a relay restart, a switch between relay and direct paths). Each message gets a sequence
 // number; the sender keeps it until the receiver's cumulative ack covers it and, when told

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "transport/udp_socket.hpp"
 
 #include <arpa/inet.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A plain non-blocking IPv4 UDP socket and the endpoint type the relay speaks.
 // ENet keeps its own socket; this one is for the conditioning proxy and shoal-netsim.
 #pragma once

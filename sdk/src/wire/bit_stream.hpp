@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bit packing. One serialize function per message, templated on the stream, both writes and
 // reads (and measures) it, so the two directions cannot drift apart:
 //

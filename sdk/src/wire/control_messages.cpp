@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "wire/control_messages.hpp"
 #include "wire/state_checks.hpp"
 
@@ -192,17 +193,23 @@ struct BoundedVector {
 }  // namespace
 
 // Field order here is the wire order; SPEC.md documents it.
+template <class Archive> void serialize(Archive& a, EncodingSettings& m) {
+  a(m.quantize, m.velocities_at_rest, m.delta, m.world_min.x, m.world_min.y, m.world_min.z,
+    m.world_max.x, m.world_max.y, m.world_max.z, m.position_units_per_m, m.orientation_bits,
+    m.max_linear_speed_mps, m.max_angular_speed_radps, m.velocity_units_per_mps,
+    m.max_baseline_age_frames);
+}
 template <class Archive> void serialize(Archive& a, JoinRequest& m) {
-  a(BoundedString{m.session}, m.listen_port, m.rejoin_id, m.secret);
+  a(BoundedString{m.session}, m.listen_port, m.rejoin_id, m.secret, m.encoding);
 }
 template <class Archive> void serialize(Archive& a, Member& m) {
   a(m.id, BoundedString{m.host}, m.port);
 }
 template <class Archive> void serialize(Archive& a, Welcome& m) {
-  a(m.your_id, m.host_frame, BoundedVector<Member>{m.members}, m.default_owner);
+  a(m.your_id, m.host_frame, BoundedVector<Member>{m.members}, m.default_owner, m.encoding);
 }
 template <class Archive> void serialize(Archive& a, Hello& m) {
-  a(m.id, BoundedString{m.session}, m.secret);
+  a(m.id, BoundedString{m.session}, m.secret, m.encoding);
 }
 template <class Archive> void serialize(Archive& a, PeerLeft& m) { a(m.id); }
 template <class Archive> void serialize(Archive& a, OwnershipChange& m) {

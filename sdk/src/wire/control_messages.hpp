@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Control-channel messages (membership, ownership, desync checksums) and time-channel messages
 // (clock sync), as plain structs. Serialised with Cereal's portable binary archive inside
 // control_messages.cpp only; layouts and limits are in sdk/src/wire/SPEC.md.
@@ -10,6 +11,7 @@
 
 #include "shoal/state.hpp"
 #include "shoal/types.hpp"
+#include "wire/encoding_settings.hpp"
 #include "wire/packet_header.hpp"
 #include "wire/user_bytes.hpp"
 
@@ -24,6 +26,7 @@ struct JoinRequest {
   std::uint16_t listen_port = 0;
   PeerId rejoin_id = kNoPeer;   ///< the id this peer had, when it comes back after a drop
   std::uint64_t secret = 0;     ///< chosen by the joiner; proves a rejoin is the same peer
+  EncodingSettings encoding{};   ///< the joiner's; the host refuses a join whose settings differ
 
   bool operator==(const JoinRequest&) const = default;
 };
@@ -43,6 +46,7 @@ struct Welcome {
   Frame host_frame = kNoFrame;  ///< the host's current frame, the joiner's first estimate
   std::vector<Member> members;
   PeerId default_owner = kNoPeer;
+  EncodingSettings encoding{}; ///< the host's, checked again by the joiner
 
   bool operator==(const Welcome&) const = default;
 };
@@ -52,6 +56,7 @@ struct Hello {
   PeerId id = kNoPeer;
   std::string session;
   std::uint64_t secret = 0;  ///< the joiner's secret (JoinRequest), checked on a rejoin
+  EncodingSettings encoding{}; ///< the sender's; a mesh link whose settings differ is refused
 
   bool operator==(const Hello&) const = default;
 };

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "wire/packet_header.hpp"
 
 namespace shoal::wire {
@@ -12,6 +13,7 @@ bool is_known_kind(std::uint8_t value) {
     case MessageKind::checksum:
     case MessageKind::baseline_request:
     case MessageKind::baseline:
+    case MessageKind::refusal:
     case MessageKind::ping:
     case MessageKind::pong:
     case MessageKind::snapshot:

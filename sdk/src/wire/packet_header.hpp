@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The 4-byte header that starts every Shoal datagram, message kinds, size limits, and the
 // status every decoder returns. Format: sdk/src/wire/SPEC.md.
 #pragma once
@@ -14,7 +15,8 @@ namespace shoal::wire {
 
 /// Bytes 'S' 'H' on the wire (read as a little-endian 16-bit value: 0x4853).
 inline constexpr std::uint16_t kProtocolMagic = 0x4853;
-inline constexpr std::uint8_t kProtocolVersion = 7;
+/// Version 8: the refusal, and the snapshot encoding in JoinRequest, Welcome and Hello.
+inline constexpr std::uint8_t kProtocolVersion = 8;
 inline constexpr std::size_t kHeaderSize = 4;
 
 /// Unreliable datagrams (state, time) stay under the common path MTU so IP never fragments
@@ -34,6 +36,7 @@ enum class MessageKind : std::uint8_t {
   checksum = 6,
   baseline_request = 7,
   baseline = 8,
+  refusal = 15,  ///< frozen layout in every version from 8 on: wire/refusal.hpp
   // time channel
   ping = 16,
   pong = 17,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "wire/quantize.hpp"
 
 #include <algorithm>

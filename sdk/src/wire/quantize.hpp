@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Quantised object state: what snapshots carry, and what every peer rounds its own simulation
 // to after every step (quantisation on both sides), so that an owner's frame and a receiver's
 // frame of the same number can be compared bit for bit.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Quantizer::settle_states: settle_state() for many states at once, with the same results.
 //
 // Every moving body's state is settled after every step, so this one is settled four at a

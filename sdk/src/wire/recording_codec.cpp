@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "wire/recording_codec.hpp"
 
 #include <bit>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The bytes of a peer's recording (shoal/recording.hpp): a header (the config, the game's world
 // description, what the peer held before it started), then one record per thing that reached
 // the peer from outside, in the order it happened: update times, what its transport answered,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "wire/snapshot_codec.hpp"
 
 #include <algorithm>

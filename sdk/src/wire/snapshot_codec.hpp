@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The snapshot: one peer's frame of owned-object states plus its recent inputs and its acks
 // of the peer's snapshots, bit-packed (SPEC.md, "Snapshot"). Objects are quantised
 // (wire/quantize.hpp) and, when a baseline is given, encoded relative to it; or raw floats.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a decoded object state must satisfy before any layer may use it.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A body's user bytes as messages carry them: a fixed-capacity value, so records and baseline
 // objects stay plain values without a heap allocation each.
 #pragma once

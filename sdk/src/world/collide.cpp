@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "world/collide.hpp"
 
 #include <cmath>

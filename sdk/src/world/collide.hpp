@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Narrow phase of the reference physics: contact points between spheres, boxes and planes.
 #pragma once
 

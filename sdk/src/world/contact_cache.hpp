@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Impulses of the last step's contacts, carried into the next step (warm starting). Without
 // it the solver's leftover error each step makes stacks creep and twist; with it a resting
 // stack converges over a few steps and stays put. The cache is engine-private state, so the

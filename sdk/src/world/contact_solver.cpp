@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "world/contact_solver.hpp"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sequential-impulse contact solver with Coulomb friction, restitution and split-impulse
 // position correction (pseudo velocities that move bodies apart without adding energy).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "world/frame_history.hpp"
 
 #include <algorithm>

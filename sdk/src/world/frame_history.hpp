@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Per-object frame history: the last `depth` frames of every body, kept for comparing with
 // owners' frames and for restoring before a catch-up.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "world/object_table.hpp"
 
 #include <algorithm>

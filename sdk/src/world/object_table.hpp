@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ObjectId -> BodyIndex lookup. Messages name objects by id, and some name hundreds at once
 // (a desync checksum lists every object its sender owns), so the lookup is a hash table: open
 // addressing with linear probing, at most half full, built once. Deterministic: no seed.

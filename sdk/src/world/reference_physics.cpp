@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The reference physics step: inputs and wake-ups, broad phase (spatial grid), narrow phase,
 // forces, contact solve, integration, then island sleeping. Everything runs in body-index or
 // grid order, single-threaded, on buffers sized when bodies are added.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The reference physics' state, shared by its step (reference_physics.cpp) and its state,
 // save/restore and user-byte calls (reference_physics_state.cpp).
 #pragma once

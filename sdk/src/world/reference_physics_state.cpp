@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The reference physics outside its step: reading and writing bodies, saving and restoring
 // engine state per frame, the changed-body list, body types and user bytes.
 #include <algorithm>

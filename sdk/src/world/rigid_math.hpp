@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Small rigid-body math the reference physics needs beyond shoal/math.hpp.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "world/spatial_grid.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Broad phase: a uniform grid hashed into a flat bucket array, rebuilt from bounding spheres.
 // Used by the reference physics for contact pairs and by the authority layer for region
 // queries. A grid suits Shoal's scenes (many similar-sized bodies spread over a plane) and is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "world/user_bytes.hpp"
 
 #include <algorithm>

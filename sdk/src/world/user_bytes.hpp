@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Which bodies carry user bytes, and how many: fixed per body type, read once from the
 // simulation when a peer is built. Everything per frame that touches user bytes walks
 // `bodies` only, and nothing at all when no type has any.

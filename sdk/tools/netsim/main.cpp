@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal-netsim: a standalone conditioning UDP proxy. Point clients at --listen instead of the
 // real server (--target); each client gets its own path through the seeded link conditioner,
 // both directions. Built on the same ConditionedRelay the ENet transport uses.

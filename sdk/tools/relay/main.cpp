@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal-relay: forwards packets between the members of each session, never across sessions.
 // Peers that cannot reach each other directly play through it (shoal/relay.hpp).
 #include <chrono>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Control and time messages (wire/control_messages.hpp), dispatched on the header as a peer
 // does: any bytes get a verdict with a reason; an accepted message re-encodes to the very same
 // bytes (the format has one encoding per value) and holds nothing a peer could not use.
@@ -7,6 +8,7 @@
 
 #include "fuzz_target.hpp"
 #include "wire/control_messages.hpp"
+#include "wire/refusal.hpp"
 #include "wire/state_checks.hpp"
 
 using namespace shoal;
@@ -59,6 +61,14 @@ SHOAL_FUZZ_TARGET(control_messages) {
     case MessageKind::baseline: decode_and_check<Baseline>(datagram); break;
     case MessageKind::ping: decode_and_check<Ping>(datagram); break;
     case MessageKind::pong: decode_and_check<Pong>(datagram); break;
+    case MessageKind::refusal: {
+      // Read by every wire version: its own decoder, which must hold its reason to the limit.
+      Refusal refusal;
+      if (decode_refusal(datagram, refusal)) {
+        FUZZ_CHECK(refusal.reason.size() <= kMaxRefusalReason, "an accepted refusal's reason stays in bounds");
+      }
+      break;
+    }
     case MessageKind::snapshot:
     case MessageKind::snapshot_ack: break;  // the snapshot target's
   }

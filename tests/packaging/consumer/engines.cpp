@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A game in miniature on each engine adapter the installed Shoal has (SHOAL_CONSUMER_BULLET,
 // SHOAL_CONSUMER_BOX2D): the game's own world with a falling ball, registered with the
 // adapter and stepped by a Peer hosting a match for a few frames.

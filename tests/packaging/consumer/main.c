@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A C game in miniature, built against an installed Shoal through shoal.h only: the
  * reference physics, a peer on a real ENet transport, hosting a match for a few frames. */
 #include <shoal/shoal.h>

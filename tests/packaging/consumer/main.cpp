@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A game in miniature, built against an installed Shoal through its public headers only:
 // the reference physics, a Peer on a real ENet transport, hosting a match for a few frames.
 #include <cstdio>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shoal.h - the C API of Shoal, for engines that bind through C (C# P/Invoke, Godot, Python
  * ctypes, plain C). Pure C99; every type is an opaque handle or a plain struct of fixed-width
  * fields, so it maps one to one onto any foreign-function interface.
@@ -27,8 +28,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/** Incremented whenever a declaration of this header changes incompatibly. */
-#define SHOAL_C_API_VERSION 8
+/** Incremented whenever this header changes: a declaration added (the ABI stays compatible)
+ *  or changed. Changes that break the ABI also change libshoal_c's SOVERSION
+ *  (SHOAL_C_ABI_VERSION); CHANGELOG.md lists both. */
+#define SHOAL_C_API_VERSION 9
+/** The C ABI's version: libshoal_c's SOVERSION. Incremented only when a change breaks programs
+ *  built against an older header (a struct's size, a value or a function removed or changed). */
+#define SHOAL_C_ABI_VERSION 1
 
 #if defined(_WIN32) && defined(SHOAL_C_SHARED)
 #  if defined(SHOAL_C_BUILDING)
@@ -67,8 +73,11 @@ typedef enum shoal_error {
   SHOAL_ERROR_INTERNAL = -8            /**< anything else; the message says what */
 } shoal_error;
 
-/** The library version, e.g. "0.1.0"; a static string. */
+/** The library version, e.g. "0.2.0" (shoal::version()); a static string. */
 SHOAL_C_API const char* shoal_version(void);
+/** The wire protocol version this library speaks; peers of other versions refuse each other
+ *  (since version 9). */
+SHOAL_C_API int shoal_wire_version(void);
 /** What the last failed call on this thread did wrong and what it expected; "" if none.
  *  Successful calls leave it unchanged; valid until the next failure on this thread. */
 SHOAL_C_API const char* shoal_last_error(void);
@@ -79,12 +88,17 @@ SHOAL_C_API const char* shoal_error_name(int status);
 
 /** A vector in metres (or m/s, rad/s); y is up. */
 typedef struct shoal_vec3 {
-  float x, y, z;                       /**< components */
+  float x;                             /**< first component */
+  float y;                             /**< second component (up) */
+  float z;                             /**< third component */
 } shoal_vec3;
 
 /** A unit quaternion w + xi + yj + zk; {1, 0, 0, 0} is no rotation. */
 typedef struct shoal_quat {
-  float w, x, y, z;                    /**< components, w first */
+  float w;                             /**< real part */
+  float x;                             /**< i component */
+  float y;                             /**< j component */
+  float z;                             /**< k component */
 } shoal_quat;
 
 /** The simulated state of one object at one frame. */
@@ -130,21 +144,21 @@ typedef enum shoal_control_mode {
  * the error closes by a speed-dependent fraction per 1/30 s; below them at the minimum
  * closing speed. The peer checks every field when it is created. */
 typedef struct shoal_smoothing_rule {
-  float warp_distance_m;
-  float warp_angle_rad;
-  float blend_threshold_m;
-  float blend_threshold_rad;
+  float warp_distance_m;               /**< m: a larger position error snaps */
+  float warp_angle_rad;                /**< rad: a larger orientation error snaps */
+  float blend_threshold_m;             /**< m: above it the error closes by the blend rate */
+  float blend_threshold_rad;           /**< rad: the same for orientation */
   float slow_speed;                    /**< m/s: below it the slow thresholds apply */
-  float slow_blend_threshold_m;
-  float slow_blend_threshold_rad;
+  float slow_blend_threshold_m;        /**< m: blend_threshold_m below slow_speed */
+  float slow_blend_threshold_rad;      /**< rad: blend_threshold_rad below slow_speed */
   float low_speed;                     /**< m/s */
   float high_speed;                    /**< m/s */
   float blend_rate_low_speed;          /**< fraction removed per 1/30 s, in (0, 1) */
-  float blend_rate_high_speed;
+  float blend_rate_high_speed;         /**< fraction removed per 1/30 s at high_speed and above */
   float min_closing_speed_low;         /**< m/s */
-  float min_closing_speed_high;
+  float min_closing_speed_high;        /**< m/s, at high_speed and above */
   float min_closing_angular_speed_low; /**< rad/s */
-  float min_closing_angular_speed_high;
+  float min_closing_angular_speed_high; /**< rad/s, at high_speed and above */
 } shoal_smoothing_rule;
 
 /** Fills *rule with a default-constructed shoal::SmoothingRule. */
@@ -154,7 +168,7 @@ SHOAL_C_API int shoal_smoothing_rule_default(shoal_smoothing_rule* rule);
 typedef struct shoal_smoothing_entry {
   uint16_t object_type;                /**< the type the simulation gives a body (0 without one) */
   int32_t control_mode;                /**< a shoal_control_mode */
-  shoal_smoothing_rule rule;
+  shoal_smoothing_rule rule;           /**< the rule for that type and mode */
 } shoal_smoothing_entry;
 
 /** The commonly tuned fields of shoal::PeerConfig (since version 5 all of its SnapshotConfig);
@@ -307,7 +321,9 @@ typedef struct shoal_simulation_callbacks {
   /** Game state kept identical on every peer: user_bytes_size bytes (0..32) per body of a type,
    *  recorded, sent, compared and restored like the state. Give all three or none. */
   uint32_t (*user_bytes_size)(void* user, uint16_t body_type);
+  /** Copies a body's user bytes (size of them) into out. */
   void (*read_user_bytes)(void* user, uint32_t body, uint8_t* out, uint32_t size);
+  /** Sets a body's user bytes from bytes (size of them). */
   void (*write_user_bytes)(void* user, uint32_t body, const uint8_t* bytes, uint32_t size);
 } shoal_simulation_callbacks;
 
@@ -544,8 +560,10 @@ typedef enum shoal_event_kind {
   SHOAL_EVENT_OVERRIDE_APPLIED = 6,    /**< an owner corrected object at frame, depth frames back */
   SHOAL_EVENT_SNAPPED = 7,             /**< object was too far behind to re-simulate: snapped */
   SHOAL_EVENT_DESYNC = 8,              /**< frame disagrees with peer's checksum for objects */
-  SHOAL_EVENT_JOIN_FAILED = 9          /**< gave up joining (since version 8): join_step says where, join_failure why,
+  SHOAL_EVENT_JOIN_FAILED = 9,         /**< gave up joining (since version 8): join_step says where, join_failure why,
                                             peer which member never answered (SHOAL_NO_PEER: the host) */
+  SHOAL_EVENT_INCOMPATIBLE_PEER = 10   /**< a peer of another wire version or snapshot encoding was refused, by this
+                                            peer or by it; shoal_peer_event_reason names both values (since version 9) */
 } shoal_event_kind;
 
 /** The steps of joining a match, in order (mirrors shoal::JoinStep; since version 8). */
@@ -564,7 +582,8 @@ typedef enum shoal_join_failure {
   SHOAL_JOIN_FAILURE_NONE = 0,
   SHOAL_JOIN_FAILURE_NO_ANSWER = 1,    /**< the peer named (or the host) never answered in time */
   SHOAL_JOIN_FAILURE_REFUSED = 2,      /**< the host turned the request down */
-  SHOAL_JOIN_FAILURE_HOST_LOST = 3     /**< the host connection ended before the match started here */
+  SHOAL_JOIN_FAILURE_HOST_LOST = 3,    /**< the host connection ended before the match started here */
+  SHOAL_JOIN_FAILURE_INCOMPATIBLE = 4  /**< another wire version or snapshot encoding: see shoal_peer_event_reason (since version 9) */
 } shoal_join_failure;
 
 /** How far joining has come (shoal::JoinProgress). */
@@ -655,6 +674,10 @@ SHOAL_C_API int shoal_peer_update_at(shoal_peer* peer, int64_t now_us);
 SHOAL_C_API int shoal_peer_wait(shoal_peer* peer, int32_t timeout_ms);
 /** Takes the next event into *out_event: returns 1 if there was one, 0 if none, < 0 on error. */
 SHOAL_C_API int shoal_peer_poll_event(shoal_peer* peer, shoal_event* out_event);
+/** Why the last event polled happened, for SHOAL_EVENT_INCOMPATIBLE_PEER and an incompatible
+ *  SHOAL_EVENT_JOIN_FAILED (e.g. "wire versions differ: the host speaks wire version 8, the
+ *  joiner 9"); "" for other events or a NULL peer. Valid until the next poll. Since version 9. */
+SHOAL_C_API const char* shoal_peer_event_reason(const shoal_peer* peer);
 /** Changes the simulated network of the peer's transport at run time. */
 SHOAL_C_API int shoal_peer_set_conditions(shoal_peer* peer, const shoal_conditioner* conditions);
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shoal_box2d.h - a Box2D world from C, driven by a peer through shoal_simulation_callbacks.
  * Installed when Shoal was built with its Box2D adapter (shoal::box2d, Debian libbox2d-dev);
  * the functions are in shoal_c. Box2D 2.4 is C++, so C games build the world here: walls

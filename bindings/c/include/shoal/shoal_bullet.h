@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shoal_bullet.h - a Bullet world from C, driven by a peer through shoal_simulation_callbacks.
  * Installed when Shoal was built with its Bullet adapter (shoal::bullet, Debian
  * libbullet-dev); the functions are in shoal_c. Bullet is C++, so C games build the world

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How box2d_internals.hpp reaches private members: naming one in an explicit template
 // instantiation is allowed ([temp.spec]), so each Member<Tag, &Class::member> instantiation
 // hands the member pointer to a friend function found through its tag. Explicit

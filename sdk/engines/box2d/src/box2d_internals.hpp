@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The members of Box2D 2.4's classes the adapter reads and writes without an accessor.
 //
 // Box2D has no way to save a world and put it back: a body's sleep timer, a contact's flags,

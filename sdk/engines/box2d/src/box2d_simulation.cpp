@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Box2dSimulation: registering bodies, stepping, reading and writing them on the plane, freezing.
 #include <algorithm>
 #include <bit>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Box2dSimulation's state, shared by its step and body calls (box2d_simulation.cpp) and its
 // save and restore (box2d_snapshot.cpp).
 #pragma once

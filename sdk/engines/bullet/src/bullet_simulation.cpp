@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // BulletSimulation: registering bodies, stepping, reading and writing them, freezing.
 #include <algorithm>
 #include <cmath>

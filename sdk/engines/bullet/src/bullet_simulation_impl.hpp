@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // BulletSimulation's state, shared by its step and body calls (bullet_simulation.cpp) and its
 // save and restore (bullet_snapshot.cpp).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // BulletSimulation's save and restore: the engine-private state of a frame (see
 // snapshot_ring.hpp for why a frame is taken as the next step begins).
 #include <BulletCollision/CollisionDispatch/btCollisionObjectWrapper.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bullet_world_parts.hpp"
 
 namespace shoal {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What BulletWorld is made of, for the adapter that steps, saves and restores it.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "pair_ordered_dispatcher.hpp"
 
 namespace shoal::bullet {

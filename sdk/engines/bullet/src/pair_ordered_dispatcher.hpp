@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bullet's collision dispatcher, with its contact manifolds put in the order of their pairs
 // after every narrow phase.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sorted_pair_cache.hpp"
 
 namespace shoal::bullet {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bullet's overlapping pairs kept sorted by the two proxies' numbers (their creation order),
 // instead of in the order they were found (Bullet's hashed cache).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sweep_broadphase.hpp"
 
 #include <algorithm>

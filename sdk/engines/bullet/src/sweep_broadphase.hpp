@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A Bullet broad phase whose pairs are a function of the bodies' current boxes alone.
 //
 // Bullet's own broad phases remember: the dynamic-tree one keeps enlarged boxes and removes pairs

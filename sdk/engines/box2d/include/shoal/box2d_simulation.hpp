@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Box2D (2D) behind shoal::Simulation: the game's b2World and its bodies, stepped, saved and
 // restored so that catch-up and sync-test mode reproduce a straight run.
 //

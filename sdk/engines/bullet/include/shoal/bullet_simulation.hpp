@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bullet (3D) behind shoal::Simulation: the game's rigid bodies, in a shoal::BulletWorld,
 // stepped, saved and restored so that catch-up and sync-test mode reproduce a straight run.
 #pragma once

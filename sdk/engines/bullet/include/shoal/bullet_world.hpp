@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A Bullet world that a catch-up can rewind: what shoal::BulletSimulation runs on.
 //
 //   shoal::BulletWorld world({0, -9.81f, 0});

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+// The snapshot-encoding settings two peers must share (SnapshotConfig's encoding fields): they
+// decide the values every peer simulates, so peers exchange them at join and refuse a peer
+// whose settings differ (session/compatibility.hpp) rather than desync silently.
+#pragma once
+
+#include <cstdint>
+
+#include "shoal/snapshot_config.hpp"
+
+namespace shoal::wire {
+
+/// Defaults are SnapshotConfig's, so a message built without settings carries the defaults.
+struct EncodingSettings {
+  bool quantize = SnapshotConfig{}.quantize;
+  bool velocities_at_rest = SnapshotConfig{}.velocities_at_rest;
+  bool delta = SnapshotConfig{}.delta;
+  Vec3 world_min = SnapshotConfig{}.world_min;
+  Vec3 world_max = SnapshotConfig{}.world_max;
+  float position_units_per_m = SnapshotConfig{}.position_units_per_m;
+  std::int32_t orientation_bits = SnapshotConfig{}.orientation_bits;
+  float max_linear_speed_mps = SnapshotConfig{}.max_linear_speed_mps;
+  float max_angular_speed_radps = SnapshotConfig{}.max_angular_speed_radps;
+  float velocity_units_per_mps = SnapshotConfig{}.velocity_units_per_mps;
+  std::int32_t max_baseline_age_frames = SnapshotConfig{}.max_baseline_age_frames;
+
+  bool operator==(const EncodingSettings&) const = default;
+};
+
+/// The encoding fields of `config`.
+inline EncodingSettings encoding_settings(const SnapshotConfig& config) {
+  return {config.quantize,          config.velocities_at_rest,    config.delta,
+          config.world_min,         config.world_max,             config.position_units_per_m,
+          config.orientation_bits,  config.max_linear_speed_mps,  config.max_angular_speed_radps,
+          config.velocity_units_per_mps, config.max_baseline_age_frames};
+}
+
+}  // namespace shoal::wire
