@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # SHOAL_FUZZ: libshoal and the fuzz targets (tests/fuzz) built for libFuzzer. Everything gets
 # the fuzzer's coverage instrumentation and ASan+UBSan (any report stops the run as a crash);
 # only the targets link libFuzzer's main (SHOAL_FUZZER_LINK_FLAGS), so the library stays a

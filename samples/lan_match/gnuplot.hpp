@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Drawing a plot: runs gnuplot (Debian: gnuplot-nox) on a script, bounded in time.
 #pragma once
 

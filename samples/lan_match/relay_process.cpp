@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "relay_process.hpp"
 
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // --relay-restart-at S: the launcher runs the relayed match's shoal-relay itself (the one next
 // to this program, on loopback: on the port --relay names, or any free one) so that it can
 // SIGKILL it at S seconds and start it again on the same port; the peers' relay clients rejoin.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How a surviving peer measures reowned_ms: told by the launcher that it killed peer P (a
 // "killed P" line on stdin, sent right after the SIGKILL), it notes the objects P owns in its
 // view, then says when every one of them has a live owner again ("reowned peer=P at_us=T",

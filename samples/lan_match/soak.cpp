@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "soak.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal-lan-match --soak MINUTES: one long match on a bad network (8 peers, 20% loss, 5%
 // duplicated, 5% reordered), a peer killed and restarted every minute, each peer process's
 // resident memory, owned and live objects sampled every 30 s. The verdict is the match's (no

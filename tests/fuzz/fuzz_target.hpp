@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What every fuzz target is written with. A target is one function from bytes to nothing,
 // declared with SHOAL_FUZZ_TARGET(name): built with SHOAL_FUZZ it is libFuzzer's entry point
 // (LLVMFuzzerTestOneInput); in the normal build it joins the targets that shoal-fuzz-replay

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The world and the peer config of the stateful fuzz targets (peer, recording) and of the
 // in-process match their seed corpora are recorded from (record_seeds.cpp): the same on both
 // sides, so a recorded handshake and its snapshots are valid input for the peer under test.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The input of the stateful `peer` target: a script of what one Peer's transport hands it and
 // when it updates. The fuzzer mutates scripts; the seed corpus holds scripts recorded from a
 // real in-process match (ScriptRecorder), handshakes included, so mutations start from traffic

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal-fuzz-record-seeds DIR: writes the seed corpora of tests/fuzz (DIR/<target>/<name>).
 // Peer traffic is recorded from a real in-process match in the fuzz world (fuzz_world.hpp):
 // three peers on a lossy MemoryNetwork, bots pushing, so that handshakes, baselines, snapshots
@@ -23,6 +24,7 @@
 #include "fuzz_world.hpp"
 #include "peer_script.hpp"
 #include "seed_traffic.hpp"
+#include "shoal/version.hpp"
 #include "sync/match_harness.hpp"
 #include "wire/packet_header.hpp"
 
@@ -99,6 +101,7 @@ void write_snapshot_runs(const std::filesystem::path& dir, const std::vector<Tap
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (shoal::print_version_if_asked(argc, argv, "shoal-fuzz-record-seeds")) return 0;
   if (argc != 2) {
     std::fprintf(stderr, "usage: shoal-fuzz-record-seeds DIR  (writes DIR/<target>/ for every fuzz target)\n");
     return 2;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // shoal-fuzz-replay TARGET PATH...: runs the fuzz target TARGET (fuzz_target.hpp) on every file
 // under the given paths, as libFuzzer would run it on one input, and says how many it ran.
 // The `fuzz: ...` tests run it on each target's corpus in tests/fuzz/corpus/, so an input
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "fuzz_target.hpp"
+#include "shoal/version.hpp"
 
 namespace {
 
@@ -42,6 +44,7 @@ bool shoal::fuzz::register_target(const char* name, TargetFunction function) {
 }
 
 int main(int argc, char** argv) {
+  if (shoal::print_version_if_asked(argc, argv, "shoal-fuzz-replay")) return 0;
   const auto target = argc >= 3 ? targets().find(argv[1]) : targets().end();
   if (target == targets().end()) {
     std::fprintf(stderr, "usage: shoal-fuzz-replay TARGET PATH...  (runs TARGET on every file under the paths)\n"

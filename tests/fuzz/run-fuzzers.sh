@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Coverage-guided fuzzing of every decoder (tests/fuzz/targets), with libFuzzer:
 #   bash tests/fuzz/run-fuzzers.sh SECONDS [TARGET...]
 # Configures build/fuzz with clang-14 and SHOAL_FUZZ (ASan+UBSan, leaks checked), builds the

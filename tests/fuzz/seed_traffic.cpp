@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "seed_traffic.hpp"
 
 #include "transport/hybrid_frames.hpp"

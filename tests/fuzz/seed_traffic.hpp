@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What shoal-fuzz-record-seeds (record_seeds.cpp) builds its seeds from: the datagrams peers
 // received in a real match (TrafficTap), and the seeds of the protocols below the peer (relay,
 // relay links, hybrid paths, LAN discovery), written by their own encoders around such a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared by run_match.cmake and run_soak.cmake: what --plot and --csv must have written.
 # expect_plot_files(PNG CSV HEADER_REGEX MIN_LINES): a real PNG, and a CSV whose first line
 # matches HEADER_REGEX with at least MIN_LINES lines in all.

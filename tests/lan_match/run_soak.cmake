@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Runs a short soak and checks its verdict and files:
 #   cmake -DMATCH=exe -DARGS="a;b" -DCSV=file.csv -DPLOT=file.png -P run_soak.cmake
 # Exit 0 (no object lost, consistent at the end, every killed peer's objects owned again and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The arena every in-process match of the tests plays in, built the same way on every peer:
 // one ball per player on a circle, shared objects in a grid. Apart from the match harness so
 // that the fuzz targets (tests/fuzz), which have no match, build the very same world.

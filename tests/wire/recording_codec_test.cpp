@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The recording codec's reader on damaged headers: it reports, never throws (RECORDING_SPEC.md).
 // Found by the `recording` fuzz target: a header cut short read its smoothing rule as zeros, and
 // SmoothingRules threw std::invalid_argument out of RecordingReader::header.

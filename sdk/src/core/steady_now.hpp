@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one reading of the local monotonic clock the SDK makes, in microseconds. Everything
 // below the peer is handed its time; only the outermost loops (Peer::update() without a time,
 // the relay and the link conditioner's own processes) read it, through this.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What two hybrid transports say inside each path (transport/hybrid_frames.hpp): any bytes are
 // accepted or refused without harm; an accepted frame re-encodes to the same bytes.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // LAN discovery announcements (transport/lan_discovery.hpp), as a LanSeeker decodes every
 // datagram on the discovery port: a verdict with a reason for anything; an accepted
 // announcement is announceable and re-encodes to the same bytes.

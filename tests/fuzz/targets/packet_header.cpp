@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The 4-byte header every Shoal datagram starts with (wire/packet_header.hpp): any bytes get a
 // verdict; an accepted header is exactly the one write_header writes, within the kind's limit.
 #include <algorithm>

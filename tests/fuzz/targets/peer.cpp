@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One shoal::Peer fed a script (peer_script.hpp) of what a fake remote sends it: connections
 // opening and closing, datagrams on every channel, handshake included, and its updates in
 // between. It hosts or joins as the script says, in the fuzz world (fuzz_world.hpp). Whatever

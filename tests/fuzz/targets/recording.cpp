@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Recordings (wire/recording_codec.hpp, read by shoal::Replay): any bytes read record by record
 // give a verdict with a reason, every record inside the input; a recording that reads whole is
 // then replayed as shoal::Replay replays a file, on the fuzz world (fuzz_world.hpp), whose

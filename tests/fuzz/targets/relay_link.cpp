@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The link protocol two relay clients speak inside forwarded payloads (decode_link in
 // transport/relay_protocol.hpp). Input: one byte whose low bit says whether data carries a
 // sequence number (the control channel's links), then the payload. Accepted messages re-encode

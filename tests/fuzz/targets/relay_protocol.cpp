@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What relay clients and shoal-relay say to each other (transport/relay_protocol.hpp), decoded
 // as the relay and its clients decode every ENet message: any bytes get a verdict with a reason;
 // an accepted message re-encodes to the same bytes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The snapshot codec with its baselines (wire/snapshot_codec.hpp, sync/snapshot_baselines.hpp),
 // as a receiver runs it: a sequence of snapshot and snapshot_ack datagrams from one sender,
 // each decoded, its acks applied to what this side "sent" back, its records resolved against
