@@ -47,6 +47,10 @@ std::string one_line(const MatchLine& m, const std::string& kept) {
                                  r.final.bodies_lost == 0 && r.final.bitwise ? ", bitwise" : "", m.seconds,
                                  r.final.max_position_error_m, r.final.max_rotation_error_rad, r.final.bodies_lost,
                                  slowest_join);
+  for (const FaultReport& f : r.faults) {
+    line += fmt::format(", peer {} reowned in {} ms", f.peer, f.reowned_ms);
+    if (f.restarted_at_s >= 0) line += fmt::format(" and rejoined in {} ms", f.rejoin_ms);
+  }
   if (!r.differences.empty()) line += fmt::format(", {}+ bodies differ", r.differences.size());
   for (const std::string& failure : r.failures) line += fmt::format("; {}", failure);
   if (!kept.empty()) line += fmt::format("; recordings in {}", kept);

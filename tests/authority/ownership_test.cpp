@@ -522,3 +522,49 @@ TEST_CASE("racing claims and a loser's hand-off resolve the same in every arriva
   CHECK(first->sequence == 9);  // the hand-off, the greatest change, wins everywhere
   CHECK(first->owner == 1);
 }
+
+TEST_CASE("a crashed peer's last claim, seen by some peers only, ends the same on every peer") {
+  // Found in a 4-process match with one peer SIGKILLed: its last claim reached two survivors
+  // and not the third, which kept the previous owner for good (changes by a departed author are
+  // refused), ignored the real owner's snapshots and drifted 9 mm away.
+  for (const bool reached_peer_4 : {false, true}) {
+    CAPTURE(reached_peer_4);
+    const auto peers = peer_range(4);
+    auto tables = make_tables(peers, 2);
+    auto regions = make_regions(peers, 2);
+    const std::vector<std::uint8_t> moving{0, 0};
+    std::vector<OwnershipChange> out;
+    // Peer 3 claims body 0 and everyone hears it; then peer 2 claims it and crashes, its claim
+    // on its way to some peers only.
+    of(regions, 3).core[0] = 1;
+    tables[2].decide(0, regions, moving, out);
+    broadcast(tables, out, regions);
+    of(regions, 3).core[0] = 0;
+    of(regions, 2).core[0] = 1;
+    tables[1].decide(60, regions, moving, out);
+    REQUIRE(out.size() == 1);
+    for (std::size_t i : {0u, 2u, 3u}) {
+      if ((i == 3) == reached_peer_4) CHECK(tables[i].apply(out[0], regions) == ApplyResult::applied);
+    }
+    std::vector<std::vector<OwnershipChange>> reissued(tables.size());
+    for (std::size_t i : {0u, 2u, 3u}) {
+      tables[i].peer_left(2);
+      tables[i].reissue_departed(90, reissued[i]);
+    }
+    for (std::size_t from : {0u, 2u, 3u}) {
+      for (std::size_t to : {0u, 2u, 3u}) {
+        for (const OwnershipChange& change : reissued[from]) {
+          if (to != from) tables[to].apply(change, regions);
+        }
+      }
+    }
+    for (std::size_t i : {0u, 2u, 3u}) {
+      CHECK(tables[i].record(0) == tables[0].record(0));
+      CHECK(tables[i].owner(1) == tables[0].owner(1));
+      CHECK(tables[i].is_live(tables[i].record(0).author));
+    }
+    // The heir, both ways: where the claim arrived, its hand-over won over peer 3's older claim.
+    CHECK(tables[0].owner(0) == 1);
+    CHECK(tables[0].counters().reissued == (reached_peer_4 ? 0u : 1u));
+  }
+}

@@ -102,6 +102,59 @@ TEST_CASE("a stranger cannot take over a lost peer's identity") {
   CHECK(m.players[0].peer->owner(m.players[2].ball) == 2);
 }
 
+TEST_CASE("with no grace period, one link that drops does not split the match: the authority decides") {
+  // rejoin_grace_ms = 0 hands a lost peer's objects over at once. Peers 1 and 2 lose each other
+  // (past the 2 s timeout) while both still reach the host, the membership authority: neither
+  // may drop the other on its own, or the two would play on in different worlds.
+  ArenaSpec spec{3, 8};
+  PeerConfig config;
+  config.rejoin_grace_ms = 0;
+  FakeMatch m(3, spec, config, 104);
+  m.network().set_conditions(link(20, 0.05f, 5));
+  REQUIRE(m.connect(5));
+  m.enable_bots(7);
+  m.run(2);
+  m.network().set_blocked(2, 3, true);
+  REQUIRE(m.run_until_event(1, EventKind::peer_lost, 4).has_value());  // the block outlasted the timeout
+  m.network().set_blocked(2, 3, false);
+  bool left = false;
+  m.run(6, [&] {
+    for (Player& p : m.players) {
+      for (Event e; p.peer->poll_event(e);) left = left || e.kind == EventKind::peer_left;
+    }
+  });
+  CHECK_FALSE(left);
+  for (Player& p : m.players) CHECK(p.peer->peers() == std::vector<PeerId>{0, 1, 2});
+  CHECK(m.settle(15));
+  const Divergence d = divergence(m.players, all_ids(spec));
+  CHECK(d.objects_compared > 0);
+  CHECK(d.bitwise);
+}
+
+TEST_CASE("with no grace period, a peer the membership authority lost leaves everyone's match") {
+  // The host (the authority) loses peer 2 for good, while peer 1 still hears it. Peer 1 takes
+  // the host's word: it drops peer 2 too and hands over the same objects, so the two agree.
+  ArenaSpec spec{3, 8};
+  PeerConfig config;
+  config.rejoin_grace_ms = 0;
+  FakeMatch m(3, spec, config, 105);
+  m.network().set_conditions(link(20, 0.02f, 5));
+  REQUIRE(m.connect(5));
+  m.enable_bots(9);
+  m.run(2);
+  m.network().set_blocked(1, 3, true);
+  const std::optional<Event> left = m.run_until_event(1, EventKind::peer_left, 5);
+  REQUIRE(left.has_value());
+  CHECK(left->peer == 2);
+  m.players[2].alive = false;  // alone now: out of the comparison
+  for (std::size_t p : {0u, 1u}) CHECK(m.players[p].peer->peers() == std::vector<PeerId>{0, 1});
+  CHECK(m.settle(15));
+  for (ObjectId id : all_ids(spec)) CHECK(m.players[0].peer->owner(id) == m.players[1].peer->owner(id));
+  const Divergence d = divergence(m.players, all_ids(spec));
+  CHECK(d.objects_compared > 0);
+  CHECK(d.bitwise);
+}
+
 TEST_CASE("one link that drops while both peers stay up is dialled again, and nobody splits off") {
   // Peers 1 and 2 lose each other for 3 s (past the 2 s timeout) while both still reach the
   // host. Without the redial each would hand the other's objects over when its grace ended

@@ -92,6 +92,17 @@ void OwnershipTable::peer_left(PeerId peer) {
   }
 }
 
+void OwnershipTable::reissue_departed(Frame now, std::vector<OwnershipChange>& out) {
+  out.clear();
+  for (BodyIndex body = 0; body < records_.size(); ++body) {
+    const OwnerRecord& record = records_[body];
+    if (record.author == kNoPeer || is_live(record.author)) continue;
+    out.push_back({body, record.owner, record.sequence + 1, local_peer_, now});
+    commit(out.back());
+    ++counters_.reissued;
+  }
+}
+
 ApplyResult OwnershipTable::apply(const OwnershipChange& change,
                                   std::span<const PeerRegions> regions) {
   if (change.body >= records_.size() || change.new_owner == kNoPeer) {

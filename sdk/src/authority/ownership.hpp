@@ -22,10 +22,13 @@
 // audit's business.
 // The rate limit is enforced where changes are made (decide()): a receiver cannot tell which
 // change a remote decision was based on, so refusing there would split peers.
+// A peer that crashes can leave its last changes on some peers and not others: those peers
+// then disagree for good, since changes by a departed author are refused. So after a departure
+// every peer re-issues, under its own name, each record still authored by the departed peer
+// (reissue_departed()): the re-issued changes rank above the lost ones, and the greatest of them
+// becomes every peer's record.
 // Known limit: all peers agree only when a change's one-way delay stays under half the rate
-// limit's interval (250 ms by default), and a departing peer's changes reach every peer before
-// its departure (true of ENet's reliable channel for a graceful leave; a crash can lose its last
-// changes on some peers but not others).
+// limit's interval (250 ms by default).
 #pragma once
 
 #include <cstdint>
@@ -87,6 +90,7 @@ struct OwnershipCounters {
                                          ///< simulated region as seen here
   std::uint64_t foreign_hand_offs = 0;   ///< applied, though their author did not own the body here
   std::uint64_t handed_to_default = 0;  ///< objects whose owner left, given to the default owner
+  std::uint64_t reissued = 0;  ///< records of a departed author re-issued by this peer
 };
 
 class OwnershipTable {
@@ -102,6 +106,11 @@ class OwnershipTable {
   /// peers. The (sequence, author) of each record is kept, so a claim racing the departure
   /// resolves the same whether it arrives before or after it. Throws for the local peer.
   void peer_left(PeerId peer);
+  /// After peer_left(): re-issues under this peer's name, at frame `now`, every record whose
+  /// author has left, keeping its owner, and fills `out` (cleared first) with the changes to
+  /// send on the reliable channel (already applied here). Peers that missed a departed peer's
+  /// last changes take these instead, so every peer ends on one record per object.
+  void reissue_departed(Frame now, std::vector<OwnershipChange>& out);
 
   /// Applies a change received from another peer. `regions` = every peer's regions as seen
   /// here (a claim from outside its claimant's simulated region is counted, not refused).

@@ -62,6 +62,10 @@ void Peer::Impl::update_regions_and_ownership(Frame frame) {
   authority.ownership->decide(frame, authority.peer_regions, authority.regions.at_rest(), authority.decided,
                     [this](BodyIndex b) { return everyone_holds_resting_state(b); },
                     std::span<const BodyIndex>(authority.decide_candidates));
+  send_decided_changes();
+}
+
+void Peer::Impl::send_decided_changes() {
   if (authority.decided.empty()) return;
   authority.ownership_out.changes.clear();
   for (const authority::OwnershipChange& c : authority.decided) {

@@ -98,6 +98,9 @@ struct Peer::Impl {
   void expire_absent(std::int64_t now_us);
   void start_rejoin();
   void peer_gone(PeerId peer);
+  PeerId membership_authority(PeerId excluded) const;  // decides who is lost: the lowest id heard
+  void announce_departure(PeerId peer);
+  void on_departure_announced(PeerId from, PeerId peer);
   void redial(PeerId peer, const Address& address);
   std::optional<session::PendingLink> take_redial(ConnectionId connection);
   void cancel_redials(PeerId peer);
@@ -106,6 +109,7 @@ struct Peer::Impl {
   void on_baseline(PeerId from, const wire::Baseline& baseline);
   // --- regions and ownership (peer_authority.cpp) ---
   void update_regions_and_ownership(Frame frame);
+  void send_decided_changes();  // authority.decided, to everyone, and noted here
   bool everyone_holds_resting_state(BodyIndex body);
   void apply_ownership(const wire::OwnershipChange& change, bool record);
   void reset_regions(PeerId peer);

@@ -67,8 +67,20 @@ void Peer::Impl::on_disconnected(ConnectionId connection, bool timed_out, std::i
     // Before the match, the host is the one that admitted this peer and keeps its clock.
     if (session.phase == Phase::syncing) return fail_join(now_us, JoinFailure::host_lost);
   }
-  if (timed_out && config.rejoin_grace_ms > 0 && session.phase == Phase::in_match) {
-    const std::int64_t deadline = now_us + std::int64_t{config.rejoin_grace_ms} * 1000;
+  // With no grace period a lost peer's objects change hands at once, but only the membership
+  // authority decides that it is lost while other members remain: a single link that timed out
+  // (both ends most likely alive) would otherwise make the two peers drop each other while the
+  // rest keep both, and play on in different worlds. The others wait for its word (PeerLeft),
+  // dialling the lost peer again meanwhile, and decide alone only if the word does not come.
+  constexpr std::int64_t kVerdictWaitMs = 2000;
+  std::int64_t wait_ms = config.rejoin_grace_ms;
+  const PeerId lost = session.members.peer_of(connection);
+  if (wait_ms == 0 && lost != kNoPeer && session.members.remotes().size() > 1 &&
+      membership_authority(lost) != session.members.self()) {
+    wait_ms = kVerdictWaitMs;
+  }
+  if (timed_out && wait_ms > 0 && session.phase == Phase::in_match) {
+    const std::int64_t deadline = now_us + wait_ms * 1000;
     if (auto id = session.members.mark_absent(connection, deadline)) {
       session.time_sync.forget(*id);
       session.joining.baseline_done(*id);
@@ -85,7 +97,37 @@ void Peer::Impl::on_disconnected(ConnectionId connection, bool timed_out, std::i
     }
     return;
   }
-  if (auto id = session.members.remove_connection(connection)) peer_gone(*id);
+  if (auto id = session.members.remove_connection(connection)) {
+    announce_departure(*id);
+    peer_gone(*id);
+  }
+}
+
+PeerId Peer::Impl::membership_authority(PeerId excluded) const {
+  // The lowest id among the members this peer hears (remotes are sorted by id).
+  for (const session::Member& m : session.members.remotes()) {
+    if (m.id != excluded) return std::min(m.id, session.members.self());
+  }
+  return session.members.self();
+}
+
+void Peer::Impl::announce_departure(PeerId peer) {
+  if (session.phase == Phase::in_match && membership_authority(peer) == session.members.self()) {
+    broadcast(wire::PeerLeft{peer});
+  }
+}
+
+void Peer::Impl::on_departure_announced(PeerId from, PeerId peer) {
+  // Only the membership authority speaks for others. About this peer itself: the authority
+  // lost it, and the others will drop their links to it; nothing here can undo that.
+  if (peer == session.members.self() || from != membership_authority(peer)) return drop(DropReason::not_owner);
+  if (const session::Member* member = session.members.find(peer)) {
+    transport->disconnect(member->connection);
+    session.members.remove(peer);
+  } else if (!session.members.take_absent(peer)) {
+    return;  // gone here already
+  }
+  peer_gone(peer);
 }
 
 void Peer::Impl::advance_join(std::int64_t now_us) {
@@ -151,7 +193,10 @@ void Peer::Impl::start_rejoin() {
 }
 
 void Peer::Impl::expire_absent(std::int64_t now_us) {
-  for (PeerId id : session.members.expire_absent(now_us)) peer_gone(id);
+  for (PeerId id : session.members.expire_absent(now_us)) {
+    announce_departure(id);
+    peer_gone(id);
+  }
   if (!session.rejoining) return;
   if (session.members.find_absent(0) == nullptr) {
     session.rejoining = false;  // back, or the host's grace period is over: nobody to rejoin
@@ -198,6 +243,9 @@ void Peer::Impl::peer_gone(PeerId peer) {
   if (authority.ownership) {
     authority.ownership->peer_left(peer);
     note_owner_changes();
+    // A crashed peer's last changes may have reached some peers and not others.
+    authority.ownership->reissue_departed(history.empty() ? 0 : history.newest(), authority.decided);
+    send_decided_changes();
   }
   emit(make_event(EventKind::peer_left, peer));
 }

@@ -119,7 +119,7 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
     case wire::MessageKind::peer_left: {
       wire::PeerLeft m;
       if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
-      if (m.id != from) return drop(DropReason::not_owner);  // only a peer can say it leaves
+      if (m.id != from) return on_departure_announced(from, m.id);
       if (const session::Member* member = session.members.find(from)) transport->disconnect(member->connection);
       session.members.remove(from);
       return peer_gone(from);
