@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <chrono>
 #include <cstring>
 #include <functional>
@@ -589,6 +590,11 @@ MatchOutcome run_match(const Options& options, const char* self_path, bool quiet
   // join each other.
   if (launched.session == Options{}.session) {
     launched.session = fmt::format("shoal-lan-match-{}-{}", ::getpid(), options.seed);
+  }
+  if (!options.record_dir.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(options.record_dir, error);
+    if (error) throw std::runtime_error(fmt::format("cannot create the folder '{}': {}", options.record_dir, error.message()));
   }
   Launcher launcher(launched, self_path, quiet);
   launcher.set_watcher(watcher);

@@ -18,12 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void make_folder(const std::string& path) {
-  std::error_code error;
-  fs::create_directories(path, error);
-  if (error) throw std::runtime_error(fmt::format("cannot create the folder '{}': {}", path, error.message()));
-}
-
 std::int64_t percentile(std::vector<std::int64_t> values, double p) {
   if (values.empty()) return -1;
   std::sort(values.begin(), values.end());
@@ -82,7 +76,6 @@ void write_summary(const std::string& path, const std::vector<MatchLine>& matche
 }  // namespace
 
 int run_single(const Options& options, const char* self_path) {
-  if (!options.record_dir.empty()) make_folder(options.record_dir);
   const int code = run_match(options, self_path, false).exit_code;
   if (!options.record_dir.empty()) fmt::print("recordings: {}/peer-I.shoalrec (shoal-replay plays one again)\n", options.record_dir);
   return code;
@@ -99,7 +92,6 @@ int run_repeated(const Options& options, const char* self_path) {
     one.report_path.clear();
     if (!options.record_dir.empty()) {
       one.record_dir = fmt::format("{}/seed-{}", options.record_dir, one.seed);
-      make_folder(one.record_dir);
     }
     const auto start = std::chrono::steady_clock::now();
     MatchOutcome outcome = run_match(one, self_path, true);
