@@ -20,7 +20,15 @@ void reencode(const RelayMessage& m, std::vector<std::uint8_t>& out) {
     case RelayKind::forward: encode_forward(m.slot, m.payload, out); break;
     case RelayKind::list_sessions: encode_list_sessions(out); break;
     case RelayKind::joined: encode_joined(m.joined, out); break;
-    case RelayKind::refused: encode_refused(m.refusal, out); break;
+    case RelayKind::refused:
+      if (m.refusal == RefusalReason::version_mismatch) {
+        // Read whatever its version byte says (any version's relay may send it).
+        encode_version_refusal(m.client_version, out);
+        out[1] = m.relay_version;
+      } else {
+        encode_refused(m.refusal, out);
+      }
+      break;
     case RelayKind::deliver: encode_deliver(m.slot, m.payload, out); break;
     case RelayKind::member_joined: encode_member_joined({m.slot, m.endpoint}, out); break;
     case RelayKind::member_left: encode_member_left(m.slot, out); break;
