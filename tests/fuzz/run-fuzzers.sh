@@ -7,7 +7,8 @@
 # share them), on build/fuzz/corpus/TARGET (new inputs land there) and the seeds of
 # tests/fuzz/corpus/TARGET. Prints per target: executions, executions per second, coverage,
 # and whether it crashed (the input is kept in build/fuzz/crashes/TARGET/). Exit 1 if any did.
-# MERGE=1 then adds to tests/fuzz/corpus/TARGET the new inputs that reach new coverage and
+# RUNS=N runs each target for N executions instead (SECONDS is then ignored): how the counts
+# in the README were reached. MERGE=1 then adds to tests/fuzz/corpus/TARGET the new inputs that reach new coverage and
 # are at most MERGE_MAX_LEN bytes (default 4096), so the corpus in the repository stays small.
 set -euo pipefail
 
@@ -41,7 +42,9 @@ for target in "${targets[@]}"; do
   result=ok
   # -timeout: an input running 30 s is a hang (a crash): the machines are shared, and 10 s once
   # fired on an input that runs in 84 ms alone. -rss_limit_mb bounds memory.
-  "$build/bin/shoal-fuzz-$target" -max_total_time="$seconds" -print_final_stats=1 -timeout=30 \
+  budget=(-max_total_time="$seconds")
+  [ -n "${RUNS:-}" ] && budget=(-runs="$RUNS")
+  "$build/bin/shoal-fuzz-$target" "${budget[@]}" -print_final_stats=1 -timeout=30 \
     -rss_limit_mb=2048 -artifact_prefix="$crashes" "$work" "$root/tests/fuzz/corpus/$target" >"$log" 2>&1 \
     || { result="CRASHED (see $log)"; status=1; }
   executions=$(awk '/stat::number_of_executed_units/ { print $2 }' "$log")
