@@ -10,6 +10,13 @@ using namespace shoal::test;
 
 namespace {
 
+// Once the bots stop, the world comes to rest and every live peer holds the same bits.
+void settles_bitwise_equal(FakeMatch& m, const ArenaSpec& spec) {
+  CHECK(m.settle(15));
+  const Divergence d = divergence(m.players, all_ids(spec));
+  CHECK(d.objects_compared > 0);
+  CHECK(d.bitwise);
+}
 
 }  // namespace
 
@@ -68,11 +75,8 @@ TEST_CASE("a peer that drops and comes back within the grace period keeps its id
   CHECK(owner_changed == 0);
   CHECK(m.players[2].peer->id() == 2);
   for (Player& p : m.players) CHECK(p.peer->peers() == std::vector<PeerId>{0, 1, 2});
-  CHECK(m.settle(15));
+  settles_bitwise_equal(m, spec);
   CHECK(m.players[0].peer->owner(ball) == m.players[1].peer->owner(ball));
-  const Divergence d = divergence(m.players, all_ids(spec));
-  CHECK(d.objects_compared > 0);
-  CHECK(d.bitwise);
 }
 
 TEST_CASE("a stranger cannot take over a lost peer's identity") {
@@ -102,35 +106,6 @@ TEST_CASE("a stranger cannot take over a lost peer's identity") {
   CHECK(m.players[0].peer->owner(m.players[2].ball) == 2);
 }
 
-TEST_CASE("with no grace period, one link that drops does not split the match: the authority decides") {
-  // rejoin_grace_ms = 0 hands a lost peer's objects over at once. Peers 1 and 2 lose each other
-  // (past the 2 s timeout) while both still reach the host, the membership authority: neither
-  // may drop the other on its own, or the two would play on in different worlds.
-  ArenaSpec spec{3, 8};
-  PeerConfig config;
-  config.rejoin_grace_ms = 0;
-  FakeMatch m(3, spec, config, 104);
-  m.network().set_conditions(link(20, 0.05f, 5));
-  REQUIRE(m.connect(5));
-  m.enable_bots(7);
-  m.run(2);
-  m.network().set_blocked(2, 3, true);
-  REQUIRE(m.run_until_event(1, EventKind::peer_lost, 4).has_value());  // the block outlasted the timeout
-  m.network().set_blocked(2, 3, false);
-  bool left = false;
-  m.run(6, [&] {
-    for (Player& p : m.players) {
-      for (Event e; p.peer->poll_event(e);) left = left || e.kind == EventKind::peer_left;
-    }
-  });
-  CHECK_FALSE(left);
-  for (Player& p : m.players) CHECK(p.peer->peers() == std::vector<PeerId>{0, 1, 2});
-  CHECK(m.settle(15));
-  const Divergence d = divergence(m.players, all_ids(spec));
-  CHECK(d.objects_compared > 0);
-  CHECK(d.bitwise);
-}
-
 TEST_CASE("with no grace period, a peer the membership authority lost leaves everyone's match") {
   // The host (the authority) loses peer 2 for good, while peer 1 still hears it. Peer 1 takes
   // the host's word: it drops peer 2 too and hands over the same objects, so the two agree.
@@ -148,49 +123,45 @@ TEST_CASE("with no grace period, a peer the membership authority lost leaves eve
   CHECK(left->peer == 2);
   m.players[2].alive = false;  // alone now: out of the comparison
   for (std::size_t p : {0u, 1u}) CHECK(m.players[p].peer->peers() == std::vector<PeerId>{0, 1});
-  CHECK(m.settle(15));
+  settles_bitwise_equal(m, spec);
   for (ObjectId id : all_ids(spec)) CHECK(m.players[0].peer->owner(id) == m.players[1].peer->owner(id));
-  const Divergence d = divergence(m.players, all_ids(spec));
-  CHECK(d.objects_compared > 0);
-  CHECK(d.bitwise);
 }
 
 TEST_CASE("one link that drops while both peers stay up is dialled again, and nobody splits off") {
-  // Peers 1 and 2 lose each other for 3 s (past the 2 s timeout) while both still reach the
-  // host. Without the redial each would hand the other's objects over when its grace ended
-  // and play on in a world of its own.
-  ArenaSpec spec{3, 8};
-  PeerConfig config;
-  config.rejoin_grace_ms = 4000;
-  FakeMatch m(3, spec, config, 103);
-  m.network().set_conditions(link(20, 0.05f, 5));
-  REQUIRE(m.connect(5));
-  m.enable_bots(7);
-  m.run(2);
-  m.network().set_blocked(2, 3, true);
-  bool lost = false;
-  m.run(3, [&] {
-    for (Event e; m.players[1].peer->poll_event(e);) lost = lost || (e.kind == EventKind::peer_lost && e.peer == 2);
-  });
-  REQUIRE(lost);  // the block outlasted the timeout
-  m.network().set_blocked(2, 3, false);
-  bool rejoined_1 = false, rejoined_2 = false, left = false;
-  m.run(8, [&] {
-    for (Event e; m.players[1].peer->poll_event(e);) {
-      rejoined_1 = rejoined_1 || (e.kind == EventKind::peer_rejoined && e.peer == 2);
-      left = left || e.kind == EventKind::peer_left;
-    }
-    for (Event e; m.players[2].peer->poll_event(e);) {
-      rejoined_2 = rejoined_2 || (e.kind == EventKind::peer_rejoined && e.peer == 1);
-      left = left || e.kind == EventKind::peer_left;
-    }
-  });
-  CHECK(rejoined_1);
-  CHECK(rejoined_2);
-  CHECK_FALSE(left);
-  for (Player& p : m.players) CHECK(p.peer->peers() == std::vector<PeerId>{0, 1, 2});
-  CHECK(m.settle(15));
-  const Divergence d = divergence(m.players, all_ids(spec));
-  CHECK(d.objects_compared > 0);
-  CHECK(d.bitwise);
+  // Peers 1 and 2 lose each other (past the 2 s timeout) while both still reach the host.
+  // With a grace period, each would hand the other's objects over when it ended; with none,
+  // at once, unless only the host (the membership authority) may say a peer is lost. Either
+  // way the two would play on in worlds of their own. The newer one dials the older again.
+  for (const int grace_ms : {4000, 0}) {
+    CAPTURE(grace_ms);
+    ArenaSpec spec{3, 8};
+    PeerConfig config;
+    config.rejoin_grace_ms = grace_ms;
+    FakeMatch m(3, spec, config, 103);
+    m.network().set_conditions(link(20, 0.05f, 5));
+    REQUIRE(m.connect(5));
+    m.enable_bots(7);
+    m.run(2);
+    m.network().set_blocked(2, 3, true);
+    const std::optional<Event> lost = m.run_until_event(1, EventKind::peer_lost, 4);
+    REQUIRE(lost.has_value());  // the block outlasted the timeout
+    CHECK(lost->peer == 2);
+    m.network().set_blocked(2, 3, false);
+    bool rejoined_1 = false, rejoined_2 = false, left = false;
+    m.run(8, [&] {
+      for (Event e; m.players[1].peer->poll_event(e);) {
+        rejoined_1 = rejoined_1 || (e.kind == EventKind::peer_rejoined && e.peer == 2);
+        left = left || e.kind == EventKind::peer_left;
+      }
+      for (Event e; m.players[2].peer->poll_event(e);) {
+        rejoined_2 = rejoined_2 || (e.kind == EventKind::peer_rejoined && e.peer == 1);
+        left = left || e.kind == EventKind::peer_left;
+      }
+    });
+    CHECK(rejoined_1);
+    CHECK(rejoined_2);
+    CHECK_FALSE(left);
+    for (Player& p : m.players) CHECK(p.peer->peers() == std::vector<PeerId>{0, 1, 2});
+    settles_bitwise_equal(m, spec);
+  }
 }
