@@ -318,7 +318,8 @@ DecodeStatus RecordingReader::next(Record& r, bool& at_end) {
   r.kind = static_cast<RecordKind>(in.u8());
   switch (r.kind) {
     case RecordKind::update:
-      r.time_us = last_update_us_ + in.signed_varint();
+      // A damaged delta can take the clock past what an int64 holds (found by libFuzzer).
+      if (__builtin_add_overflow(last_update_us_, in.signed_varint(), &r.time_us)) in.fail(DropReason::malformed);
       last_update_us_ = r.time_us;
       break;
     case RecordKind::poll: {
