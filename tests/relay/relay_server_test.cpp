@@ -206,15 +206,16 @@ TEST_CASE("rate limits drop what a member sends over its allowance, and count it
   constexpr int kFlood = 600;
   const std::vector<std::uint8_t> packet(64, 0x55);
   for (int i = 0; i < kFlood; ++i) REQUIRE(flooder.transport->send(to_host, Channel::time, packet));
+  // Not every packet need reach the relay: on a loaded machine ENet's throttle may drop some of
+  // an unreliable flood at the sender. Past the burst, the relay must drop the rest.
   REQUIRE(pump(&relay, all, 5, [&] {
     const auto s = relay.session_stats();
-    return !s.empty() && s[0].packets_in + s[0].dropped_peer_rate >= kFlood;
+    return !s.empty() && s[0].dropped_peer_rate > 0;
   }));
+  pump(&relay, all, 0.5, [&] { return false; });
   const auto stats = relay.session_stats().at(0);
-  CHECK(stats.dropped_peer_rate > 0);
   // At most about one second's burst plus the refill while the test ran got through.
   CHECK(stats.packets_in < kFlood);
-  pump(&relay, all, 0.5, [&] { return false; });
   CHECK(host.received.size() <= stats.packets_in);
   CHECK(transport::format_stats_line(stats).find("peer_rate=" + std::to_string(stats.dropped_peer_rate)) != std::string::npos);
 }
