@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "shoal/transport.hpp"
+#include "test_credentials.hpp"
 
 namespace shoal::test {
 
@@ -23,7 +24,7 @@ struct Received {
 };
 
 struct TestPeer {
-  explicit TestPeer(TransportConfig config = {}) : transport(make_enet_transport(config)) {}
+  explicit TestPeer(TransportConfig config = {}) : transport(make_enet_transport(secured(config))) {}
 
   void drain() {
     TransportEvent event;

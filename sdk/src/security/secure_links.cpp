@@ -108,7 +108,9 @@ bool SecureLinks::on_event(const TransportEvent& in, TransportEvent& out, std::i
       if (!link.handshake) link.handshake = std::make_unique<Handshake>();
       link.connected_below = true;
       link.deadline_us = now_us + grace_us_;
-      inner_.send(in.connection, Channel::control, link.handshake->hello(own_));
+      // The opener speaks first; the acceptor answers only a hello that checks out, so a
+      // stranger learns nothing of it and costs it no signature.
+      if (link.opened_here) inner_.send(in.connection, Channel::control, link.handshake->hello(own_));
       return false;
     }
     case TransportEventKind::disconnected:
@@ -156,6 +158,7 @@ bool SecureLinks::on_hello(ConnectionId id, Link& link, std::span<const std::uin
     refuse(id, *refused);
     return false;
   }
+  if (!link.opened_here) inner_.send(id, Channel::control, link.handshake->hello(own_));
   link.envelope = std::make_unique<Envelope>(std::get<LinkKeys>(agreed));
   link.handshake.reset();
   out = {};

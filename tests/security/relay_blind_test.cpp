@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+// A relay in the middle of a secured match forwards ciphertext only: among everything it
+// forwards there is no Shoal message (every one begins with the wire header), no snapshot and
+// not the session's name, which every join and hello carries. In the clear, the same match
+// shows the relay all three.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "../relay/relay_harness.hpp"
+#include "wire/packet_header.hpp"
+
+using namespace shoal;
+using namespace shoal::test;
+
+namespace {
+
+constexpr const char* kSessionName = "the-secret-garden-match";
+
+struct Seen {
+  std::size_t messages = 0;
+  std::size_t shoal_messages = 0;  ///< beginning with the wire header
+  std::size_t snapshots = 0;       ///< ...of the snapshot kind
+  std::size_t naming_session = 0;  ///< containing the session's name
+};
+
+Seen watch_relayed_match(bool secure) {
+  Seen seen;
+  transport::RelayServerConfig relay_config;
+  relay_config.observer = [&](const std::string&, transport::Slot, transport::Slot, Channel,
+                              std::span<const std::uint8_t> bytes) {
+    ++seen.messages;
+    const bool header = bytes.size() >= wire::kHeaderSize && bytes[0] == 'S' && bytes[1] == 'H' &&
+                        bytes[2] == wire::kProtocolVersion;
+    if (header) ++seen.shoal_messages;
+    if (header && bytes[3] == static_cast<std::uint8_t>(wire::MessageKind::snapshot)) ++seen.snapshots;
+    const std::string_view name(kSessionName);
+    if (std::search(bytes.begin(), bytes.end(), name.begin(), name.end()) != bytes.end()) ++seen.naming_session;
+  };
+  transport::RelayServer relay(relay_config);
+  const ArenaSpec spec{2, 4};
+  std::vector<Player> players;
+  PeerConfig config;
+  config.session = kSessionName;
+  for (int p = 0; p < 2; ++p) {
+    Player player;
+    player.physics = std::make_unique<ReferencePhysics>(arena_physics(spec));
+    build_arena(*player.physics, spec);
+    RelayClientConfig client = client_config(relay.address(), "blind", p == 0 ? kRelayHostSlot : 0);
+    client.local.security.enabled = secure;
+    player.peer = std::make_unique<Peer>(config, *player.physics, make_relay_transport(client));
+    player.ball = kFirstBall + static_cast<ObjectId>(p);
+    player.peer->set_controlled(player.ball);
+    players.push_back(std::move(player));
+  }
+  players[0].peer->host();
+  players[1].peer->join(relay_host_address());
+  REQUIRE(run_peers(relay, players, 10, [&] { return all_connected(players); }));
+  play_then_settle(relay, players, spec, 5);
+  for (const Player& p : players) CHECK(p.peer->stats().snapshots_received > 0);
+  return seen;
+}
+
+}  // namespace
+
+TEST_CASE("security: a relay in the middle sees no plaintext state") {
+  const Seen in_clear = watch_relayed_match(false);
+  CHECK(in_clear.snapshots > 0);
+  CHECK(in_clear.naming_session > 0);
+
+  const Seen secured = watch_relayed_match(true);
+  MESSAGE("the relay forwarded " << secured.messages << " messages of a secured match, " << in_clear.messages
+                                 << " in the clear");
+  CHECK(secured.messages > 100);
+  CHECK(secured.shoal_messages == 0);
+  CHECK(secured.snapshots == 0);
+  CHECK(secured.naming_session == 0);
+}
