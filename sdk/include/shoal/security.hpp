@@ -7,7 +7,7 @@
 // agree on the link's keys; from then on every message is encrypted and authenticated, and one
 // that is forged, tampered with or replayed is dropped and counted (PeerStats::dropped). A
 // connection that presents no valid token within its grace time is closed before the layers
-// above ever hear of it. The wire format and the threat model: sdk/src/security/SPEC.md.
+// above ever hear of it. The bytes and the threat model: sdk/src/wire/SPEC.md, "Secured links".
 //
 //   shoal::SessionAuthority authority("friday-night");   // on the host
 //   shoal::TransportConfig transport;

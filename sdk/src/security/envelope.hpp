@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The envelope of every message on a secured link (SPEC.md, "Envelope"): a sequence number in
+// The envelope of every message on a secured link (wire/SPEC.md, "Envelope"): a sequence number in
 // the clear, then the message encrypted and authenticated with the link's key for that
 // direction (ChaCha20-Poly1305, IETF), the channel and the sequence making the nonce. Each
 // channel counts its own sequence and keeps its own replay window, so a reliable message resent

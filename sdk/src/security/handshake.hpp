@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The handshake that opens every secured link (SPEC.md, "Handshake"): each end sends one hello
+// The handshake that opens every secured link (wire/SPEC.md, "Handshake"): each end sends one hello
 // with its join token, a fresh X25519 key for this link and its signature over that key. Each
 // end checks the other's token against the session's authority, then the signature against the
 // key the token names; the two fresh keys give the link's keys (crypto_kx), one per direction.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Join tokens (SPEC.md, "Join token") and the credentials that carry one: what a peer presents
+// Join tokens (wire/SPEC.md, "Join token") and the credentials that carry one: what a peer presents
 // at the start of every link to prove the session's authority invited it.
 #pragma once
 

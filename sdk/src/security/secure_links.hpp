@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The links of one transport, secured (SPEC.md): every connection of the transport underneath
+// The links of one transport, secured (wire/SPEC.md, "Secured links"): every connection of the transport underneath
 // opens with the handshake (the opener's hello, then the acceptor's answer) and then carries
 // only sealed messages. The layers above hear of a
 // connection only once its handshake has succeeded, so a stranger never gets a `connected`
