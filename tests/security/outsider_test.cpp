@@ -110,14 +110,14 @@ TEST_CASE("security: an outsider's snapshot and ownership claim on a connection 
   const Outcome in_clear = attack(Attack::own_connection, false);
   CHECK(in_clear.outsider_is_member);  // without security the stranger simply joins the mesh
 
-  const Outcome secured = attack(Attack::own_connection, true);
-  CHECK_FALSE(secured.outsider_is_member);
-  CHECK(secured.owner == 0);
-  CHECK(secured.moved_m < 0.01f);
+  const Outcome sealed = attack(Attack::own_connection, true);
+  CHECK_FALSE(sealed.outsider_is_member);
+  CHECK(sealed.owner == 0);
+  CHECK(sealed.moved_m < 0.01f);
   // Its first state message and its first control message (the hello) are counted; the
   // hello, not being a handshake, closes its connection, so nothing later reaches the host.
-  CHECK(secured.dropped[DropReason::no_token] >= 2);
-  CHECK(secured.dropped[DropReason::not_owner] == 0);  // none got as far as the peer's checks
+  CHECK(sealed.dropped[DropReason::no_token] >= 2);
+  CHECK(sealed.dropped[DropReason::not_owner] == 0);  // none got as far as the peer's checks
 }
 
 TEST_CASE("security: an outsider's snapshot and ownership claim injected into a member's link are dropped and counted, with no effect") {
@@ -125,9 +125,9 @@ TEST_CASE("security: an outsider's snapshot and ownership claim injected into a 
   CHECK(in_clear.owner == 1);  // without security the forged claim takes the object...
   CHECK(in_clear.dropped[DropReason::forged] == 0);
 
-  const Outcome secured = attack(Attack::injected_into_link, true);
-  CHECK(secured.owner == 0);
-  CHECK(secured.moved_m < 0.01f);
+  const Outcome sealed = attack(Attack::injected_into_link, true);
+  CHECK(sealed.owner == 0);
+  CHECK(sealed.moved_m < 0.01f);
   // The claim and all 31 snapshots: none authenticates under the link's key.
-  CHECK(secured.dropped[DropReason::forged] + secured.dropped[DropReason::truncated] == 32);
+  CHECK(sealed.dropped[DropReason::forged] + sealed.dropped[DropReason::truncated] == 32);
 }

@@ -18,15 +18,15 @@ namespace {
 
 constexpr const char* kSessionName = "the-secret-garden-match";
 
-struct Seen {
+struct Forwarded {
   std::size_t messages = 0;
   std::size_t shoal_messages = 0;  ///< beginning with the wire header
   std::size_t snapshots = 0;       ///< ...of the snapshot kind
   std::size_t naming_session = 0;  ///< containing the session's name
 };
 
-Seen watch_relayed_match(bool secure) {
-  Seen seen;
+Forwarded watch_relayed_match(bool secure) {
+  Forwarded seen;
   transport::RelayServerConfig relay_config;
   relay_config.observer = [&](const std::string&, transport::Slot, transport::Slot, Channel,
                               std::span<const std::uint8_t> bytes) {
@@ -65,15 +65,15 @@ Seen watch_relayed_match(bool secure) {
 }  // namespace
 
 TEST_CASE("security: a relay in the middle sees no plaintext state") {
-  const Seen in_clear = watch_relayed_match(false);
+  const Forwarded in_clear = watch_relayed_match(false);
   CHECK(in_clear.snapshots > 0);
   CHECK(in_clear.naming_session > 0);
 
-  const Seen secured = watch_relayed_match(true);
-  MESSAGE("the relay forwarded " << secured.messages << " messages of a secured match, " << in_clear.messages
+  const Forwarded sealed = watch_relayed_match(true);
+  MESSAGE("the relay forwarded " << sealed.messages << " messages of a secured match, " << in_clear.messages
                                  << " in the clear");
-  CHECK(secured.messages > 100);
-  CHECK(secured.shoal_messages == 0);
-  CHECK(secured.snapshots == 0);
-  CHECK(secured.naming_session == 0);
+  CHECK(sealed.messages > 100);
+  CHECK(sealed.shoal_messages == 0);
+  CHECK(sealed.snapshots == 0);
+  CHECK(sealed.naming_session == 0);
 }
