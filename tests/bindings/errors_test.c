@@ -68,12 +68,14 @@ static void null_arguments(shoal_peer* peer) {
     shoal_memory_network* network = NULL;
     shoal_transport* transport = NULL;
     shoal_authority* authority = NULL;
+    shoal_authority* refused = NULL;
     char credentials[SHOAL_CREDENTIALS_CAPACITY];
     CHECK(shoal_memory_network_create(1, &network) == SHOAL_OK);
     CHECK(shoal_memory_network_create_endpoint(network, 0, 2000, &transport) == SHOAL_OK);
     CHECK_FAILS(shoal_transport_secure(transport, "5343", 0), SHOAL_ERROR_INVALID_ARGUMENT, "credentials");
     CHECK(shoal_authority_create("errors", &authority) == SHOAL_OK);
-    CHECK_FAILS(shoal_authority_create("", &authority), SHOAL_ERROR_INVALID_ARGUMENT, "session");
+    CHECK_FAILS(shoal_authority_create("", &refused), SHOAL_ERROR_INVALID_ARGUMENT, "session");
+    CHECK(refused == NULL);
     CHECK_FAILS(shoal_authority_invite(authority, 0, credentials), SHOAL_ERROR_INVALID_ARGUMENT, "validity_s");
     CHECK(shoal_authority_invite(authority, 60, credentials) == SHOAL_OK);
     CHECK_FAILS(shoal_transport_secure(transport, credentials, 60001), SHOAL_ERROR_INVALID_ARGUMENT, "token_grace_ms");
