@@ -18,9 +18,9 @@
 //
 // Security: both peers' links are secured (shoal/security.hpp), as over ENet by default. Peer 1
 // counts twice in the same run: below its security layer (what crosses the wire: "kbps",
-// "B/pkt") and above it (the same messages in the clear, as with security off: "clear"). The
-// match is deterministic, so those are the figures a run with security off gives; --insecure
-// runs it so, and then both columns agree.
+// "B/pkt") and above it (the same messages without their 20-byte envelopes: "clear"). A run
+// with --insecure (links in the clear; both columns then agree) gives the clear figures to
+// within the run-to-run noise of the match.
 //
 // --physics runs the scene on another engine too (Bullet; Box2D sees it from above), next to
 // the reference physics, which is always measured first as the yardstick.

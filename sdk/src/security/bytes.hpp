@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Little-endian byte writing and bounded reading for the security layer's formats (wire/SPEC.md, "Secured links").
+// Little-endian byte writing and bounded reading for the security layer's formats
+// (wire/SPEC.md, "Secured links").
 // A Reader never reads past its span: a short read fails and stays failed.
 #pragma once
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The envelope of every message on a secured link (wire/SPEC.md, "Envelope"): a sequence number in
-// the clear, then the message encrypted and authenticated with the link's key for that
+// The envelope of every message on a secured link (wire/SPEC.md, "Envelope"): a sequence number
+// in the clear, then the message encrypted and authenticated with the link's key for that
 // direction (ChaCha20-Poly1305, IETF), the channel and the sequence making the nonce. Each
 // channel counts its own sequence and keeps its own replay window, so a reliable message resent
 // late is never taken for a replay by the traffic of another channel.

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The handshake that opens every secured link (wire/SPEC.md, "Handshake"): each end sends one hello
-// with its join token, a fresh X25519 key for this link and its signature over that key. Each
-// end checks the other's token against the session's authority, then the signature against the
-// key the token names; the two fresh keys give the link's keys (crypto_kx), one per direction.
-// An eavesdropper learns nothing of the keys; a replayed hello gets its sender nothing, since
-// only the holder of the fresh secret key can use the link it opens.
+// The handshake that opens every secured link (wire/SPEC.md, "Handshake"): the opener sends a
+// hello with its join token, a fresh X25519 key for this link and its signature over that key;
+// the acceptor checks the token against the session's authority and the signature against the
+// key the token names, and only then answers with its own hello, which the opener checks
+// likewise. The two fresh keys give the link's keys (crypto_kx), one per direction. An
+// eavesdropper learns nothing of the keys; a replayed hello gets its sender nothing, since only
+// the holder of the fresh secret key can use the link it opens.
 #pragma once
 
 #include <array>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Join tokens (wire/SPEC.md, "Join token") and the credentials that carry one: what a peer presents
-// at the start of every link to prove the session's authority invited it.
+// Join tokens (wire/SPEC.md, "Join token") and the credentials that carry one: what a peer
+// presents at the start of every link to prove the session's authority invited it.
 #pragma once
 
 #include <array>

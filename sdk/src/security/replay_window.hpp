@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Which sequence numbers of one channel of one link have been accepted (wire/SPEC.md, "Envelope"):
-// each is accepted once, and one more than kSize behind the newest is refused as too old to
-// tell. A slot per sequence modulo kSize holds the last sequence accepted there.
+// Which sequence numbers of one channel of one link have been accepted (wire/SPEC.md,
+// "Envelope"): each is accepted once, and one kSize or more behind the newest is refused as too
+// old to tell. A slot per sequence modulo kSize holds the last sequence accepted there.
 #pragma once
 
 #include <array>

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The links of one transport, secured (wire/SPEC.md, "Secured links"): every connection of the transport underneath
-// opens with the handshake (the opener's hello, then the acceptor's answer) and then carries
-// only sealed messages. The layers above hear of a
-// connection only once its handshake has succeeded, so a stranger never gets a `connected`
-// event, let alone a message through; an incoming connection without a valid hello within the
-// grace time is closed, one with a bad hello at once. Connection ids are those of the
-// transport underneath.
+// The links of one transport, secured (wire/SPEC.md, "Secured links"): every connection of the
+// transport underneath opens with the handshake (the opener's hello, then the acceptor's
+// answer) and then carries only sealed messages. The layers above hear of a connection only
+// once its handshake has succeeded, so a stranger never gets a `connected` event, let alone a
+// message through; a connection without a valid hello within the grace time is closed, one
+// with a bad hello at once. Connection ids are those of the transport underneath.
 #pragma once
 
 #include <cstdint>
