@@ -3,6 +3,7 @@
 // transport encrypts. Apart from security.hpp so that TransportConfig can hold them.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -38,6 +39,11 @@ struct SecurityConfig {
   /// A connection that has not completed the handshake (presented a valid token) within this
   /// is closed, and counted as DropReason::no_token. 1..60000.
   std::uint32_t token_grace_ms = 2000;
+  /// An auditing relay's key (AuditingRelay::audit_key), given explicitly by the game: each end
+  /// of every link then discloses its sending key to that auditor, sealed so that only it can
+  /// read it, and the auditor reads the snapshots the relay forwards. Empty: no one but the two
+  /// ends of a link can read it, the relay included.
+  std::optional<std::array<std::uint8_t, 32>> audit_key;
 };
 
 }  // namespace shoal

@@ -51,7 +51,7 @@ std::optional<DropReason> Envelope::open(Channel channel, std::span<const std::u
   std::uint32_t sequence = 0;
   for (std::size_t i = 0; i < kSequenceBytes; ++i) sequence |= std::uint32_t{sealed[i]} << (8 * i);
   // Refused before decrypting: a replay costs the receiver no cryptography.
-  if (!received_[index].fresh(sequence)) return DropReason::replayed;
+  if (sequence == 0 || !received_[index].fresh(sequence)) return DropReason::replayed;
   const Nonce nonce = nonce_of(channel, sequence);
   out.resize(sealed.size() - kOverhead);
   unsigned long long written = 0;

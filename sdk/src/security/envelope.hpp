@@ -47,7 +47,8 @@ class Envelope {
 
  private:
   LinkKeys keys_;
-  std::array<std::uint32_t, kChannelCount> next_send_{};
+  /// From 1: sequence 0 is the audit disclosure's (security/audit_disclosure.hpp).
+  std::array<std::uint32_t, kChannelCount> next_send_{1, 1, 1};
   std::array<ReplayWindow, kChannelCount> received_;
 };
 

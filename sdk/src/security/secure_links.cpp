@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/steady_now.hpp"
+#include "security/audit_disclosure.hpp"
 
 namespace shoal::security {
 
@@ -21,6 +22,7 @@ SecureLinks::SecureLinks(Transport& inner, const SecurityConfig& config) : inner
                                 ": expected 1..60000");
   }
   own_ = std::move(*own);
+  audit_key_ = config.audit_key;
   grace_us_ = std::int64_t{config.token_grace_ms} * 1000;
 }
 
@@ -135,6 +137,7 @@ bool SecureLinks::on_event(const TransportEvent& in, TransportEvent& out, std::i
         }
         return on_hello(in.connection, link, in.payload, out);
       }
+      if (is_disclosure(in.channel, in.payload)) return false;  // for the auditor, not for us
       if (const auto dropped = link.envelope->open(in.channel, in.payload, opened_)) {
         drops_.add(*dropped);
         return false;
@@ -159,7 +162,9 @@ bool SecureLinks::on_hello(ConnectionId id, Link& link, std::span<const std::uin
     return false;
   }
   if (!link.opened_here) inner_.send(id, Channel::control, link.handshake->hello(own_));
-  link.envelope = std::make_unique<Envelope>(std::get<LinkKeys>(agreed));
+  const LinkKeys& keys = std::get<LinkKeys>(agreed);
+  if (audit_key_) inner_.send(id, Channel::control, disclose(keys.send, *audit_key_));
+  link.envelope = std::make_unique<Envelope>(keys);
   link.handshake.reset();
   out = {};
   out.kind = TransportEventKind::connected;

@@ -49,6 +49,7 @@ class SecureLinks {
   Transport& inner_;
   OwnCredentials own_;
   std::int64_t grace_us_ = 0;
+  std::optional<PublicKey> audit_key_;
   std::unordered_map<ConnectionId, Link> links_;
   std::vector<TransportEvent> pending_;  ///< events without payload, reported before polling on
   std::vector<std::uint8_t> opened_;     ///< the last message opened; valid until the next poll
