@@ -63,7 +63,7 @@ TEST_CASE("security: a token for another session is refused") {
 }
 
 TEST_CASE("security: a connection without a token is dropped within its grace time") {
-  constexpr std::uint32_t kGraceMs = 300;
+  constexpr std::uint32_t kGraceMs = 1000;
   TransportConfig secure;
   secure.security.token_grace_ms = kGraceMs;
   TestPeer host(secure);
