@@ -53,6 +53,11 @@ int shoal_transport_secure(shoal_transport* transport, const char* credentials, 
     require(credentials, "credentials");
     const auto parsed = shoal::Credentials::from_text(credentials);
     if (!parsed) throw std::invalid_argument("credentials are not well-formed (from shoal_authority_invite)");
+    // Checked here, before the transport moves into make_secure_transport: a refusal there
+    // would destroy it, and the caller still owns the handle.
+    if (token_grace_ms > 60'000) {
+      throw std::invalid_argument("token_grace_ms is " + std::to_string(token_grace_ms) + ": expected 0..60000");
+    }
     shoal::SecurityConfig security;
     security.credentials = *parsed;
     if (token_grace_ms != 0) security.token_grace_ms = token_grace_ms;

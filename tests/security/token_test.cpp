@@ -86,12 +86,14 @@ TEST_CASE("security: a connection without a token is dropped within its grace ti
   CHECK(host.events.empty());
   CHECK(host.transport->drops()[DropReason::no_token] == 1);
 
-  // One that speaks without a token is closed at once, without waiting for the grace.
+  // One that speaks without a token (another stranger, on a fresh socket) is closed at once,
+  // without waiting for the grace.
+  TestPeer talker(plain);
   const auto again = std::chrono::steady_clock::now();
-  const ConnectionId second = stranger.transport->connect(host.address());
-  REQUIRE(service_until({&host, &stranger}, [&] { return stranger.saw(TransportEventKind::connected, second); }));
-  REQUIRE(stranger.send_text(second, Channel::control, "let me in"));
-  REQUIRE(service_until({&host, &stranger}, [&] { return stranger.saw(TransportEventKind::disconnected, second); },
+  const ConnectionId second = talker.transport->connect(host.address());
+  REQUIRE(service_until({&host, &talker}, [&] { return talker.saw(TransportEventKind::connected, second); }));
+  REQUIRE(talker.send_text(second, Channel::control, "let me in"));
+  REQUIRE(service_until({&host, &talker}, [&] { return talker.saw(TransportEventKind::disconnected, second); },
                         std::chrono::seconds(5)));
   CHECK(std::chrono::steady_clock::now() - again < std::chrono::milliseconds(kGraceMs));
   CHECK(host.events.empty());
