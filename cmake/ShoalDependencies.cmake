@@ -3,6 +3,7 @@
 # nothing is downloaded at build time.
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(ENET REQUIRED IMPORTED_TARGET GLOBAL libenet)
+pkg_check_modules(SODIUM REQUIRED IMPORTED_TARGET GLOBAL libsodium)  # secure links (sdk/src/security)
 find_package(cereal CONFIG REQUIRED)
 find_package(fmt CONFIG REQUIRED)
 if(SHOAL_BUILD_TESTS)

@@ -11,6 +11,7 @@ packages=(
   ninja-build
   pkg-config
   libenet-dev
+  libsodium-dev # encrypted, authenticated links (sdk/src/security)
   libcereal-dev
   libfmt-dev
   doctest-dev

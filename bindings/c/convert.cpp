@@ -297,6 +297,9 @@ shoal::TransportConfig to_cpp(const shoal_enet_config& c) {
   t.max_connections = c.max_connections;
   t.timeout_ms = c.timeout_ms;
   t.conditioner = to_cpp(c.conditioner);
+  // A C transport is in the clear until shoal_transport_secure: shoal_enet_config has no place
+  // for credentials, and programs built against C API 9 expect it so.
+  t.security.enabled = false;
   return t;
 }
 

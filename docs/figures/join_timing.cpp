@@ -8,6 +8,7 @@
 #include "shoal/peer.hpp"
 #include "shoal/reference_physics.hpp"
 #include "shoal/relay.hpp"
+#include "shoal/security.hpp"
 #include "transport/relay_server.hpp"
 
 namespace figures {
@@ -48,10 +49,22 @@ StepTimes time_join(shoal::Peer& host, shoal::Peer& joiner, shoal::Address addre
 
 }  // namespace
 
+namespace {
+
+// Both peers invited by one authority, as a game's would be: joins are timed with security on.
+shoal::TransportConfig invited(const shoal::SessionAuthority& authority) {
+  shoal::TransportConfig config;
+  config.security.credentials = authority.invite();
+  return config;
+}
+
+}  // namespace
+
 StepTimes time_direct_join() {
   auto a = one_ball_world(), b = one_ball_world();
-  shoal::Peer host({}, *a, shoal::make_enet_transport({}));
-  shoal::Peer joiner({}, *b, shoal::make_enet_transport({}));
+  const shoal::SessionAuthority authority("figures");
+  shoal::Peer host({}, *a, shoal::make_enet_transport(invited(authority)));
+  shoal::Peer joiner({}, *b, shoal::make_enet_transport(invited(authority)));
   shoal::Address address = host.address();
   address.host = "127.0.0.1";
   return time_join(host, joiner, address, [] {});
@@ -59,8 +72,10 @@ StepTimes time_direct_join() {
 
 StepTimes time_relayed_join() {
   shoal::transport::RelayServer relay({});
+  const shoal::SessionAuthority authority("figures");
   const auto client = [&](std::uint16_t slot) {
     shoal::RelayClientConfig c;
+    c.local = invited(authority);
     c.relay = {"127.0.0.1", relay.address().port};
     c.session = "figures";
     c.token = "figures";

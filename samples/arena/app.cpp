@@ -2,9 +2,13 @@
 #include "app.hpp"
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
 #include <stdexcept>
 
 #include "screenshot.hpp"
+#include "shoal/security.hpp"
 
 namespace arena {
 namespace {
@@ -13,6 +17,32 @@ constexpr SDL_Color kBackground{18, 20, 24, 255};
 
 [[noreturn]] void sdl_failed(const char* what) {
   throw std::runtime_error(std::string(what) + ": " + SDL_GetError());
+}
+
+// The match's security: a host (or a local match) is its own session authority and invites its
+// bots and, printed once, the windows that --join it; a joiner reads its invitation from the
+// environment, where no other user of the machine can see it.
+shoal::SecurityConfig arena_security(const Options& options) {
+  shoal::SecurityConfig security;
+  security.enabled = !options.insecure;
+  if (options.insecure) return security;
+  if (options.join) {
+    const char* text = std::getenv("SHOAL_CREDENTIALS");
+    const auto credentials = text == nullptr ? std::nullopt : shoal::Credentials::from_text(text);
+    if (!credentials) {
+      throw std::runtime_error("--join needs the host's invitation in SHOAL_CREDENTIALS (the host prints it), "
+                               "or --insecure on every window");
+    }
+    security.credentials = *credentials;
+    return security;
+  }
+  const shoal::SessionAuthority authority("shoal-arena");
+  security.credentials = authority.invite();
+  if (options.lan_host) {
+    std::printf("shoal-arena: to join, run: SHOAL_CREDENTIALS=%s shoal-arena --join <this machine>:%u\n",
+                authority.invite().to_text().c_str(), static_cast<unsigned>(options.port));
+  }
+  return security;
 }
 
 double seconds_now() {
@@ -46,6 +76,7 @@ App::App(const Options& options) : options_(options), layout_(arena_layout(optio
   transport.bind_host = options.lan_host || options.join ? "0.0.0.0" : "127.0.0.1";
   transport.port = options.port;
   transport.conditioner = conditions_of(controls_);
+  transport.security = arena_security(options);
   player_ = make_player(layout_, transport, options.physics);
 
   shoal::Address host{"127.0.0.1", player_.peer->address().port};

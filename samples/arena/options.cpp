@@ -35,7 +35,7 @@ shoal::Address host_and_port(std::string_view text) {
 const char* usage() {
   return "usage: shoal-arena [--host [--port P] | --join HOST:PORT] [--bots N] [--objects K]\n"
          "                   [--seed S] [--physics ENGINE] [--loss P] [--latency-ms L] [--jitter-ms J]\n"
-         "                   [--width W] [--height H] [--no-overlay] [--raw-state]\n"
+         "                   [--width W] [--height H] [--no-overlay] [--raw-state] [--insecure]\n"
          "                   [--frames N [--screenshot FILE.png]]\n"
          "  Play one peer with WASD or the arrow keys against N bots (separate peers in this\n"
          "  process, on loopback ENet). --host listens on every interface (port 40000 unless\n"
@@ -45,7 +45,10 @@ const char* usage() {
          "  --frames N exits after N frames; with --screenshot it saves the last one first.\n"
          "  --raw-state starts with the simulation state outlined beside the smoothed one.\n"
          "  --physics reference (default), bullet or box2d: every window of a match needs the\n"
-         "  same; Box2D plays the arena seen from above, on its plane.\n";
+         "  same; Box2D plays the arena seen from above, on its plane.\n"
+         "  Links are encrypted and only invited peers join: --host prints the invitation that\n"
+         "  --join reads from the SHOAL_CREDENTIALS environment variable. --insecure turns this\n"
+         "  off (on every window of the match), for comparison.\n";
 }
 
 Options parse_options(int argc, char** argv) {
@@ -78,6 +81,7 @@ Options parse_options(int argc, char** argv) {
     else if (flag == "--height") o.height = number(flag, value(), 480, 4320);
     else if (flag == "--no-overlay") o.overlay = false;
     else if (flag == "--raw-state") o.raw_state = true;
+    else if (flag == "--insecure") o.insecure = true;
     else if (flag == "--frames") o.frames = number(flag, value(), 1, 1'000'000);
     else if (flag == "--screenshot") {
       o.screenshot = std::string(value());

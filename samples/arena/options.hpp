@@ -31,6 +31,7 @@ struct Options {
   int width = 1200, height = 760;
   bool overlay = true;
   bool raw_state = false;  ///< start with the raw simulation state outlined
+  bool insecure = false;   ///< --insecure: links in the clear, for comparison
   int frames = 0;          ///< 0 = run until the window closes
   std::string screenshot;  ///< PNG written after `frames` frames
 };

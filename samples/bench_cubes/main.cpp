@@ -16,11 +16,17 @@
 // against peer 0's at the same frame (the newest frame both hold), every frame after a second
 // of settling; "moving p99" is the same over the objects moving on the owner at that frame.
 //
+// Security: both peers' links are secured (shoal/security.hpp), as over ENet by default. Peer 1
+// counts twice in the same run: below its security layer (what crosses the wire: "kbps",
+// "B/pkt") and above it (the same messages without their 20-byte envelopes: "clear"). A run
+// with --insecure (links in the clear; both columns then agree) gives the clear figures to
+// within the run-to-run noise of the match.
+//
 // --physics runs the scene on another engine too (Bullet; Box2D sees it from above), next to
 // the reference physics, which is always measured first as the yardstick.
 //
 //   shoal-bench-cubes [--seconds S] [--json FILE] [--checksum-frames N] [--budget BYTES_PER_S]
-//                     [--physics LIST]
+//                     [--physics LIST] [--insecure]
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -35,6 +41,7 @@
 #include "shoal/forwarding_transport.hpp"
 #include "shoal/memory_network.hpp"
 #include "shoal/peer.hpp"
+#include "shoal/security.hpp"
 #include "shoal/version.hpp"
 
 namespace {
@@ -108,7 +115,9 @@ struct Stage {
 struct Result {
   samples::Physics physics = samples::Physics::reference;
   std::string name;
-  double kbps = 0, packets_per_s = 0;
+  double kbps = 0, packets_per_s = 0;  // on the wire (sealed, unless --insecure)
+  double clear_kbps = 0;                 // the same messages in the clear
+  double bytes_per_packet = 0, clear_bytes_per_packet = 0;
   float pos[3] = {}, rot[3] = {};  // p50, p99, max
   float moving_pos_p99 = 0;        // over objects moving on the owner at that frame
   std::uint64_t overrides = 0, baseline_misses = 0;
@@ -126,7 +135,7 @@ void percentiles(std::vector<float>& v, float out[3]) {
   out[2] = *std::max_element(v.begin(), v.end());
 }
 
-Result run_stage(samples::Physics physics, const Stage& stage, double seconds, int checksum_frames) {
+Result run_stage(samples::Physics physics, const Stage& stage, double seconds, int checksum_frames, bool secure) {
   PeerConfig config;
   config.snapshots = stage.snapshots;
   config.rest_snapshot_interval_frames = stage.rest_interval;
@@ -139,10 +148,19 @@ Result run_stage(samples::Physics physics, const Stage& stage, double seconds, i
 
   const std::unique_ptr<samples::EngineWorld> world0 = samples::make_engine_world(physics, scene_layout());
   const std::unique_ptr<samples::EngineWorld> world1 = samples::make_engine_world(physics, scene_layout());
-  Peer owner(config, world0->simulation(), net.create_endpoint(1));
-  auto counter = std::make_unique<CountingTransport>(net.create_endpoint(2));
-  CountingTransport& received = *counter;
-  Peer viewer(config, world1->simulation(), std::move(counter));
+  const SessionAuthority authority("bench-cubes");
+  const auto secured = [&](std::unique_ptr<Transport> t) {
+    SecurityConfig security;
+    security.enabled = secure;
+    security.credentials = authority.invite();
+    return make_secure_transport(std::move(t), security);
+  };
+  Peer owner(config, world0->simulation(), secured(net.create_endpoint(1)));
+  auto wire_counter = std::make_unique<CountingTransport>(net.create_endpoint(2));
+  CountingTransport& received = *wire_counter;
+  auto clear_counter = std::make_unique<CountingTransport>(secured(std::move(wire_counter)));
+  CountingTransport& received_clear = *clear_counter;
+  Peer viewer(config, world1->simulation(), std::move(clear_counter));
   owner.set_controlled(kPlayer);
   owner.host();
   viewer.join(owner.address());
@@ -166,7 +184,7 @@ Result run_stage(samples::Physics physics, const Stage& stage, double seconds, i
   const auto frames = static_cast<int>(seconds * 60);
   pos_err.reserve(static_cast<std::size_t>(frames) * ids.size());
   rot_err.reserve(pos_err.capacity());
-  received.counting = true;
+  received.counting = received_clear.counting = true;
   const std::int64_t start = now;
   for (int i = 0; i < frames; ++i) {
     tick();
@@ -180,7 +198,7 @@ Result run_stage(samples::Physics physics, const Stage& stage, double seconds, i
       rot_err.push_back(angle_between(a->orientation, b->orientation));
     }
   }
-  received.counting = false;
+  received.counting = received_clear.counting = false;
   const double elapsed_s = static_cast<double>(now - start) * 1e-6;
 
   Result r;
@@ -188,6 +206,11 @@ Result run_stage(samples::Physics physics, const Stage& stage, double seconds, i
   r.name = stage.name;
   r.kbps = static_cast<double>(received.bytes) * 8 / 1000 / elapsed_s;
   r.packets_per_s = static_cast<double>(received.packets) / elapsed_s;
+  r.clear_kbps = static_cast<double>(received_clear.bytes) * 8 / 1000 / elapsed_s;
+  if (received.packets > 0) r.bytes_per_packet = static_cast<double>(received.bytes) / static_cast<double>(received.packets);
+  if (received_clear.packets > 0) {
+    r.clear_bytes_per_packet = static_cast<double>(received_clear.bytes) / static_cast<double>(received_clear.packets);
+  }
   percentiles(pos_err, r.pos);
   percentiles(rot_err, r.rot);
   float moving[3] = {};
@@ -227,6 +250,7 @@ int main(int argc, char** argv) {
   int budget = SnapshotConfig{}.bytes_per_second;
   const char* json = nullptr;
   std::vector<samples::Physics> engines{samples::Physics::reference};  // the yardstick, first
+  bool secure = true;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const bool has_value = i + 1 < argc;
@@ -238,6 +262,8 @@ int main(int argc, char** argv) {
       checksum_frames = std::atoi(argv[++i]);
     } else if (arg == "--budget" && has_value) {
       budget = std::atoi(argv[++i]);
+    } else if (arg == "--insecure") {
+      secure = false;
     } else if (arg == "--physics" && has_value) {
       try {
         for (samples::Physics p : samples::physics_list(argv[++i])) {
@@ -250,8 +276,10 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: %s [--seconds S] [--json FILE] [--checksum-frames N] [--budget BYTES_PER_S] [--physics LIST]\n"
+                   "          [--insecure]\n"
                    "  --physics LIST  also run the scene on these engines (comma-separated: bullet, box2d),\n"
-                   "                  next to the reference physics\n",
+                   "                  next to the reference physics\n"
+                   "  --insecure      links in the clear (by default secured; the clear columns show the cost)\n",
                    argv[0]);
       return 2;
     }
@@ -260,17 +288,19 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "--seconds must be positive\n");
     return 2;
   }
-  std::printf("901 cubes, 2 peers, 60 Hz, 100 ms RTT, 5%% loss, %.0f s per stage (desync checksums every %d frames)\n",
-              seconds, checksum_frames);
-  std::printf("%-24s %10s %10s %8s | %9s %9s %9s | %9s %9s %9s | %12s %9s\n", "stage", "engine", "kbps", "pkt/s",
-              "pos p50", "pos p99", "pos max", "rot p50", "rot p99", "rot max", "moving p99", "overrides");
+  std::printf("901 cubes, 2 peers, 60 Hz, 100 ms RTT, 5%% loss, %.0f s per stage (desync checksums every %d frames), "
+              "links %s\n", seconds, checksum_frames, secure ? "secured" : "in the clear (--insecure)");
+  std::printf("%-24s %10s %10s %10s %8s %7s %7s | %9s %9s %9s | %9s %9s %9s | %12s %9s\n", "stage", "engine", "kbps",
+              "kbps clear", "pkt/s", "B/pkt", "clear", "pos p50", "pos p99", "pos max", "rot p50", "rot p99", "rot max",
+              "moving p99", "overrides");
   std::vector<Result> results;
   try {
     for (const Stage& stage : stages(budget)) {
       for (samples::Physics physics : engines) {
-        const Result r = run_stage(physics, stage, seconds, checksum_frames);
-        std::printf("%-24s %10s %10.1f %8.1f | %8.5fm %8.5fm %8.5fm | %8.5fr %8.5fr %8.5fr | %11.5fm %9llu\n",
-                    r.name.c_str(), samples::name(r.physics), r.kbps, r.packets_per_s, static_cast<double>(r.pos[0]),
+        const Result r = run_stage(physics, stage, seconds, checksum_frames, secure);
+        std::printf("%-24s %10s %10.1f %10.1f %8.1f %7.1f %7.1f | %8.5fm %8.5fm %8.5fm | %8.5fr %8.5fr %8.5fr | %11.5fm %9llu\n",
+                    r.name.c_str(), samples::name(r.physics), r.kbps, r.clear_kbps, r.packets_per_s, r.bytes_per_packet,
+                    r.clear_bytes_per_packet, static_cast<double>(r.pos[0]),
                     static_cast<double>(r.pos[1]), static_cast<double>(r.pos[2]), static_cast<double>(r.rot[0]),
                     static_cast<double>(r.rot[1]), static_cast<double>(r.rot[2]), static_cast<double>(r.moving_pos_p99),
                     static_cast<unsigned long long>(r.overrides));
@@ -288,15 +318,17 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "shoal-bench-cubes: cannot write %s\n", json);
       return 1;
     }
-    std::fprintf(f, "{\n  \"seconds\": %g,\n  \"stages\": [\n", seconds);
+    std::fprintf(f, "{\n  \"seconds\": %g,\n  \"secure\": %s,\n  \"stages\": [\n", seconds, secure ? "true" : "false");
     for (std::size_t i = 0; i < results.size(); ++i) {
       const Result& r = results[i];
       std::fprintf(f,
-                   "    {\"physics\": \"%s\", \"name\": \"%s\", \"kbps\": %.3f, \"packets_per_s\": %.2f, "
+                   "    {\"physics\": \"%s\", \"name\": \"%s\", \"kbps\": %.3f, \"clear_kbps\": %.3f, "
+                   "\"bytes_per_packet\": %.2f, \"clear_bytes_per_packet\": %.2f, \"packets_per_s\": %.2f, "
                    "\"pos_err_p50_m\": %.6g, \"pos_err_p99_m\": %.6g, \"pos_err_max_m\": %.6g, "
                    "\"rot_err_p50_rad\": %.6g, \"rot_err_p99_rad\": %.6g, \"rot_err_max_rad\": %.6g, "
                    "\"moving_pos_err_p99_m\": %.6g, \"overrides\": %llu, \"baseline_misses\": %llu}%s\n",
-                   samples::name(r.physics), r.name.c_str(), r.kbps, r.packets_per_s, static_cast<double>(r.pos[0]),
+                   samples::name(r.physics), r.name.c_str(), r.kbps, r.clear_kbps, r.bytes_per_packet,
+                   r.clear_bytes_per_packet, r.packets_per_s, static_cast<double>(r.pos[0]),
                    static_cast<double>(r.pos[1]), static_cast<double>(r.pos[2]), static_cast<double>(r.rot[0]),
                    static_cast<double>(r.rot[1]), static_cast<double>(r.rot[2]), static_cast<double>(r.moving_pos_p99),
                    static_cast<unsigned long long>(r.overrides), static_cast<unsigned long long>(r.baseline_misses), i + 1 < results.size() ? "," : "");

@@ -46,6 +46,9 @@ void write_json(const std::string& path, const std::vector<OverheadResult>& over
         << ", \"present\": " << r.phases.present_us << ", \"session\": " << r.phases.session_us
         << ", \"sdk\": " << r.phases.sdk_us() << ", \"physics\": " << r.phases.physics_us
         << ", \"resimulated_physics\": " << r.phases.resimulated_physics_us << "}";
+    out << ", \"security\": {\"update_us_secured\": " << r.security.update_us_secured
+        << ", \"update_us_clear\": " << r.security.update_us_clear << ", \"security_us\": " << r.security.security_us
+        << ", \"share\": " << r.security.share << ", \"messages_per_frame\": " << r.security.messages_per_frame << "}";
     if (r.recording.measured) {
       out << ", \"recording\": {\"update_us_off\": " << r.recording.update_us_off
           << ", \"update_us_on\": " << r.recording.update_us_on << ", \"share\": " << r.recording.share

@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -23,6 +24,8 @@
 #include "bench_world.hpp"
 #include "medians.hpp"
 #include "shoal/memory_network.hpp"
+#include "shoal/security.hpp"
+#include "transport_clock.hpp"
 #include "sync/state_compare.hpp"
 #include "shoal/recording.hpp"
 
@@ -181,8 +184,26 @@ OverheadResult measure_overhead(const WorldSpec& spec, int frames, std::uint64_t
     net.set_conditions(link);
     std::vector<BenchPlayer> players;
     players.reserve(static_cast<std::size_t>(peers));
+    // Links secured as over ENet by default; the timed peer's security layer between two clocks.
+    const SessionAuthority authority("bench-sync");
+    TransportClock* above = nullptr;
+    TransportClock* below = nullptr;
     for (int p = 0; p < peers; ++p) {
-      players.emplace_back(spec, static_cast<PeerId>(p), seed, net.create_endpoint(static_cast<std::uint16_t>(p + 1), 5000));
+      std::unique_ptr<Transport> transport = net.create_endpoint(static_cast<std::uint16_t>(p + 1), 5000);
+      if (p == kTimedPeer) {
+        auto clock = std::make_unique<TransportClock>(std::move(transport));
+        below = clock.get();
+        transport = std::move(clock);
+      }
+      SecurityConfig security;
+      security.credentials = authority.invite();
+      transport = make_secure_transport(std::move(transport), security);
+      if (p == kTimedPeer) {
+        auto clock = std::make_unique<TransportClock>(std::move(transport));
+        above = clock.get();
+        transport = std::move(clock);
+      }
+      players.emplace_back(spec, static_cast<PeerId>(p), seed, std::move(transport));
     }
     players[kTimedPeer].peer->record(timed_peer.path);
     players[0].peer->host();
@@ -215,8 +236,17 @@ OverheadResult measure_overhead(const WorldSpec& spec, int frames, std::uint64_t
     for (int i = 0; i < kWarmupFrames; ++i, ++frames_before) render_frame();
 
     const PeerStats before = measured.peer->stats();
+    const std::int64_t above_ns = above->ns, below_ns = below->ns;
+    const std::uint64_t messages = above->messages;
+    const Frame first_frame = measured.peer->frame();
     r.shared = time_blocks(frames, *measured.peer, *measured.timed, measured.update_ns, render_frame);
     const PeerStats after = measured.peer->stats();
+    const double simulated = std::max(1.0, static_cast<double>(measured.peer->frame() - first_frame));
+    r.security.security_us = static_cast<double>((above->ns - above_ns) - (below->ns - below_ns)) * 1e-3 / simulated;
+    r.security.messages_per_frame = static_cast<double>(above->messages - messages) / simulated;
+    r.security.update_us_secured = r.shared.update_us;
+    r.security.update_us_clear = r.shared.update_us - r.security.security_us;
+    r.security.share = r.shared.update_us > 0 ? r.security.security_us / r.shared.update_us : 0;
     const double seconds = static_cast<double>(frames) * static_cast<double>(kRenderUs) * 1e-6;
     auto rate = [&](std::uint64_t a, std::uint64_t b) { return static_cast<double>(b - a) / seconds; };
     r.overrides_per_s = rate(before.overrides, after.overrides);

@@ -42,6 +42,17 @@ struct PhaseCosts {
   }
 };
 
+/// What securing the links cost the timed peer in the shared run (every peer's links are
+/// secured, as over ENet by default): the time its calls into the transport spent in the
+/// security layer (sealing, opening, the handshakes), timed above and below that layer.
+struct SecurityCost {
+  double security_us = 0;       ///< per simulated frame, in the security layer
+  double update_us_secured = 0;  ///< update() per simulated frame, as run
+  double update_us_clear = 0;   ///< the same without the security layer's time
+  double share = 0;             ///< security_us / update_us_secured
+  double messages_per_frame = 0;  ///< sealed or opened per simulated frame
+};
+
 struct OverheadResult {
   samples::Physics physics = samples::Physics::reference;
   int objects = 0, peers = 0, frames = 0;
@@ -59,6 +70,7 @@ struct OverheadResult {
   std::size_t owned_objects = 0;
   PhaseCosts phases;  ///< the alone run again, with the peer timing its phases
   RecordingCost recording;  ///< when asked for
+  SecurityCost security;
 };
 
 /// Plays a bot match of spec.balls peers over spec.objects objects on spec.physics on the

@@ -17,6 +17,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -26,6 +27,7 @@
 #include "relay_process.hpp"
 #include "report.hpp"
 #include "shoal/peer.hpp"
+#include "shoal/security.hpp"
 #include "timeline.hpp"
 
 namespace lan_match {
@@ -77,6 +79,7 @@ std::vector<std::string> peer_arguments(const Options& o, const char* self_path,
       "--jitter-ms", fmt::format("{}", o.jitter_ms), "--duplicate", fmt::format("{}", o.duplicate),
       "--reorder", fmt::format("{}", o.reorder), "--loopback-discovery",
       "--physics", shoal::samples::name(o.physics)};
+  if (o.insecure) args.push_back("--insecure");
   if (o.relay) {
     args.push_back("--relay");
     args.push_back(shoal::to_string(*o.relay));
@@ -100,7 +103,9 @@ std::vector<std::string> peer_arguments(const Options& o, const char* self_path,
   return args;
 }
 
-void spawn(Child& child, const std::vector<std::string>& args) {
+// `credentials` (empty: none) reach the peer in its environment (kCredentialsVariable), never on
+// its command line, which every user of the machine can read.
+void spawn(Child& child, const std::vector<std::string>& args, const std::string& credentials) {
   int in_pipe[2], out_pipe[2];
   if (::pipe2(in_pipe, O_CLOEXEC) != 0 || ::pipe2(out_pipe, O_CLOEXEC) != 0) {
     throw std::runtime_error(fmt::format("cannot create pipes: {}", std::strerror(errno)));
@@ -108,6 +113,15 @@ void spawn(Child& child, const std::vector<std::string>& args) {
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  // Built before fork: the child may only call async-signal-safe functions until exec.
+  std::vector<std::string> environment;
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (!std::string_view(*e).starts_with(std::string(kCredentialsVariable) + "=")) environment.emplace_back(*e);
+  }
+  if (!credentials.empty()) environment.push_back(std::string(kCredentialsVariable) + "=" + credentials);
+  std::vector<char*> envp;
+  for (std::string& e : environment) envp.push_back(e.data());
+  envp.push_back(nullptr);
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error(fmt::format("cannot start a peer process: {}", std::strerror(errno)));
@@ -117,7 +131,7 @@ void spawn(Child& child, const std::vector<std::string>& args) {
     if (::getppid() != parent) ::_exit(1);
     ::dup2(in_pipe[0], STDIN_FILENO);
     ::dup2(out_pipe[1], STDOUT_FILENO);
-    ::execv(argv[0], argv.data());
+    ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);
   }
   ::close(in_pipe[0]);
@@ -151,11 +165,14 @@ class Launcher final : public MatchView {
     for (int i = 0; i < options.peers; ++i) {
       Child& child = children_[static_cast<std::size_t>(i)];
       child.index = i;
-      spawn(child, peer_arguments(options_, self_path, i));
+      spawn(child, peer_arguments(options_, self_path, i), invite());
     }
   }
 
   ~Launcher() { stop_children(); }
+
+  // Fresh credentials for one peer process of this match (none with --insecure).
+  std::string invite() const { return options_.insecure ? std::string{} : authority_.invite().to_text(); }
 
   const MatchReport& report() const { return report_; }
 
@@ -238,7 +255,7 @@ class Launcher final : public MatchView {
     if (!c.killed || fault == kills_.rend()) return;  // its kill failed: that is reported already
     c.reset();
     Options joiner = options_;
-    spawn(c, peer_arguments(joiner, self_path_, c.index));
+    spawn(c, peer_arguments(joiner, self_path_, c.index), invite());
     c.restarted_at = Clock::now();
     fault->report.restarted_at_s = seconds_since_launch();
     if (!quiet_) fmt::print("t={:>3.0f}s | restarted peer #{}\n", fault->report.restarted_at_s, c.index);
@@ -565,6 +582,7 @@ class Launcher final : public MatchView {
   }
 
   Options options_;
+  shoal::SessionAuthority authority_{options_.session};  // the match's: it invites every peer process
   const char* self_path_;
   bool quiet_;
   Clock::time_point started_;

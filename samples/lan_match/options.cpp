@@ -104,6 +104,10 @@ discovery:
   --discovery-port P    UDP port of the LAN announcements (default 47474)
   --loopback-discovery  announce on loopback only, not the LAN (the launcher's peers, which
                         all run on this machine, do)
+security:
+  --insecure            links in the clear, for comparison; by default every link is encrypted
+                        and only peers the launcher invited join (a --peer reads its
+                        credentials from the SHOAL_CREDENTIALS environment variable)
 peer mode:
   --peer                run one peer; its progress and states go to stdout, one line each
   --host | --join       only host, or only join (default: look for a host for 2 s, else host)
@@ -201,6 +205,9 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
     } else if (flag == "--loopback-discovery") {
       switch_flag();
       o.loopback_discovery = true;
+    } else if (flag == "--insecure") {
+      switch_flag();
+      o.insecure = true;
     } else if (flag == "--peer") {
       switch_flag();
       o.peer_mode = true;

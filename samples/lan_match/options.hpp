@@ -28,6 +28,10 @@ struct PeerFault {
   double at_s = 0;
 };
 
+/// The environment variable in which the launcher hands a peer process its credentials (as
+/// text, shoal::Credentials::to_text): a command line is readable by every user of the machine.
+inline constexpr const char* kCredentialsVariable = "SHOAL_CREDENTIALS";
+
 struct Options {
   int peers = 4;                 ///< peers in the match (processes the launcher starts)
   int objects = 200;             ///< shared objects the bots push around
@@ -61,6 +65,9 @@ struct Options {
   std::string session = "shoal-lan-match";
   std::uint16_t discovery_port = 47474;
   bool loopback_discovery = false;  ///< announce on loopback only: every peer runs here
+  /// --insecure: links in the clear (for comparison); else each peer process gets credentials
+  /// from the launcher's session authority in its environment (kCredentialsVariable).
+  bool insecure = false;
 
   // --peer: run one peer instead of launching a match.
   bool peer_mode = false;

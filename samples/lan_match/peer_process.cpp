@@ -8,6 +8,7 @@
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -22,6 +23,7 @@
 #include "shoal/lan_discovery.hpp"
 #include "shoal/peer.hpp"
 #include "shoal/relay.hpp"
+#include "shoal/security.hpp"
 #include "timeline.hpp"
 
 namespace lan_match {
@@ -85,6 +87,21 @@ void take_sample(const shoal::Peer& peer, const std::vector<shoal::ObjectId>& bo
 // --misreport-peer: this peer's first body, 1 cm off in what it reports (never in the match).
 void misreport(PeerSample& sample) {
   if (!sample.states.empty() && sample.states.front()) sample.states.front()->position.x += 0.01f;
+}
+
+// The credentials the launcher put in our environment, or security off with --insecure.
+shoal::SecurityConfig security_for(const Options& options) {
+  shoal::SecurityConfig security;
+  security.enabled = !options.insecure;
+  if (options.insecure) return security;
+  const char* text = std::getenv(kCredentialsVariable);
+  const auto credentials = text == nullptr ? std::nullopt : shoal::Credentials::from_text(text);
+  if (!credentials) {
+    throw std::runtime_error(fmt::format("a --peer needs its credentials in {} (the launcher sets it), or --insecure",
+                                         kCredentialsVariable));
+  }
+  security.credentials = *credentials;
+  return security;
 }
 
 // Through a relay, the session name is both the relay session id and its token, and the host
@@ -180,6 +197,7 @@ int play(const Options& options, SampleWriter& out) {
   transport.conditioner.outbound = link_conditions(options);
   transport.conditioner.seed = options.seed * 1000 + static_cast<std::uint64_t>(options.index) + 1;
   if (const int timeout = peer_timeout_ms(options); timeout > 0) transport.timeout_ms = static_cast<std::uint32_t>(timeout);
+  transport.security = security_for(options);
   shoal::Peer peer(config, physics, make_transport(options, transport));
   if (!options.record_dir.empty()) {
     const std::string described = describe(arena, options.physics);

@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "shoal/security.hpp"
 #include "shoal/transport.hpp"
 #include "shoal/version.hpp"
 
@@ -80,10 +81,12 @@ int main(int argc, char** argv) {
   // Each datagram crosses exactly one conditioner (its sender's outbound one), so a link
   // shows the configured latency and loss once per direction.
   std::vector<Peer> peers(static_cast<std::size_t>(options.peers));
+  const shoal::SessionAuthority authority("transport-demo");  // invites every peer of the demo
   try {
     for (std::size_t i = 0; i < peers.size(); ++i) {
       shoal::TransportConfig config;
       config.timeout_ms = 3000;
+      config.security.credentials = authority.invite();
       config.conditioner.outbound.loss = options.loss;
       config.conditioner.outbound.latency_ms = options.latency_ms;
       config.conditioner.outbound.jitter_ms = options.jitter_ms;

@@ -60,6 +60,30 @@ static void null_arguments(shoal_peer* peer) {
   CHECK_FAILS(shoal_memory_network_set_time_us(NULL, 5), SHOAL_ERROR_NULL_ARGUMENT, "network");
   CHECK_FAILS(shoal_memory_network_create(1, NULL), SHOAL_ERROR_NULL_ARGUMENT, "out_network");
   CHECK_FAILS(shoal_transport_create_enet(NULL, NULL), SHOAL_ERROR_NULL_ARGUMENT, "out_transport");
+  CHECK_FAILS(shoal_authority_create(NULL, NULL), SHOAL_ERROR_NULL_ARGUMENT, "out_authority");
+  CHECK_FAILS(shoal_authority_invite(NULL, 60, NULL), SHOAL_ERROR_NULL_ARGUMENT, "authority");
+  CHECK_FAILS(shoal_transport_secure(NULL, "00", 0), SHOAL_ERROR_NULL_ARGUMENT, "transport");
+  {
+    /* Credentials that are not an authority's are refused, and the transport stays usable. */
+    shoal_memory_network* network = NULL;
+    shoal_transport* transport = NULL;
+    shoal_authority* authority = NULL;
+    shoal_authority* refused = NULL;
+    char credentials[SHOAL_CREDENTIALS_CAPACITY];
+    CHECK(shoal_memory_network_create(1, &network) == SHOAL_OK);
+    CHECK(shoal_memory_network_create_endpoint(network, 0, 2000, &transport) == SHOAL_OK);
+    CHECK_FAILS(shoal_transport_secure(transport, "5343", 0), SHOAL_ERROR_INVALID_ARGUMENT, "credentials");
+    CHECK(shoal_authority_create("errors", &authority) == SHOAL_OK);
+    CHECK_FAILS(shoal_authority_create("", &refused), SHOAL_ERROR_INVALID_ARGUMENT, "session");
+    CHECK(refused == NULL);
+    CHECK_FAILS(shoal_authority_invite(authority, 0, credentials), SHOAL_ERROR_INVALID_ARGUMENT, "validity_s");
+    CHECK(shoal_authority_invite(authority, 60, credentials) == SHOAL_OK);
+    CHECK_FAILS(shoal_transport_secure(transport, credentials, 60001), SHOAL_ERROR_INVALID_ARGUMENT, "token_grace_ms");
+    CHECK(shoal_transport_secure(transport, credentials, 0) == SHOAL_OK);
+    shoal_authority_destroy(authority);
+    shoal_transport_destroy(transport);
+    shoal_memory_network_destroy(network);
+  }
   /* destroying nothing is allowed, as with free(NULL) */
   CHECK(shoal_peer_destroy(NULL) == SHOAL_OK);
   CHECK(shoal_world_destroy(NULL) == SHOAL_OK);

@@ -49,17 +49,28 @@ static inline int ball_peer(int p, shoal_transport* transport, shoal_world** out
 }
 
 /* The two peers of a match over ENet on the default bind host (127.0.0.1), each on a free
- * port and timing out after 2 s of silence. A status. */
+ * port and timing out after 2 s of silence, their links secured with credentials of one
+ * authority. A status. */
 static inline int enet_ball_peers(shoal_world* worlds[2], shoal_peer* peers[2]) {
   shoal_enet_config enet;
+  shoal_authority* authority = NULL;
+  char credentials[SHOAL_CREDENTIALS_CAPACITY];
   int p, status = shoal_enet_config_default(&enet);
   enet.port = 0;
   enet.timeout_ms = 2000;
+  if (status == SHOAL_OK) status = shoal_authority_create("c-api-match", &authority);
   for (p = 0; p < 2 && status == SHOAL_OK; ++p) {
     shoal_transport* transport = NULL;
-    status = shoal_transport_create_enet(&enet, &transport);
-    if (status == SHOAL_OK) status = ball_peer(p, transport, &worlds[p], &peers[p]);
+    status = shoal_authority_invite(authority, 3600, credentials);
+    if (status == SHOAL_OK) status = shoal_transport_create_enet(&enet, &transport);
+    if (status == SHOAL_OK) status = shoal_transport_secure(transport, credentials, 0);
+    if (status == SHOAL_OK) {
+      status = ball_peer(p, transport, &worlds[p], &peers[p]);
+    } else {
+      shoal_transport_destroy(transport);
+    }
   }
+  shoal_authority_destroy(authority);
   return status;
 }
 

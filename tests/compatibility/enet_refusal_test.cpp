@@ -13,6 +13,7 @@
 #include "shoal/forwarding_transport.hpp"
 #include "shoal/peer.hpp"
 #include "shoal/reference_physics.hpp"
+#include "test_credentials.hpp"
 #include "wire/packet_header.hpp"
 
 using namespace shoal;
@@ -53,7 +54,7 @@ Side make_side(const PeerConfig& config, int wire_version) {
   ObjectState ball;
   ball.position = {0, 0.5f, 0};
   side.physics->add_sphere(1, 0.5f, 1.0f, ball);
-  std::unique_ptr<Transport> transport = make_enet_transport({});
+  std::unique_ptr<Transport> transport = make_enet_transport(test::secured());
   if (wire_version != wire::kProtocolVersion) {
     transport = std::make_unique<VersionRewriter>(std::move(transport), static_cast<std::uint8_t>(wire_version));
   }

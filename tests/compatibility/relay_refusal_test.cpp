@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "test_credentials.hpp"
 #include "shoal/peer.hpp"
 #include "shoal/reference_physics.hpp"
 #include "shoal/relay.hpp"
@@ -37,6 +38,7 @@ struct RelayedPeer {
     client.session = "compat";
     client.token = "token";
     client.slot = slot;
+    client.local = test::secured(client.local);
     peer = std::make_unique<Peer>(config, *physics, make_relay_transport(client));
   }
   void poll() {
@@ -131,6 +133,7 @@ TEST_CASE("compatibility through the relay: a client whose relay speaks another 
   config.relay = {"127.0.0.1", fake.local_address().port};
   config.session = "compat";
   config.token = "token";
+  config.local = test::secured(config.local);
   std::unique_ptr<RelayTransport> client = make_relay_transport(config);
   const auto newer = static_cast<std::uint8_t>(transport::kRelayProtocolVersion + 1);
   const auto deadline = Clock::now() + std::chrono::seconds(10);

@@ -41,13 +41,17 @@ struct AuditedMatch {
   std::vector<Player> players;
   std::vector<RelayTransport*> relay_links;  // each player's relay client, for its slot
 
-  AuditedMatch(bool peer_2_lies, float loss_each_way) {
+  // `disclose`: the game gives the members the relay's audit key (else their links are sealed
+  // to the relay like any other).
+  AuditedMatch(bool peer_2_lies, float loss_each_way, bool disclose = true) {
     for (int p = 0; p < 3; ++p) {
       Player player;
       player.physics = std::make_unique<ReferencePhysics>(arena_physics(kSpec));
       build_arena(*player.physics, kSpec);
       RelayClientConfig config = client_config(relay.address(), kSession, p == 0 ? kRelayHostSlot : 0);
       config.resume_timeout_ms = 1500;  // an expelled peer is given up soon
+      // Secured links whose keys the members disclose to the auditor, as the game tells them.
+      if (disclose) config.local.security.audit_key = relay.audit_key();
       config.local.conditioner.outbound.loss = loss_each_way;
       config.local.conditioner.inbound.loss = loss_each_way;
       config.local.conditioner.seed = 40 + static_cast<std::uint64_t>(p);
@@ -160,4 +164,23 @@ TEST_CASE("an auditor refuses a config it cannot use, naming the field") {
   AuditingRelayConfig relay = relay_config();
   relay.audit.sample_probability = 0;
   CHECK_THROWS_WITH_AS(AuditingRelay{relay}, doctest::Contains("sample_probability"), std::invalid_argument);
+}
+
+TEST_CASE("an auditing relay reads a secured match only with the keys the game told the members to disclose") {
+  const auto owner_frames = [](const AuditedMatch& m) {
+    std::uint64_t frames = 0;
+    for (const AuditPeerStats& s : m.relay.audit_stats(kSession)) frames += s.owner_frames;
+    return frames;
+  };
+  AuditedMatch undisclosed(false, 0, false);
+  REQUIRE(undisclosed.run(10, [&] { return undisclosed.connected(); }));
+  undisclosed.start_bots();
+  undisclosed.run(3, [] { return false; });
+  CHECK(owner_frames(undisclosed) == 0);  // sealed: not one snapshot decoded
+
+  AuditedMatch disclosed(false, 0, true);
+  REQUIRE(disclosed.run(10, [&] { return disclosed.connected(); }));
+  disclosed.start_bots();
+  disclosed.run(3, [] { return false; });
+  CHECK(owner_frames(disclosed) > 100);
 }

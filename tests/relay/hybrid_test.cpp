@@ -24,6 +24,7 @@ struct End : Seen<transport::Hybrid> {
 HybridConfig hybrid_config(const Address& relay, std::uint16_t slot) {
   HybridConfig c;
   c.relay = client_config(relay, "hybrid", slot);
+  c.direct = test::secured(c.direct);
   c.direct.timeout_ms = 1000;  // a blocked direct path is noticed within a second
   c.direct_timeout_ms = 300;
   c.direct_retry_ms = 300;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "test_credentials.hpp"
 #include "../sync/match_harness.hpp"
 #include "shoal/relay.hpp"
 #include "transport/relay_client.hpp"
@@ -57,6 +58,7 @@ inline RelayClientConfig client_config(const Address& relay, const std::string& 
   c.session = session;
   c.token = "token-" + session;
   c.slot = slot;
+  c.local = test::secured(c.local);
   return c;
 }
 

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "test_credentials.hpp"
 #include "arrival_gate.hpp"
 #include "match_harness.hpp"
 #include "match_scenarios.hpp"
@@ -53,7 +54,7 @@ struct EnetMatch {
             const std::function<void(Player&, int)>& prepare = {})
       : spec_(spec), seed_(seed) {
     for (int p = 0; p < peers; ++p) {
-      TransportConfig t;
+      TransportConfig t = test::secured();
       t.timeout_ms = 2000;
       t.conditioner = seeded(conditions, static_cast<std::size_t>(p));
       auto gate = std::make_unique<ArrivalGate>(make_enet_transport(t));

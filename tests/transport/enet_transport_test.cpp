@@ -219,7 +219,7 @@ TEST_CASE("reliable messages arrive exactly once and in order under 30% loss and
   CHECK_FALSE(b.saw(TransportEventKind::timed_out));
 
   // Both conditioners of a's link impaired traffic.
-  const auto* transport = dynamic_cast<const shoal::transport::EnetTransport*>(a.transport.get());
+  const shoal::transport::EnetTransport* transport = a.enet;
   REQUIRE(transport != nullptr);
   const auto remote = shoal::transport::resolve(b.address());
   const auto* outbound = transport->relay().outbound_counters(remote);

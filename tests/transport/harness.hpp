@@ -11,7 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "shoal/security.hpp"
 #include "shoal/transport.hpp"
+#include "test_credentials.hpp"
+#include "transport/enet_transport.hpp"
 
 namespace shoal::test {
 
@@ -23,7 +26,14 @@ struct Received {
 };
 
 struct TestPeer {
-  explicit TestPeer(TransportConfig config = {}) : transport(make_enet_transport(config)) {}
+  /// As make_enet_transport builds it (secured unless config turns it off), keeping a view of
+  /// the ENet transport under the security layer for the tests that inspect it.
+  explicit TestPeer(TransportConfig config = {}) {
+    config = secured(config);
+    auto inner = std::make_unique<transport::EnetTransport>(config);
+    enet = inner.get();
+    transport = make_secure_transport(std::move(inner), config.security);
+  }
 
   void drain() {
     TransportEvent event;
@@ -60,6 +70,7 @@ struct TestPeer {
   Address address() const { return transport->local_address(); }
 
   std::unique_ptr<Transport> transport;
+  transport::EnetTransport* enet = nullptr;  ///< under `transport`'s security layer, if any
   std::vector<Received> events;
 };
 

@@ -12,6 +12,7 @@
 // peers do (same bodies in the same order, same physics settings).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -94,7 +95,9 @@ class Auditor {
 
 /// shoal-relay with an auditor per session: what a game runs instead of the generic relay to
 /// have liars expelled (the generic one cannot know the game's world). Peers use it as any
-/// relay (shoal/relay.hpp).
+/// relay (shoal/relay.hpp). Their links are secured end to end, so the game gives the relay's
+/// audit_key() to every member explicitly (SecurityConfig::audit_key): each link's keys are then
+/// disclosed to this auditor alone.
 ///
 ///   shoal::AuditingRelayConfig config;
 ///   config.audit.world = [] { return make_my_world(); };   // as every peer builds it
@@ -124,6 +127,9 @@ class AuditingRelay {
   void wait(int timeout_ms);
 
   Address address() const;  ///< where clients reach the relay (the bound port when config.port was 0)
+  /// The public key (X25519) to which members disclose their links' keys: the game hands it to
+  /// every member as SecurityConfig::audit_key. Made at random with the relay.
+  std::array<std::uint8_t, 32> audit_key() const;
   /// What the auditor of `session` found, by slot (empty for a session it has not seen).
   std::vector<AuditPeerStats> audit_stats(const std::string& session) const;
   /// The slots expelled from `session`, in order.

@@ -20,6 +20,12 @@ enum class DropReason : std::uint8_t {
   malformed,            ///< parses, but a value is impossible (NaN, non-unit quaternion, ...)
   stale,                ///< older than what was already accepted
   not_owner,            ///< state or a claim for an object the sender does not own
+  no_token,             ///< before or without a valid join token (a connection past its grace)
+  bad_token,            ///< a handshake whose token or signature does not verify
+  token_expired,        ///< a join token past its expiry
+  wrong_session,        ///< a join token for another session (or from another authority)
+  forged,               ///< fails authentication: tampered with, or sealed without the link's key
+  replayed,             ///< a sealed message received before (or too old to tell)
   count                 ///< number of reasons; not a reason itself
 };
 

@@ -32,6 +32,7 @@ class ForwardingTransport : public Transport {
   }
   std::size_t max_message_size() const override { return inner_->max_message_size(); }
   void set_conditions(const ConditionerConfig& config) override { inner_->set_conditions(config); }
+  DropCounters drops() const override { return inner_->drops(); }
 
  protected:
   /// the wrapped transport

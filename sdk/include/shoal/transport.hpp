@@ -9,7 +9,9 @@
 #include <span>
 #include <string>
 
+#include "shoal/drop_reason.hpp"
 #include "shoal/link_conditions.hpp"
+#include "shoal/security_config.hpp"
 
 namespace shoal {
 
@@ -85,6 +87,10 @@ class Transport {
 
   /// Changes the simulated network at run time (every connection, both directions).
   virtual void set_conditions(const ConditionerConfig& config) = 0;
+
+  /// What the transport itself dropped before any message reached its caller (forged,
+  /// replayed, without a valid join token...), by reason. Peer adds it to PeerStats::dropped.
+  virtual DropCounters drops() const { return {}; }
 };
 
 /// How an ENet transport binds and behaves (make_enet_transport).
@@ -94,10 +100,13 @@ struct TransportConfig {
   std::size_t max_connections = 64;  ///< connections accepted at once
   std::uint32_t timeout_ms = 5000;  ///< silence after which a connection times out
   ConditionerConfig conditioner;  ///< the simulated network (loss, latency...), none by default
+  /// Encryption and join tokens (shoal/security.hpp): on by default, so credentials are needed.
+  SecurityConfig security;
 };
 
-/// Creates an ENet transport bound to config.bind_host:config.port.
-/// Throws std::invalid_argument for a bad config and std::runtime_error when the port
+/// Creates an ENet transport bound to config.bind_host:config.port, whose links are secured
+/// (config.security) unless that is disabled.
+/// Throws std::invalid_argument for a bad config (security on without credentials too) and std::runtime_error when the port
 /// cannot be bound, with a message that says which.
 std::unique_ptr<Transport> make_enet_transport(const TransportConfig& config);
 

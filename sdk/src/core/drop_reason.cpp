@@ -13,6 +13,12 @@ std::string_view to_string(DropReason reason) {
     case DropReason::malformed: return "malformed";
     case DropReason::stale: return "stale";
     case DropReason::not_owner: return "not_owner";
+    case DropReason::no_token: return "no_token";
+    case DropReason::bad_token: return "bad_token";
+    case DropReason::token_expired: return "token_expired";
+    case DropReason::wrong_session: return "wrong_session";
+    case DropReason::forged: return "forged";
+    case DropReason::replayed: return "replayed";
     case DropReason::count: break;
   }
   return "unknown";

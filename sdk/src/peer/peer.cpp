@@ -268,6 +268,10 @@ PeerStats Peer::stats() const {
     s.frozen_objects = static_cast<std::size_t>(std::ranges::count(impl_->frozen_next, std::uint8_t{1}));
   }
   s.cost = impl_->cost_clock.cost();
+  // What the transport dropped (forged, replayed, no token...) never reached the peer's own
+  // checks; it is counted with them.
+  const DropCounters below = impl_->transport->drops();
+  for (std::size_t i = 0; i < s.dropped.counts.size(); ++i) s.dropped.counts[i] += below.counts[i];
   for (const session::Member& m : impl_->session.members.remotes()) {
     RemotePeerStats remote{m.id, impl_->transport->stats(m.connection)};
     // The snapshot stream's own sequence numbers measure the loss of everything the link

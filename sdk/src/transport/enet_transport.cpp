@@ -9,10 +9,12 @@
 
 #include <fmt/format.h>
 
+#include "shoal/security.hpp"
+
 namespace shoal {
 
 std::unique_ptr<Transport> make_enet_transport(const TransportConfig& config) {
-  return std::make_unique<transport::EnetTransport>(config);
+  return make_secure_transport(std::make_unique<transport::EnetTransport>(config), config.security);
 }
 
 namespace transport {

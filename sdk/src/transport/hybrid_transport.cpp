@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "core/steady_now.hpp"
+#include "security/secured_transport.hpp"
 
 namespace shoal {
 
@@ -24,8 +25,23 @@ Address hybrid_address(const Address& direct, std::uint16_t relay_slot) {
   return {direct.host + "/" + std::to_string(relay_slot), direct.port};
 }
 
+namespace {
+
+// A route is secured once, whatever its path: the relay path forwards only sealed messages
+// and a switch of path keeps the route's keys.
+class SecureHybridTransport final : public security::SecuredTransport<HybridTransport> {
+ public:
+  using SecuredTransport::SecuredTransport;
+  Path path(ConnectionId connection) const override { return inner().path(connection); }
+  RelayStatus relay_status() const override { return inner().relay_status(); }
+};
+
+}  // namespace
+
 std::unique_ptr<HybridTransport> make_hybrid_transport(const HybridConfig& config) {
-  return std::make_unique<transport::Hybrid>(config);
+  auto hybrid = std::make_unique<transport::Hybrid>(config);
+  if (!config.direct.security.enabled) return hybrid;
+  return std::make_unique<SecureHybridTransport>(std::move(hybrid), config.direct.security);
 }
 
 namespace transport {

@@ -8,12 +8,26 @@
 #include <fmt/format.h>
 
 #include "core/steady_now.hpp"
+#include "security/secured_transport.hpp"
 #include "transport/enet_transport.hpp"
 
 namespace shoal {
 
+namespace {
+
+// The links through the relay secured end to end: the relay forwards only sealed messages.
+class SecureRelayTransport final : public security::SecuredTransport<RelayTransport> {
+ public:
+  using SecuredTransport::SecuredTransport;
+  RelayStatus status() const override { return inner().status(); }
+};
+
+}  // namespace
+
 std::unique_ptr<RelayTransport> make_relay_transport(const RelayClientConfig& config) {
-  return std::make_unique<transport::RelayClient>(config);
+  auto client = std::make_unique<transport::RelayClient>(config);
+  if (!config.local.security.enabled) return client;
+  return std::make_unique<SecureRelayTransport>(std::move(client), config.local.security);
 }
 
 std::string relay_session_code(const std::string& session) { return transport::session_code(session); }

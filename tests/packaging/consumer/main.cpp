@@ -5,6 +5,7 @@
 
 #include <shoal/peer.hpp>
 #include <shoal/reference_physics.hpp>
+#include <shoal/security.hpp>
 
 int main() {
   shoal::ReferencePhysics physics(shoal::ReferencePhysicsConfig{});
@@ -12,7 +13,9 @@ int main() {
   start.position = {0, 2, 0};
   physics.add_sphere(1, 0.5f, 1.0f, start);
 
+  shoal::SessionAuthority authority("quickstart");  // the host invites every peer
   shoal::TransportConfig transport;  // 127.0.0.1, any free port
+  transport.security.credentials = authority.invite();
   shoal::Peer peer(shoal::PeerConfig{}, physics, shoal::make_enet_transport(transport));
   peer.set_controlled(1);
   peer.host();

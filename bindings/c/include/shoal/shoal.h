@@ -31,7 +31,7 @@
 /** Incremented whenever this header changes: a declaration added (the ABI stays compatible)
  *  or changed. Changes that break the ABI also change libshoal_c's SOVERSION
  *  (SHOAL_C_ABI_VERSION); CHANGELOG.md lists both. */
-#define SHOAL_C_API_VERSION 9
+#define SHOAL_C_API_VERSION 10
 /** The C ABI's version: libshoal_c's SOVERSION. Incremented only when a change breaks programs
  *  built against an older header (a struct's size, a value or a function removed or changed). */
 #define SHOAL_C_ABI_VERSION 1
@@ -381,6 +381,33 @@ SHOAL_C_API int shoal_transport_create_enet(const shoal_enet_config* config,
                                             shoal_transport** out_transport);
 /** Destroys a transport never given to a peer; NULL is a no-op. */
 SHOAL_C_API int shoal_transport_destroy(shoal_transport* transport);
+
+/* Secured links (shoal/security.hpp; since version 10). A session's authority (usually the
+ * host) invites each peer with credentials, as text; a transport secured with them encrypts and
+ * authenticates every message, and its peer meets only peers invited by the same authority:
+ *   shoal_authority* a;  shoal_authority_create("friday-night", &a);
+ *   char mine[SHOAL_CREDENTIALS_CAPACITY];  shoal_authority_invite(a, 3600, mine);
+ *   shoal_transport_create_enet(&ec, &t);  shoal_transport_secure(t, mine, 0);
+ * The transports the create functions make are in the clear until secured (as programs built
+ * against version 9 expect); secure every transport of a match, or none. */
+#define SHOAL_CREDENTIALS_CAPACITY 512  /**< bytes of credentials as text, NUL included */
+
+/** Issues the join tokens of one session (shoal::SessionAuthority). */
+typedef struct shoal_authority shoal_authority;
+
+/** A fresh authority (a random signing key) for `session`, 1..64 bytes. */
+SHOAL_C_API int shoal_authority_create(const char* session, shoal_authority** out_authority);
+/** Destroys an authority (the credentials it issued stay valid); NULL is a no-op. */
+SHOAL_C_API int shoal_authority_destroy(shoal_authority* authority);
+/** Credentials for one peer, valid for validity_s seconds (> 0), as NUL-terminated text. */
+SHOAL_C_API int shoal_authority_invite(const shoal_authority* authority, int64_t validity_s,
+                                       char out_credentials[SHOAL_CREDENTIALS_CAPACITY]);
+/** Secures a transport not yet given to a peer, in place, with `credentials` (from
+ *  shoal_authority_invite). token_grace_ms: how long a connection may take to present a valid
+ *  token before it is closed; 0 = the default (2000). SHOAL_ERROR_INVALID_ARGUMENT for
+ *  credentials that are not well-formed or a grace over 60000. */
+SHOAL_C_API int shoal_transport_secure(shoal_transport* transport, const char* credentials,
+                                       uint32_t token_grace_ms);
 
 /* Across the Internet through a relay (shoal-relay, shoal/relay.hpp). A peer reached through
  * the relay has the virtual address host "relay", port = its slot in the session; the match

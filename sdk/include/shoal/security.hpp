@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+// Encrypted, authenticated links: who may join a session, and the keys of its links.
+//
+// A session has one authority (usually the host), which holds a signing key and issues each
+// invited peer its Credentials: a join token naming the session, with an expiry, signed by the
+// authority. Every link starts with a handshake in which both ends present their tokens and
+// agree on the link's keys; from then on every message is encrypted and authenticated, and one
+// that is forged, tampered with or replayed is dropped and counted (PeerStats::dropped). A
+// connection that presents no valid token within its grace time is closed before the layers
+// above ever hear of it. The bytes and the threat model: sdk/src/wire/SPEC.md, "Secured links".
+//
+//   shoal::SessionAuthority authority("friday-night");   // on the host
+//   shoal::TransportConfig transport;
+//   transport.security.credentials = authority.invite();  // the host's own
+//   std::string for_alice = authority.invite().to_text(); // give it to Alice (privately)
+//   // Alice: transport.security.credentials = *shoal::Credentials::from_text(for_alice);
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "shoal/security_config.hpp"
+#include "shoal/transport.hpp"
+
+namespace shoal {
+
+/// Issues the join tokens of one session: holds its signing key (Ed25519), made at random.
+class SessionAuthority {
+ public:
+  /// A fresh authority for `session` (1..64 bytes; std::invalid_argument otherwise).
+  explicit SessionAuthority(std::string session);
+  ~SessionAuthority();
+  SessionAuthority(const SessionAuthority&) = delete;
+  SessionAuthority& operator=(const SessionAuthority&) = delete;
+
+  /// Credentials for one peer, valid from now for `validity`.
+  Credentials invite(std::chrono::seconds validity = std::chrono::hours(12)) const;
+  /// Credentials whose token expires at `expires_unix_s` (in the past too, for tests), and that
+  /// name `session` instead of this authority's own when it is given.
+  Credentials invite_until(std::int64_t expires_unix_s, std::string_view session = {}) const;
+  /// The session this authority signs for.
+  const std::string& session() const { return session_; }
+  /// Its public key, which every credentials it issues carry.
+  std::array<std::uint8_t, 32> public_key() const;
+
+ private:
+  std::string session_;
+  std::array<std::uint8_t, 64> secret_key_{};
+};
+
+/// Wraps any transport (e.g. a MemoryNetwork endpoint) so that its links are secured as above.
+/// make_enet_transport, make_relay_transport and make_hybrid_transport do this themselves when
+/// their config's security is enabled. Returns `inner` unchanged when security is disabled.
+/// Throws std::invalid_argument for enabled security without well-formed credentials.
+std::unique_ptr<Transport> make_secure_transport(std::unique_ptr<Transport> inner,
+                                                 const SecurityConfig& security);
+
+}  // namespace shoal

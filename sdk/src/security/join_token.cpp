@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+#include "security/join_token.hpp"
+
+#include <sodium.h>
+
+#include <chrono>
+
+#include "security/bytes.hpp"
+#include "security/sodium.hpp"
+
+namespace shoal::security {
+namespace {
+
+// Domain separation: a token signature can never be taken for a handshake's, or the reverse.
+constexpr std::string_view kTokenDomain = "shoal join token 1";
+constexpr std::uint8_t kCredentialsMagic[2] = {'S', 'C'};
+constexpr std::uint8_t kCredentialsVersion = 1;
+
+std::vector<std::uint8_t> signed_part(const JoinToken& token) {
+  std::vector<std::uint8_t> out(kTokenDomain.begin(), kTokenDomain.end());
+  out.push_back(static_cast<std::uint8_t>(token.session.size()));
+  out.insert(out.end(), token.session.begin(), token.session.end());
+  put_u64(out, static_cast<std::uint64_t>(token.expires_unix_s));
+  put_bytes(out, token.peer_key);
+  return out;
+}
+
+}  // namespace
+
+void append_token(std::vector<std::uint8_t>& out, const JoinToken& token) {
+  const auto part = signed_part(token);
+  out.insert(out.end(), part.begin() + static_cast<std::ptrdiff_t>(kTokenDomain.size()), part.end());
+  put_bytes(out, token.signature);
+}
+
+std::optional<JoinToken> read_token(Reader& reader) {
+  JoinToken token;
+  const std::size_t length = reader.u8();
+  if (length == 0 || length > kMaxSessionBytes) return std::nullopt;
+  const auto session = reader.take(length);
+  token.session.assign(session.begin(), session.end());
+  token.expires_unix_s = static_cast<std::int64_t>(reader.u64());
+  reader.copy_to(token.peer_key);
+  reader.copy_to(token.signature);
+  if (reader.failed()) return std::nullopt;
+  return token;
+}
+
+JoinToken sign_token(std::string_view session, std::int64_t expires_unix_s, const PublicKey& peer_key,
+                     const SecretKey& authority) {
+  ensure_sodium();
+  JoinToken token{std::string(session), expires_unix_s, peer_key, {}};
+  const auto part = signed_part(token);
+  crypto_sign_detached(token.signature.data(), nullptr, part.data(), part.size(), authority.data());
+  return token;
+}
+
+std::optional<DropReason> check_token(const JoinToken& token, const PublicKey& authority,
+                                      std::string_view session, std::int64_t now_unix_s) {
+  ensure_sodium();
+  const auto part = signed_part(token);
+  if (crypto_sign_verify_detached(token.signature.data(), part.data(), part.size(), authority.data()) != 0) {
+    return DropReason::bad_token;
+  }
+  if (token.session != session) return DropReason::wrong_session;
+  if (now_unix_s >= token.expires_unix_s) return DropReason::token_expired;
+  return std::nullopt;
+}
+
+std::optional<OwnCredentials> parse_credentials(std::span<const std::uint8_t> bytes) {
+  ensure_sodium();
+  Reader reader(bytes);
+  const auto magic = reader.take(2);
+  if (reader.failed() || magic[0] != kCredentialsMagic[0] || magic[1] != kCredentialsMagic[1]) return std::nullopt;
+  if (reader.u8() != kCredentialsVersion) return std::nullopt;
+  OwnCredentials own;
+  reader.copy_to(own.authority);
+  auto token = read_token(reader);
+  std::array<std::uint8_t, crypto_sign_SEEDBYTES> seed{};
+  reader.copy_to(seed);
+  if (!token || reader.failed() || reader.left() != 0) return std::nullopt;
+  own.token = std::move(*token);
+  PublicKey derived{};
+  crypto_sign_seed_keypair(derived.data(), own.peer_secret.data(), seed.data());
+  sodium_memzero(seed.data(), seed.size());
+  // The token must be for this very key, or every handshake would fail later, less clearly.
+  if (derived != own.token.peer_key) return std::nullopt;
+  return own;
+}
+
+Credentials make_credentials(const PublicKey& authority, const JoinToken& token, const SecretKey& peer_secret) {
+  Credentials credentials;
+  auto& out = credentials.bytes;
+  out.assign(std::begin(kCredentialsMagic), std::end(kCredentialsMagic));
+  out.push_back(kCredentialsVersion);
+  put_bytes(out, authority);
+  append_token(out, token);
+  // The secret key's first half is its seed, from which the whole key pair follows.
+  out.insert(out.end(), peer_secret.begin(), peer_secret.begin() + crypto_sign_SEEDBYTES);
+  return credentials;
+}
+
+std::int64_t unix_now_s() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace shoal::security
