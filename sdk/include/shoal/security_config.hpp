@@ -38,7 +38,7 @@ struct SecurityConfig {
   Credentials credentials;  ///< this peer's, from the session's SessionAuthority
   /// A connection that has not completed the handshake (presented a valid token) within this
   /// is closed, and counted as DropReason::no_token. 1..60000.
-  std::uint32_t token_grace_ms = 2000;
+  std::uint32_t token_grace_ms = 5000;
   /// An auditing relay's key (AuditingRelay::audit_key), given explicitly by the game: each end
   /// of every link then discloses its sending key to that auditor, sealed so that only it can
   /// read it, and the auditor reads the snapshots the relay forwards. Empty: no one but the two
