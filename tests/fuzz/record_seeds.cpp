@@ -102,7 +102,7 @@ void write_snapshot_runs(const std::filesystem::path& dir, const std::vector<Tap
 
 int main(int argc, char** argv) {
   if (shoal::print_version_if_asked(argc, argv, "shoal-fuzz-record-seeds")) return 0;
-  if (argc != 2) {
+  if (argc != 2 || argv[1][0] == '-') {  // --help, or a mistyped option, is not a folder
     std::fprintf(stderr, "usage: shoal-fuzz-record-seeds DIR  (writes DIR/<target>/ for every fuzz target)\n");
     return 2;
   }

@@ -26,7 +26,7 @@ struct Linked {
 
 }  // namespace
 
-TEST_CASE("security: messages on a secured link arrive on every channel, sealed on the way") {
+TEST_CASE("messages on a secured link arrive on every channel, sealed on the way") {
   Linked l;
   REQUIRE(l.a.send(Channel::control, "control text"));
   REQUIRE(l.a.send(Channel::state, "state text"));
@@ -41,7 +41,7 @@ TEST_CASE("security: messages on a secured link arrive on every channel, sealed 
   CHECK(l.b.transport->drops().total() == 0);
 }
 
-TEST_CASE("security: a replayed datagram is dropped") {
+TEST_CASE("a replayed datagram is dropped") {
   Linked l;
   // Every message b receives from here on arrives twice, as a replay on the path would deliver it.
   l.b.tap->alter = [&](Channel channel, std::vector<std::uint8_t>& bytes) {
@@ -67,7 +67,7 @@ TEST_CASE("security: a replayed datagram is dropped") {
   CHECK(l.b.dropped(DropReason::replayed) == 3);
 }
 
-TEST_CASE("security: a tampered datagram is dropped") {
+TEST_CASE("a tampered datagram is dropped") {
   Linked l;
   int altered = 0;
   // One bit of each message flipped: in the clear sequence number, the ciphertext or the tag.

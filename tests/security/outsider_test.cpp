@@ -106,7 +106,7 @@ Outcome attack(Attack kind, bool secure) {
 
 }  // namespace
 
-TEST_CASE("security: an outsider's snapshot and ownership claim on a connection of its own are dropped and counted, with no effect") {
+TEST_CASE("an outsider's snapshot and ownership claim on a connection of its own are dropped and counted, with no effect") {
   const Outcome in_clear = attack(Attack::own_connection, false);
   CHECK(in_clear.outsider_is_member);  // without security the stranger simply joins the mesh
 
@@ -120,7 +120,7 @@ TEST_CASE("security: an outsider's snapshot and ownership claim on a connection 
   CHECK(sealed.dropped[DropReason::not_owner] == 0);  // none got as far as the peer's checks
 }
 
-TEST_CASE("security: an outsider's snapshot and ownership claim injected into a member's link are dropped and counted, with no effect") {
+TEST_CASE("an outsider's snapshot and ownership claim injected into a member's link are dropped and counted, with no effect") {
   const Outcome in_clear = attack(Attack::injected_into_link, false);
   CHECK(in_clear.owner == 1);  // without security the forged claim takes the object...
   CHECK(in_clear.dropped[DropReason::forged] == 0);

@@ -95,7 +95,7 @@ Forwarded watch_relayed_match(bool secure) {
 
 }  // namespace
 
-TEST_CASE("security: a relay in the middle sees no plaintext state") {
+TEST_CASE("a relay in the middle sees no plaintext state") {
   const Forwarded in_clear = watch_relayed_match(false);
   CHECK(in_clear.snapshots > 0);
   CHECK(in_clear.naming_session > 0);

@@ -34,7 +34,7 @@ struct Refusal {
 
 }  // namespace
 
-TEST_CASE("security: an expired token is refused") {
+TEST_CASE("an expired token is refused") {
   Refusal r(test_authority().invite_until(security::unix_now_s() - 1));
   CHECK(r.host.dropped(DropReason::token_expired) == 1);
   CHECK(r.host.events.empty());  // the host's layers above never heard of the joiner
@@ -48,7 +48,7 @@ TEST_CASE("security: an expired token is refused") {
   CHECK(fine.host.transport->drops().total() == 0);
 }
 
-TEST_CASE("security: a token for another session is refused") {
+TEST_CASE("a token for another session is refused") {
   Refusal other_session(test_authority().invite_until(security::unix_now_s() + 60, "another-session"));
   CHECK(other_session.host.dropped(DropReason::wrong_session) == 1);
   CHECK(other_session.host.events.empty());
@@ -62,7 +62,7 @@ TEST_CASE("security: a token for another session is refused") {
   CHECK_FALSE(other_authority.joiner.saw(TransportEventKind::connected));
 }
 
-TEST_CASE("security: a connection without a token is dropped within its grace time") {
+TEST_CASE("a connection without a token is dropped within its grace time") {
   constexpr std::uint32_t kGraceMs = 1000;
   TransportConfig secure;
   secure.security.token_grace_ms = kGraceMs;
