@@ -107,9 +107,15 @@ void Peer::Impl::apply_ownership(const wire::OwnershipChange& change, bool recor
     case authority::ApplyResult::applied:
       note_owner_change(*body);
       break;
-    case authority::ApplyResult::duplicate:
     case authority::ApplyResult::stale:
-      break;  // the normal outcome of a race: the table already holds the winner
+      // The normal outcome of a race: the table already holds the winner. But the author may
+      // never have heard of it (a newcomer admitted just as the change was made gets neither
+      // the change nor, from its maker, the record), and would keep its own claim for good: the
+      // owner tells it what it holds, which the author then adopts.
+      if (!record && authority.ownership->owner(*body) == session.members.self()) tell_record(change.author, *body);
+      break;
+    case authority::ApplyResult::duplicate:
+      break;
     case authority::ApplyResult::rejected_invalid:
       drop(DropReason::malformed);
       break;
@@ -160,6 +166,16 @@ void Peer::Impl::note_owner_change(BodyIndex b) {
   }
   ++stats.ownership_changes;
   emit(make_event(EventKind::ownership_changed, owner, objects.id(b), history.newest()));
+}
+
+void Peer::Impl::tell_record(PeerId peer, BodyIndex b) {
+  const session::Member* member = session.members.find(peer);
+  if (member == nullptr) return;
+  const authority::OwnerRecord& r = authority.ownership->record(b);
+  wire::Ownership message;
+  message.records = true;
+  message.changes.push_back({objects.id(b), session.members.self(), r.sequence, r.author, r.frame});
+  send_to(member->connection, message);
 }
 
 void Peer::Impl::send_owned_records(ConnectionId connection) {

@@ -110,6 +110,7 @@ struct Peer::Impl {
   // --- regions and ownership (peer_authority.cpp) ---
   void update_regions_and_ownership(Frame frame);
   void send_decided_changes();  // authority.decided, to everyone, and noted here
+  void tell_record(PeerId peer, BodyIndex b);  // this peer's record of an object it owns
   bool everyone_holds_resting_state(BodyIndex body);
   void apply_ownership(const wire::OwnershipChange& change, bool record);
   void reset_regions(PeerId peer);
