@@ -198,3 +198,44 @@ TEST_CASE("a peer cut off for longer than its history snaps back and ends consis
   CHECK(d.objects_compared > 0);
   CHECK(d.bitwise);
 }
+
+// A peer admitted just as another handed an object over hears neither the hand-off nor, from
+// its maker, the record; its own later claim loses on every other peer and would win alone on
+// it for good. The owner answers such a stale change with its record.
+TEST_CASE("an owner answers a change that lost to its record with that record") {
+  ArenaSpec spec{2, 4};
+  FakeMatch m(2, spec, PeerConfig{}, 94);
+  REQUIRE(m.connect(5));
+  Peer& peer = *m.players[0].peer;
+  Intruder newcomer{m.network().create_endpoint(80)};
+  newcomer.connection = newcomer.transport->connect(peer.address());
+  m.run(0.2);
+  newcomer.drain();
+  newcomer.send(Channel::control, encoded(wire::Hello{9, "shoal"}));
+  m.run(0.2);
+  newcomer.drain();
+  REQUIRE(peer.peers() == std::vector<PeerId>{0, 1, 9});
+  const ObjectId target = kFirstObject;
+  const Frame frame = peer.frame() - 1;
+  // Peer 9 claims the object, then hands it to the default owner, peer 0: record (6, by 9).
+  newcomer.send(Channel::control, encoded(wire::Ownership{{{target, 9, 5, 9, frame}}, false}));
+  newcomer.send(Channel::control, encoded(wire::Ownership{{{target, 0, 6, 9, frame + 1}}, false}));
+  m.run(0.1);
+  newcomer.drain();
+  REQUIRE(peer.owner(target) == 0);
+
+  // A claim of an older sequence loses here; peer 0 says what it holds.
+  newcomer.send(Channel::control, encoded(wire::Ownership{{{target, 9, 2, 9, frame + 2}}, false}));
+  m.run(0.1);
+  CHECK(peer.owner(target) == 0);
+  bool told = false;
+  TransportEvent e;
+  for (int i = 0; i < 10'000 && newcomer.transport->poll(e); ++i) {
+    wire::Ownership answer;
+    if (e.kind != TransportEventKind::message || !wire::decode(e.payload, answer) || !answer.records) continue;
+    for (const wire::OwnershipChange& c : answer.changes) {
+      told = told || (c.object == target && c.new_owner == 0 && c.sequence == 6 && c.author == 9);
+    }
+  }
+  CHECK(told);
+}
