@@ -14,6 +14,22 @@
 using namespace shoal;
 using namespace shoal::test;
 
+namespace {
+
+// A connection of its own that introduces itself to peer 0 as member `id` (a Hello).
+Intruder introduced(FakeMatch& m, std::uint16_t port, PeerId id) {
+  Intruder intruder{m.network().create_endpoint(port)};
+  intruder.connection = intruder.transport->connect(m.players[0].peer->address());
+  m.run(0.2);
+  intruder.drain();
+  intruder.send(Channel::control, encoded(wire::Hello{id, "shoal"}));
+  m.run(0.2);
+  intruder.drain();
+  return intruder;
+}
+
+}  // namespace
+
 TEST_CASE("garbage from a stranger is dropped and counted, the match goes on") {
   ArenaSpec spec{2, 4};
   FakeMatch m(2, spec, PeerConfig{}, 91);
@@ -55,13 +71,7 @@ TEST_CASE("a member cannot move objects it does not own") {
   ArenaSpec spec{2, 4};
   FakeMatch m(2, spec, PeerConfig{}, 92);
   REQUIRE(m.connect(5));
-  Intruder liar{m.network().create_endpoint(78)};
-  liar.connection = liar.transport->connect(m.players[0].peer->address());
-  m.run(0.2);
-  liar.drain();
-  liar.send(Channel::control, encoded(wire::Hello{9, "shoal"}));
-  m.run(0.2);
-  liar.drain();
+  Intruder liar = introduced(m, 78, 9);
   REQUIRE(m.players[0].peer->peers() == std::vector<PeerId>{0, 1, 9});
   const ObjectId target = kFirstObject;
   const ObjectState before = m.players[0].peer->state(target);
@@ -99,13 +109,7 @@ TEST_CASE("a record dropped before its sender's claim was heard is taken once th
   FakeMatch m(2, spec, PeerConfig{}, 93);
   REQUIRE(m.connect(5));
   Peer& peer = *m.players[0].peer;
-  Intruder newcomer{m.network().create_endpoint(79)};
-  newcomer.connection = newcomer.transport->connect(peer.address());
-  m.run(0.2);
-  newcomer.drain();
-  newcomer.send(Channel::control, encoded(wire::Hello{9, "shoal"}));
-  m.run(0.2);
-  newcomer.drain();
+  Intruder newcomer = introduced(m, 79, 9);
   REQUIRE(peer.peers() == std::vector<PeerId>{0, 1, 9});
   const ObjectId target = kFirstObject;
   BodyIndex target_body = 0;
@@ -207,13 +211,7 @@ TEST_CASE("an owner answers a change that lost to its record with that record") 
   FakeMatch m(2, spec, PeerConfig{}, 94);
   REQUIRE(m.connect(5));
   Peer& peer = *m.players[0].peer;
-  Intruder newcomer{m.network().create_endpoint(80)};
-  newcomer.connection = newcomer.transport->connect(peer.address());
-  m.run(0.2);
-  newcomer.drain();
-  newcomer.send(Channel::control, encoded(wire::Hello{9, "shoal"}));
-  m.run(0.2);
-  newcomer.drain();
+  Intruder newcomer = introduced(m, 80, 9);
   REQUIRE(peer.peers() == std::vector<PeerId>{0, 1, 9});
   const ObjectId target = kFirstObject;
   const Frame frame = peer.frame() - 1;
