@@ -171,11 +171,15 @@ void Peer::Impl::note_owner_change(BodyIndex b) {
 void Peer::Impl::tell_record(PeerId peer, BodyIndex b) {
   const session::Member* member = session.members.find(peer);
   if (member == nullptr) return;
-  const authority::OwnerRecord& r = authority.ownership->record(b);
   wire::Ownership message;
   message.records = true;
-  message.changes.push_back({objects.id(b), session.members.self(), r.sequence, r.author, r.frame});
+  message.changes.push_back(owned_record(b));
   send_to(member->connection, message);
+}
+
+wire::OwnershipChange Peer::Impl::owned_record(BodyIndex b) const {
+  const authority::OwnerRecord& r = authority.ownership->record(b);
+  return {objects.id(b), session.members.self(), r.sequence, r.author, r.frame};
 }
 
 void Peer::Impl::send_owned_records(ConnectionId connection) {
@@ -188,7 +192,7 @@ void Peer::Impl::send_owned_records(ConnectionId connection) {
   for (BodyIndex b = 0; b < body_count; ++b) {
     const authority::OwnerRecord& r = authority.ownership->record(b);
     if (r.owner != self || r.sequence == 0) continue;  // never changed: the newcomer agrees
-    message.changes.push_back({objects.id(b), self, r.sequence, r.author, r.frame});
+    message.changes.push_back(owned_record(b));
     if (message.changes.size() == kRecordsPerMessage) {
       send_to(connection, message);
       message.changes.clear();

@@ -111,6 +111,7 @@ struct Peer::Impl {
   void update_regions_and_ownership(Frame frame);
   void send_decided_changes();  // authority.decided, to everyone, and noted here
   void tell_record(PeerId peer, BodyIndex b);  // this peer's record of an object it owns
+  wire::OwnershipChange owned_record(BodyIndex b) const;  // as sent to a newcomer
   bool everyone_holds_resting_state(BodyIndex body);
   void apply_ownership(const wire::OwnershipChange& change, bool record);
   void reset_regions(PeerId peer);
