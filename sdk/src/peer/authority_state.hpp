@@ -9,6 +9,7 @@
 // and per peer, its regions. Nothing else writes them.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 #include <vector>
@@ -48,6 +49,27 @@ struct AuthorityState {
       ++owned;
     }
     if (owned != owned_bodies.size()) throw std::logic_error("AuthorityState: the owned list and flags disagree");
+  }
+
+  authority::PeerRegions& regions_of(PeerId peer) {
+    auto it = std::lower_bound(peer_regions.begin(), peer_regions.end(), peer,
+                               [](const authority::PeerRegions& r, PeerId id) { return r.peer < id; });
+    if (it == peer_regions.end() || it->peer != peer) {
+      const std::size_t bodies = owned_by_me.size();
+      it = peer_regions.insert(it, authority::PeerRegions{peer, std::vector<std::uint8_t>(bodies, 0),
+                                                          std::vector<std::uint8_t>(bodies, 0), {}, {}});
+    }
+    return *it;
+  }
+  PeerId owner_of(BodyIndex body) const { return ownership ? ownership->owner(body) : kNoPeer; }
+  /// Until a peer says what it controls, nothing bounds where it may act: its simulated region
+  /// is everything (and it is sent everything it needs), its core nothing.
+  void reset_regions(PeerId peer) {
+    authority::PeerRegions& r = regions_of(peer);
+    std::fill(r.core.begin(), r.core.end(), std::uint8_t{0});
+    r.core_bodies.clear();
+    r.contact_bodies.clear();
+    std::fill(r.simulated.begin(), r.simulated.end(), std::uint8_t{1});
   }
 
   authority::RegionBuilder regions;

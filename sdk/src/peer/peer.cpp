@@ -123,21 +123,14 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       authority(config.authority, body_count),
       rest_checks(body_count, std::max(1, static_cast<Frame>(config.tick_hz / 2))),
       visuals(body_count, config.smoothing, body_types_of(simulation)),
-      interpolator(present::InterpolatorConfig{1.0f / config.tick_hz, 0.5f}),
       session(config.tick_hz),
-      corrections(body_count),
-      forensics(body_count),
-      before(body_count),
-      past_states(body_count),
-      replay_scratch(body_count, 0),
+      corrections(body_count, config.tick_hz),
+      scratch(body_count, user_bytes.max),
       links(body_count, user_bytes.max),
       sender(config, body_count, user_bytes, history, quantizer, quantize_filter, inputs, links, transport, stats) {
   if (!transport) throw std::invalid_argument("shoal::Peer: the transport is null");
   if (config.snapshots.quantize) resimulator.set_state_filter(&quantize_filter);
   resimulator.set_user_bytes(&user_bytes);
-  user_bytes_before.resize(body_count * user_bytes.max);
-  received_user_bytes.resize(user_bytes.max);
-  frozen_next.resize(body_count);
   for (BodyIndex b = 0; b < body_count; ++b) authority.radii[b] = sim.bounding_radius(b);
 }
 
@@ -248,7 +241,7 @@ JoinProgress Peer::join_progress() const {
                                  std::max<std::int64_t>(impl_->last_update_us, 0));
 }
 
-PeerId Peer::owner(ObjectId object) const { return impl_->owner_of(impl_->body_of(object)); }
+PeerId Peer::owner(ObjectId object) const { return impl_->authority.owner_of(impl_->body_of(object)); }
 PeerId Peer::id() const { return impl_->session.members.self(); }
 bool Peer::in_match() const { return impl_->session.phase == Impl::Phase::in_match; }
 Frame Peer::frame() const { return impl_->history.empty() ? kNoFrame : impl_->history.newest(); }
@@ -264,8 +257,8 @@ PeerStats Peer::stats() const {
   s.quantization_clamps = impl_->quantize_filter.clamped();
   s.owned_objects = impl_->authority.owned_bodies.size();
   // Counted here, not every step: only the stats show it.
-  if (impl_->freezing) {
-    s.frozen_objects = static_cast<std::size_t>(std::ranges::count(impl_->frozen_next, std::uint8_t{1}));
+  if (impl_->scratch.freezing) {
+    s.frozen_objects = static_cast<std::size_t>(std::ranges::count(impl_->scratch.frozen_next, std::uint8_t{1}));
   }
   s.cost = impl_->cost_clock.cost();
   // What the transport dropped (forged, replayed, no token...) never reached the peer's own
@@ -297,9 +290,9 @@ ObjectDiagnosis Peer::Impl::diagnose(BodyIndex body, Frame frame) const {
     d.state = history.state(frame, body);
     d.confirmed = history.confirmed(frame, body);
   }
-  d.owner = owner_of(body);
-  d.frozen = freezing && frozen_next[body] != 0;
-  forensics.describe(body, d);
+  d.owner = authority.owner_of(body);
+  d.frozen = scratch.freezing && scratch.frozen_next[body] != 0;
+  corrections.forensics.describe(body, d);
   if (const SnapshotLink* link = d.owner == session.members.self() ? nullptr : links.find(d.owner)) {
     Frame said = kNoFrame;
     if (const wire::QuantizedState* q = link->received.newest(body, said)) {
@@ -311,8 +304,14 @@ ObjectDiagnosis Peer::Impl::diagnose(BodyIndex body, Frame frame) const {
   return d;
 }
 
-PeerId Peer::Impl::owner_of(BodyIndex body) const {
-  return authority.ownership ? authority.ownership->owner(body) : kNoPeer;
+void Peer::Impl::send_encoded(bool encoded, ConnectionId to) {
+  if (!encoded) return;
+  const Channel channel = wire::channel_of(static_cast<wire::MessageKind>(scratch.out[3]));
+  if (to != kNoConnection) {
+    transport->send(to, channel, scratch.out);
+    return;
+  }
+  for (const session::Member& m : session.members.remotes()) transport->send(m.connection, channel, scratch.out);
 }
 
 BodyIndex Peer::Impl::body_of(ObjectId object) const {

@@ -13,26 +13,6 @@ wire::OwnershipChange to_wire(const authority::OwnershipChange& c, ObjectId obje
 
 }  // namespace
 
-authority::PeerRegions& Peer::Impl::regions_of(PeerId peer) {
-  auto it = std::lower_bound(authority.peer_regions.begin(), authority.peer_regions.end(), peer,
-                             [](const authority::PeerRegions& r, PeerId id) { return r.peer < id; });
-  if (it == authority.peer_regions.end() || it->peer != peer) {
-    it = authority.peer_regions.insert(it, authority::PeerRegions{peer, std::vector<std::uint8_t>(body_count, 0),
-                                                        std::vector<std::uint8_t>(body_count, 0), {}, {}});
-  }
-  return *it;
-}
-
-void Peer::Impl::reset_regions(PeerId peer) {
-  // Until a peer says what it controls, nothing bounds where it may act: its simulated region
-  // is everything (and it is sent everything it needs), its core nothing.
-  authority::PeerRegions& r = regions_of(peer);
-  std::fill(r.core.begin(), r.core.end(), std::uint8_t{0});
-  r.core_bodies.clear();
-  r.contact_bodies.clear();
-  std::fill(r.simulated.begin(), r.simulated.end(), std::uint8_t{1});
-}
-
 void Peer::Impl::update_regions_and_ownership(Frame frame) {
   if (authority.region_touched.all) {
     authority.regions.rebuild({history.newest_states(), authority.radii});
@@ -47,14 +27,14 @@ void Peer::Impl::update_regions_and_ownership(Frame frame) {
   constexpr Frame kRemoteRegionInterval = 4;
   authority.controlled_scratch.clear();
   if (controlled) authority.controlled_scratch.push_back(*controlled);
-  authority.regions.compute(authority.controlled_scratch, regions_of(session.members.self()));
+  authority.regions.compute(authority.controlled_scratch, authority.regions_of(session.members.self()));
   for (const auto& [peer, body] : remote_controlled) {
     if ((frame + peer) % kRemoteRegionInterval != 0) continue;
     const BodyIndex controlled_of_peer[] = {body};
-    authority.regions.compute(controlled_of_peer, regions_of(peer));
+    authority.regions.compute(controlled_of_peer, authority.regions_of(peer));
   }
   // Only what this peer owns or its core holds can change hands here.
-  const authority::PeerRegions& mine = regions_of(session.members.self());
+  const authority::PeerRegions& mine = authority.regions_of(session.members.self());
   authority.decide_candidates.assign(authority.owned_bodies.begin(), authority.owned_bodies.end());
   for (BodyIndex b : mine.core_bodies) {
     if (authority.owned_by_me[b] == 0) authority.decide_candidates.push_back(b);
@@ -150,7 +130,7 @@ void Peer::Impl::note_owner_change(BodyIndex b) {
   // frames came from the old owner or its own prediction, so it is no longer confirmed.
   const authority::OwnerRecord& record = authority.ownership->record(b);
   const Frame since = record.frame;
-  forensics.owner_changed(b, {since, owner, record.sequence, record.author, history.empty() ? kNoFrame : history.newest()});
+  corrections.forensics.owner_changed(b, {since, owner, record.sequence, record.author, history.empty() ? kNoFrame : history.newest()});
   if (since != kNoFrame && !history.empty()) {
     owner_frames.forget_from(b, since);
     for (Frame f = std::max(since, history.oldest()); f <= history.newest(); ++f) {

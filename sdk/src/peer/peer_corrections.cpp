@@ -9,10 +9,34 @@
 #include "sync/state_compare.hpp"
 
 namespace shoal {
+namespace {
+
+std::span<const std::uint8_t> replay_outside_reach(Frame from, const world::FrameHistory& history,
+                                                   const AuthorityState& authority, const sync::Mismatches& mismatched,
+                                                   float tick_hz, FrameScratch& scratch) {
+  // Per-object catch-up: re-simulate the overridden bodies and whatever they can reach before
+  // the present; everything else replays its recorded frames.
+  history.copy_states(from, scratch.past_states);
+  const std::span<const ObjectState> states = scratch.past_states;
+  const float horizon = static_cast<float>(history.newest() - from) / tick_hz;
+  std::fill(scratch.replay.begin(), scratch.replay.end(), std::uint8_t{1});
+  for (BodyIndex m : mismatched.bodies()) {
+    const float reach = authority.radii[m] + length(states[m].linear_velocity) * horizon;
+    for (BodyIndex b = 0; b < history.body_count(); ++b) {
+      const float own_reach = authority.radii[b] + length(states[b].linear_velocity) * horizon;
+      if (distance(states[b].position, states[m].position) <= reach + own_reach && !authority.owned_by_me[b]) {
+        scratch.replay[b] = 0;
+      }
+    }
+  }
+  return scratch.replay;
+}
+
+}  // namespace
 
 void Peer::Impl::note_mismatch(BodyIndex body, Frame frame) {
   ++stats.overrides;
-  forensics.overridden(body);
+  corrections.forensics.overridden(body);
   corrections.mismatched.note(body, frame);
 }
 
@@ -56,10 +80,10 @@ void Peer::Impl::catch_up(Frame from) {
   const Frame newest = history.newest();
   const std::span<const ObjectState> now_states = history.newest_states();
   const std::span<const std::uint8_t> replay =
-      config.catchup == CatchupScope::object ? replay_outside_reach(from) : authority.owned_by_me;
+      config.catchup == CatchupScope::object ? replay_outside_reach(from, history, authority, corrections.mismatched, config.tick_hz, scratch) : authority.owned_by_me;
   stats.catchup_frames += static_cast<std::uint64_t>(resimulator.resimulate(from, replay));
   for (BodyIndex b : corrections.mismatched.bodies()) {
-    emit(make_event(EventKind::override_applied, owner_of(b), objects.id(b), from, newest - from));
+    emit(make_event(EventKind::override_applied, authority.owner_of(b), objects.id(b), from, newest - from));
   }
   auto correct = [&](BodyIndex b) {
     const ObjectState& was = resimulator.newest_before(b);
@@ -82,42 +106,24 @@ void Peer::Impl::correct_frozen_bodies() {
     const std::span<const BodyIndex> body(&b, 1);
     if (!resimulator.correct_frozen(from, body)) return false;
     if (!sync::bitwise_equal(was, now_states[b])) visuals.corrected(b, was, now_states[b]);
-    emit(make_event(EventKind::override_applied, owner_of(b), objects.id(b), from, newest - from));
+    emit(make_event(EventKind::override_applied, authority.owner_of(b), objects.id(b), from, newest - from));
     touch(body);
     return true;
   });
 }
 
-std::span<const std::uint8_t> Peer::Impl::replay_outside_reach(Frame from) {
-  // Per-object catch-up: re-simulate the overridden bodies and whatever they can reach before
-  // the present; everything else replays its recorded frames.
-  history.copy_states(from, past_states);
-  const std::span<const ObjectState> states = past_states;
-  const float horizon = static_cast<float>(history.newest() - from) / config.tick_hz;
-  std::fill(replay_scratch.begin(), replay_scratch.end(), std::uint8_t{1});
-  for (BodyIndex m : corrections.mismatched.bodies()) {
-    const float reach = authority.radii[m] + length(states[m].linear_velocity) * horizon;
-    for (BodyIndex b = 0; b < body_count; ++b) {
-      const float own_reach = authority.radii[b] + length(states[b].linear_velocity) * horizon;
-      if (distance(states[b].position, states[m].position) <= reach + own_reach && !authority.owned_by_me[b]) {
-        replay_scratch[b] = 0;
-      }
-    }
-  }
-  return replay_scratch;
-}
 
 void Peer::Impl::snap_to(BodyIndex body, Frame frame, const ObjectState& owner_state,
                          std::span<const std::uint8_t> owner_user_bytes) {
   const Frame newest = history.newest();
   const ObjectState s = newest > frame
-                            ? interpolator.extrapolate(owner_state, static_cast<float>(newest - frame) / config.tick_hz)
+                            ? corrections.interpolator.extrapolate(owner_state, static_cast<float>(newest - frame) / config.tick_hz)
                             : owner_state;
   // The frames in between held this peer's stale guesses; a later catch-up that restores one
   // of them should start from the owner's path instead: interpolate it.
   const FrameData from{frame, owner_state}, to{newest, s};
   for (Frame f = std::max(frame + 1, history.oldest()); f < newest; ++f) {
-    history.set(f, body, interpolator.interpolate(from, to, f));
+    history.set(f, body, corrections.interpolator.interpolate(from, to, f));
   }
   visuals.corrected(body, history.state(newest, body), s);
   history.set(newest, body, s);
@@ -131,7 +137,7 @@ void Peer::Impl::snap_to(BodyIndex body, Frame frame, const ObjectState& owner_s
     sim.write_user_bytes(body, owner_user_bytes);
   }
   ++stats.snaps;
-  emit(make_event(EventKind::snapped, owner_of(body), objects.id(body), frame, newest - frame));
+  emit(make_event(EventKind::snapped, authority.owner_of(body), objects.id(body), frame, newest - frame));
 }
 
 }  // namespace shoal

@@ -4,11 +4,11 @@
 #pragma once
 
 #include <optional>
-#include <vector>
 
 #include "core/bounded_queue.hpp"
 #include "peer/authority_state.hpp"
 #include "peer/corrections.hpp"
+#include "peer/frame_scratch.hpp"
 #include "peer/peer_support.hpp"
 #include "peer/presentation.hpp"
 #include "peer/recorder.hpp"
@@ -16,16 +16,13 @@
 #include "peer/snapshot_links.hpp"
 #include "peer/snapshot_sender.hpp"
 #include "peer/update_cost_clock.hpp"
-#include "present/frame_interpolator.hpp"
 #include "shoal/peer.hpp"
-#include "sync/body_forensics.hpp"
 #include "sync/input_log.hpp"
 #include "sync/owner_frames.hpp"
 #include "sync/quantize_filter.hpp"
 #include "sync/resimulator.hpp"
 #include "sync/rest_checks.hpp"
 #include "wire/refusal.hpp"
-#include "wire/snapshot_codec.hpp"
 #include "world/frame_history.hpp"
 #include "world/object_table.hpp"
 
@@ -41,12 +38,9 @@ struct Peer::Impl {
   void start_match(std::int64_t now_us, Frame frame);
   void step_frame();
   void validate_parts() const;  // every part's invariants; after each frame in the test build
-  std::span<const std::uint8_t> frozen_for_next_step();
-  void note_step_changes();
   void touch(std::span<const BodyIndex> bodies);  // the visuals' and the regions' both
   void touch_all();
   void run_sync_test(Frame frame);
-  void sync_test_user_bytes(Frame frame, std::vector<ObjectId>& differing);
   void send_checksum(Frame frame);
   void send_pings(std::int64_t now_us);
   void refresh_visuals(std::int64_t now_us);
@@ -56,54 +50,46 @@ struct Peer::Impl {
   void correct_tolerated();
   void correct_frozen_bodies();
   void catch_up(Frame from);
-  std::span<const std::uint8_t> replay_outside_reach(Frame from);
-  void snap_to(BodyIndex body, Frame frame, const ObjectState& owner_state,
-               std::span<const std::uint8_t> owner_user_bytes);
+  void snap_to(BodyIndex body, Frame frame, const ObjectState& owner_state, std::span<const std::uint8_t> owner_user_bytes);
   // --- sending (peer_snapshots.cpp; the sending itself is SnapshotSender's) ---
   void settle_owned(const SendView& view);
   SendView send_view(Frame frame);
   // --- receiving owner frames (peer_snapshot_receive.cpp) ---
   void on_snapshot(PeerId from, const wire::Snapshot& snapshot);
-  void prefetch_for(const wire::Snapshot& snapshot, const SnapshotLink& link) const;
-  bool receive_user_bytes(SnapshotLink& link, const wire::ObjectRecord& record, Frame frame);
   void on_snapshot_ack(PeerId from, const wire::SnapshotAckMessage& message);
   /// `user_bytes`: the owner's bytes of the body (exactly its size; empty when it has none).
-  void on_owner_frame(Frame frame, BodyIndex body, const ObjectState& state,
-                      std::span<const std::uint8_t> user_bytes);
+  void on_owner_frame(Frame frame, BodyIndex body, const ObjectState& state, std::span<const std::uint8_t> user_bytes);
   void take_held_record(BodyIndex body, PeerId owner, Frame since);
   void check_resting_copies();
   bool check_resting_copy(BodyIndex body);
   // --- control messages (peer_messages.cpp) ---
   void drain_transport(std::int64_t now_us);
-  void on_message(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes,
-                  std::int64_t now_us);
+  void on_message(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes, std::int64_t now_us);
   void on_ownership(PeerId from, const wire::Ownership& message);
   void on_checksum(PeerId from, const wire::Checksum& message);
-  // --- members, joining, baselines (peer_membership.cpp) ---
+  // --- members coming, going, lost and dialled again (peer_membership.cpp) ---
   void on_connected(ConnectionId connection);
   void on_disconnected(ConnectionId connection, bool timed_out, std::int64_t now_us);
-  void on_join_request(ConnectionId connection, const wire::JoinRequest& message);
-  void on_welcome(ConnectionId connection, const wire::Welcome& message);
-  void on_hello(ConnectionId connection, const wire::Hello& message);
-  // --- compatibility (peer_membership.cpp): other wire versions and encodings are refused ---
-  wire::EncodingSettings encoding() const { return wire::encoding_settings(config.snapshots); }
-  void on_other_version(ConnectionId connection, std::span<const std::uint8_t> bytes);
-  void on_refusal(ConnectionId connection, const wire::Refusal& refusal);
-  void refuse(ConnectionId connection, int their_version, const std::string& reason);
-  void note_incompatible(const std::string& reason);
   void admit(const session::Member& member, bool rejoined);
-  void advance_join(std::int64_t now_us);
-  void fail_join(std::int64_t now_us, JoinFailure failure);
-  JoinStep join_step() const;
   void expire_absent(std::int64_t now_us);
   void start_rejoin();
   void peer_gone(PeerId peer);
-  PeerId membership_authority(PeerId excluded) const;  // decides who is lost: the lowest id heard
   void announce_departure(PeerId peer);
   void on_departure_announced(PeerId from, PeerId peer);
   void redial(PeerId peer, const Address& address);
-  std::optional<session::PendingLink> take_redial(ConnectionId connection);
   void cancel_redials(PeerId peer);
+  // --- joining, compatibility and baselines (peer_joining.cpp) ---
+  void on_join_request(ConnectionId connection, const wire::JoinRequest& message);
+  void on_welcome(ConnectionId connection, const wire::Welcome& message);
+  void on_hello(ConnectionId connection, const wire::Hello& message);
+  void advance_join(std::int64_t now_us);
+  void fail_join(std::int64_t now_us, JoinFailure failure);
+  JoinStep join_step() const;
+  wire::EncodingSettings encoding() const { return wire::encoding_settings(config.snapshots); }
+  void on_other_version(ConnectionId connection, std::span<const std::uint8_t> bytes);  // refused
+  void on_refusal(ConnectionId connection, const wire::Refusal& refusal);
+  void refuse(ConnectionId connection, int their_version, const std::string& reason);
+  void note_incompatible(const std::string& reason);
   void request_baselines();
   void send_baseline(ConnectionId connection);
   void on_baseline(PeerId from, const wire::Baseline& baseline);
@@ -114,20 +100,18 @@ struct Peer::Impl {
   wire::OwnershipChange owned_record(BodyIndex b) const;  // as sent to a newcomer
   bool everyone_holds_resting_state(BodyIndex body);
   void apply_ownership(const wire::OwnershipChange& change, bool record);
-  void reset_regions(PeerId peer);
   void send_owned_records(ConnectionId connection);
   void note_owner_changes();               // after table-wide changes: events and owned_by_me
   void note_owner_change(BodyIndex body);  // after a change of one body's owner
-  authority::PeerRegions& regions_of(PeerId peer);
   // --- shared helpers (peer.cpp) ---
   /// This peer's user bytes of body at a held frame (its size; empty when it has none).
   std::span<std::uint8_t> held_user_bytes(Frame frame, BodyIndex body);
-  PeerId owner_of(BodyIndex body) const;
   ObjectDiagnosis diagnose(BodyIndex body, Frame frame) const;
   template <class Message>
-  void send_to(ConnectionId connection, const Message& message);
+  void send_to(ConnectionId connection, const Message& message) { send_encoded(wire::encode(message, scratch.out), connection); }
   template <class Message>
-  void broadcast(const Message& message);
+  void broadcast(const Message& message) { send_encoded(wire::encode(message, scratch.out), kNoConnection); }
+  void send_encoded(bool encoded, ConnectionId to);  // scratch.out on its kind's channel; to everyone: kNoConnection
   void drop(DropReason reason) { stats.dropped.add(reason); }
   void emit(Event event);
   BodyIndex body_of(ObjectId object) const;  // throws std::invalid_argument
@@ -149,51 +133,18 @@ struct Peer::Impl {
   AuthorityState authority;  // regions, owners, what this peer owns
   sync::RestChecks rest_checks;  // resting copies of others' bodies against their owners'
   Presentation visuals;                     // what the game draws
-  present::FrameInterpolator interpolator;  // snaps: extrapolate, and bridge the frames between
   SessionState session;  // members, clock, joining
   std::optional<BodyIndex> controlled;
   Input current_input;
   std::vector<std::pair<PeerId, BodyIndex>> remote_controlled;
-
-  // Corrections found since the last tick.
-  Corrections corrections;                     // owner frames this peer's differ from, to correct
-  sync::BodyForensics forensics;               // what explains a disagreement (Peer::diagnose)
-
-  // Per-frame scratch, sized once.
-  std::vector<ObjectState> before;
-  std::vector<ObjectState> past_states;  // a past frame's, copied whole
-  std::vector<std::uint8_t> user_bytes_before;  // sync-test mode: bodies x user_bytes.max
-  std::vector<std::uint8_t> received_user_bytes;  // one body's, as a snapshot record carries them
-  std::vector<std::uint8_t> replay_scratch;
-  std::vector<std::uint8_t> out_buffer;
-  wire::Snapshot snapshot_in;
-  wire::SnapshotAckMessage ack_in;
-  std::vector<std::uint8_t> frozen_next;  // per body: left out of the next step
-  bool freezing = false;                  // the last step was given frozen_next
-
+  Corrections corrections;      // owner frames this peer's differ from, to correct
+  FrameScratch scratch;
   SnapshotLinks links;    // both directions' bookkeeping, per remote peer
   SnapshotSender sender;  // what this peer owns, out to the others
-  // Control messages decoded and built here, kept so that their vectors keep their capacity.
-  wire::Checksum checksum_in, checksum_out;
-
   // A game that never polls must not grow memory without bound: past 4096 the oldest go.
   core::BoundedQueue<Event> events{4096};
   PeerStats stats;
   std::int64_t last_update_us = -1;
 };
-
-template <class Message>
-void Peer::Impl::send_to(ConnectionId connection, const Message& message) {
-  if (!wire::encode(message, out_buffer)) return;
-  transport->send(connection, wire::channel_of(static_cast<wire::MessageKind>(out_buffer[3])),
-                  out_buffer);
-}
-
-template <class Message>
-void Peer::Impl::broadcast(const Message& message) {
-  if (!wire::encode(message, out_buffer)) return;
-  const Channel channel = wire::channel_of(static_cast<wire::MessageKind>(out_buffer[3]));
-  for (const session::Member& m : session.members.remotes()) transport->send(m.connection, channel, out_buffer);
-}
 
 }  // namespace shoal

@@ -89,16 +89,16 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
       return on_ownership(from, authority.ownership_in);
     }
     case wire::MessageKind::checksum: {
-      if (auto s = wire::decode(bytes, checksum_in); !s) return drop(s.reason());
-      return on_checksum(from, checksum_in);
+      if (auto s = wire::decode(bytes, scratch.checksum_in); !s) return drop(s.reason());
+      return on_checksum(from, scratch.checksum_in);
     }
     case wire::MessageKind::snapshot: {
-      if (auto s = wire::decode(bytes, quantizer.limits(), snapshot_in, user_bytes.size); !s) return drop(s.reason());
-      return on_snapshot(from, snapshot_in);
+      if (auto s = wire::decode(bytes, quantizer.limits(), scratch.snapshot_in, user_bytes.size); !s) return drop(s.reason());
+      return on_snapshot(from, scratch.snapshot_in);
     }
     case wire::MessageKind::snapshot_ack: {
-      if (auto s = wire::decode(bytes, ack_in); !s) return drop(s.reason());
-      return on_snapshot_ack(from, ack_in);
+      if (auto s = wire::decode(bytes, scratch.ack_in); !s) return drop(s.reason());
+      return on_snapshot_ack(from, scratch.ack_in);
     }
     case wire::MessageKind::hello: {  // the other end's answer to ours
       wire::Hello m;

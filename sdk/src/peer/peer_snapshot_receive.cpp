@@ -8,17 +8,37 @@
 #include "sync/state_compare.hpp"
 
 namespace shoal {
+namespace {
 
-// The bytes a received record describes, into received_user_bytes; false when they are its
+// A snapshot's records name bodies scattered over large per-body tables (the link's baselines,
+// the owner frames, the history's changes): asking for all their cache lines first overlaps the
+// misses instead of waiting on each in turn. Hints only: nothing is read or changed.
+void prefetch_rows(const wire::Snapshot& snapshot, const SnapshotLink& link, const sync::OwnerFrames& owner_frames,
+                   const world::FrameHistory& history, const sync::QuantizeFilter& quantize_filter) {
+  for (const wire::ObjectRecord& record : snapshot.objects) {
+    link.received.prefetch(record.index);
+    owner_frames.prefetch(snapshot.frame, record.index);
+    history.prefetch(snapshot.frame, record.index);
+    if (snapshot.quantized) quantize_filter.prefetch_code(record.index, snapshot.frame);
+  }
+  for (const wire::ObjectRecord& record : snapshot.objects) {
+    link.received.prefetch_states(record.index, snapshot.frame - static_cast<Frame>(record.baseline_age));
+    if (snapshot.quantized) quantize_filter.prefetch_code_entry(record.index, snapshot.frame);
+  }
+}
+
+// The bytes a received record describes, into `out`; false when they are its
 // baseline's and that is not held.
-bool Peer::Impl::receive_user_bytes(SnapshotLink& link, const wire::ObjectRecord& record, Frame frame) {
+bool receive_user_bytes(const SnapshotLink& link, const wire::ObjectRecord& record, Frame frame, std::span<std::uint8_t> out) {
   const std::span<const std::uint8_t> baseline =
       record.user_bytes_unchanged
           ? link.received.user_bytes(record.index, frame - static_cast<Frame>(record.baseline_age))
           : std::span<const std::uint8_t>{};
   return wire::apply_user_bytes(record, baseline,
-                                std::span(received_user_bytes).first(record.user_bytes.size));
+                                out.first(record.user_bytes.size));
 }
+
+}  // namespace
 
 void Peer::Impl::on_snapshot_ack(PeerId from, const wire::SnapshotAckMessage& message) {
   if (message.sender != from) return drop(DropReason::not_owner);
@@ -58,7 +78,7 @@ void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
       }
     }
   }
-  prefetch_for(snapshot, link);
+  prefetch_rows(snapshot, link, owner_frames, history, quantize_filter);
   for (const wire::ObjectRecord& record : snapshot.objects) {
     if (record.index >= body_count) {
       drop(DropReason::malformed);
@@ -68,12 +88,12 @@ void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
     ObjectState state = record.raw;
     std::span<const std::uint8_t> bytes;
     if (user_bytes.any()) {
-      if (!receive_user_bytes(link, record, snapshot.frame)) {
+      if (!receive_user_bytes(link, record, snapshot.frame, scratch.received_user_bytes)) {
         drop(DropReason::malformed);
         link.received.request_reset(body);
         continue;
       }
-      bytes = std::span(received_user_bytes).first(record.user_bytes.size);
+      bytes = std::span(scratch.received_user_bytes).first(record.user_bytes.size);
     }
     if (snapshot.quantized) {
       const wire::QuantizedState* baseline =
@@ -96,7 +116,7 @@ void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
       link.received.store(body, snapshot.frame, *q, bytes);
       state = quantize_filter.dequantize(body, snapshot.frame, *q);
     }
-    if (owner_of(body) != from) {  // nobody moves an object they do not own
+    if (authority.owner_of(body) != from) {  // nobody moves an object they do not own
       drop(DropReason::not_owner);  // still held with the link's baselines: take_held_record()
       continue;
     }
@@ -104,26 +124,11 @@ void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
   }
 }
 
-// A snapshot's records name bodies scattered over large per-body tables (the link's baselines,
-// the owner frames, the history's changes): asking for all their cache lines first overlaps the
-// misses instead of waiting on each in turn. Hints only: nothing is read or changed.
-void Peer::Impl::prefetch_for(const wire::Snapshot& snapshot, const SnapshotLink& link) const {
-  for (const wire::ObjectRecord& record : snapshot.objects) {
-    link.received.prefetch(record.index);
-    owner_frames.prefetch(snapshot.frame, record.index);
-    history.prefetch(snapshot.frame, record.index);
-    if (snapshot.quantized) quantize_filter.prefetch_code(record.index, snapshot.frame);
-  }
-  for (const wire::ObjectRecord& record : snapshot.objects) {
-    link.received.prefetch_states(record.index, snapshot.frame - static_cast<Frame>(record.baseline_age));
-    if (snapshot.quantized) quantize_filter.prefetch_code_entry(record.index, snapshot.frame);
-  }
-}
 
 void Peer::Impl::on_owner_frame(Frame frame, BodyIndex body, const ObjectState& state,
                                 std::span<const std::uint8_t> bytes) {
   const Frame newest = history.newest();
-  forensics.took_owner_frame(body, frame, newest);
+  corrections.forensics.took_owner_frame(body, frame, newest);
   if (frame > newest) {  // the owner is ahead: injected when this peer reaches that frame
     owner_frames.store(frame, body, state, bytes);
     return;
@@ -183,7 +188,7 @@ void Peer::Impl::check_resting_copies() {
 bool Peer::Impl::check_resting_copy(BodyIndex body) {
   if (authority.owned_by_me[body] != 0) return true;
   const ObjectState& own = history.newest_states()[body];
-  SnapshotLink* link = links.find(owner_of(body));
+  SnapshotLink* link = links.find(authority.owner_of(body));
   if (link == nullptr) return true;
   Frame frame = kNoFrame;
   const wire::QuantizedState* said = link->received.newest(body, frame);

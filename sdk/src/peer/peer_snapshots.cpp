@@ -16,7 +16,7 @@ SendView Peer::Impl::send_view(Frame frame) {
   view.remotes = session.members.remotes();
   // Every receiver has regions, as this peer sees them (until it says what it controls: all
   // of the world simulated, none of it its core).
-  for (const session::Member& m : session.members.remotes()) regions_of(m.id);
+  for (const session::Member& m : session.members.remotes()) authority.regions_of(m.id);
   view.regions = authority.peer_regions;
   return view;
 }

@@ -10,6 +10,30 @@
 #include "sync/state_compare.hpp"
 
 namespace shoal {
+namespace {
+
+// The bodies the next step leaves out: outside this peer's simulated region, and neither moving
+// bodies it owns nor the one its player controls. Nothing when the game does not freeze.
+std::span<const std::uint8_t> frozen_for_next_step(const PeerConfig& config, std::optional<BodyIndex> controlled,
+                                                   const world::FrameHistory& history, AuthorityState& authority,
+                                                   PeerId self, FrameScratch& scratch) {
+  scratch.freezing = false;
+  if (!config.freeze_outside_simulated_region || !controlled) return {};
+  scratch.freezing = true;
+  const std::span<const ObjectState> states = history.newest_states();
+  // Over plain pointers: byte vectors may alias anything, which would keep this whole-world
+  // pass from being vectorised.
+  const std::uint8_t* __restrict simulated = authority.regions_of(self).simulated.data();
+  std::uint8_t* __restrict frozen = scratch.frozen_next.data();
+  for (BodyIndex b = 0; b < history.body_count(); ++b) frozen[b] = static_cast<std::uint8_t>(simulated[b] == 0);
+  for (BodyIndex b : authority.owned_bodies) {
+    if (!states[b].at_rest) frozen[b] = 0;
+  }
+  frozen[*controlled] = 0;
+  return scratch.frozen_next;
+}
+
+}  // namespace
 
 void Peer::Impl::update(std::int64_t now_us) {
   cost_clock.begin();
@@ -82,7 +106,7 @@ void Peer::Impl::start_match(std::int64_t now_us, Frame frame) {
   touch_all();
   const std::vector<PeerId> live = session.members.live();
   authority.ownership.emplace(config.authority, config.tick_hz, session.members.self(), live, body_count);
-  for (PeerId peer : live) reset_regions(peer);
+  for (PeerId peer : live) authority.reset_regions(peer);
   for (const AuthorityState::EarlyChange& early : authority.early_ownership) apply_ownership(early.change, early.record);
   authority.early_ownership.clear();
   note_owner_changes();
@@ -99,8 +123,10 @@ void Peer::Impl::step_frame() {
   // snapshot already carries it to the others). The frames before a new controlled object's
   // first delayed input get none.
   if (controlled) inputs.record(*controlled, frame + config.input_delay_frames, current_input);
-  resimulator.step_forward({}, frozen_for_next_step());
-  note_step_changes();
+  resimulator.step_forward({}, frozen_for_next_step(config, controlled, history, authority, session.members.self(), scratch));
+  // The new frame differs from the one before only for the bodies the step changed and those
+  // given their owner's state; every other body was carried over.
+  touch(resimulator.last_changes());
   if (config.sync_test_frames > 0) run_sync_test(frame);
   check_resting_copies();
   cost_clock.lap(&UpdateCost::step_ns);
@@ -132,29 +158,6 @@ void Peer::Impl::validate_parts() const {
 // frames are final for everyone (a resting one stays put either way, and whoever hits it
 // claims it first). Other players' balls out there are frozen too: their owners send them to
 // every peer, and those frames are written in without re-simulating (apply_corrections).
-std::span<const std::uint8_t> Peer::Impl::frozen_for_next_step() {
-  freezing = false;
-  if (!config.freeze_outside_simulated_region || !controlled) return {};
-  freezing = true;
-  const std::span<const ObjectState> states = history.newest_states();
-  // Over plain pointers: byte vectors may alias anything, which would keep this whole-world
-  // pass from being vectorised.
-  const std::uint8_t* __restrict simulated = regions_of(session.members.self()).simulated.data();
-  std::uint8_t* __restrict frozen = frozen_next.data();
-  for (BodyIndex b = 0; b < body_count; ++b) frozen[b] = static_cast<std::uint8_t>(simulated[b] == 0);
-  for (BodyIndex b : authority.owned_bodies) {
-    if (!states[b].at_rest) frozen[b] = 0;
-  }
-  frozen[*controlled] = 0;
-  return frozen_next;
-}
-
-void Peer::Impl::note_step_changes() {
-  // The new frame differs from the one before only for the bodies the step changed and those
-  // given their owner's state; every other body was carried over.
-  touch(resimulator.last_changes());
-}
-
 void Peer::Impl::touch(std::span<const BodyIndex> bodies) {
   visuals.touched(bodies);
   authority.region_touched.add(bodies);
@@ -170,33 +173,28 @@ void Peer::Impl::run_sync_test(Frame frame) {
   const Frame from = frame - config.sync_test_frames;
   if (!history.has(from)) return;
   const std::span<const ObjectState> straight = history.newest_states();  // of `frame`
-  std::copy(straight.begin(), straight.end(), before.begin());
+  std::copy(straight.begin(), straight.end(), scratch.before.begin());
   for (BodyIndex b : user_bytes.bodies) {
-    std::ranges::copy(held_user_bytes(frame, b), user_bytes_before.begin() + b * user_bytes.max);
+    std::ranges::copy(held_user_bytes(frame, b), scratch.user_bytes_before.begin() + b * user_bytes.max);
   }
   resimulator.resimulate(from, {}, sync::Injection::none);
   touch(resimulator.last_changes());
   Event event = make_event(EventKind::desync, session.members.self(), 0, frame, config.sync_test_frames);
   const std::span<const ObjectState> again = history.newest_states();
   for (BodyIndex b = 0; b < body_count; ++b) {
-    if (!sync::bitwise_equal(before[b], again[b])) event.objects.push_back(objects.id(b));
+    if (!sync::bitwise_equal(scratch.before[b], again[b])) event.objects.push_back(objects.id(b));
   }
-  if (user_bytes.any()) sync_test_user_bytes(frame, event.objects);
+  // And the bodies whose user bytes the re-simulation did not reproduce (and whose state it did).
+  for (BodyIndex b : user_bytes.bodies) {
+    const std::span<const std::uint8_t> straight_bytes =
+        std::span(scratch.user_bytes_before).subspan(b * user_bytes.max, user_bytes.size[b]);
+    if (sync::bitwise_equal(scratch.before[b], again[b]) && !sync::user_bytes_equal(held_user_bytes(frame, b), straight_bytes)) {
+      event.objects.push_back(objects.id(b));
+    }
+  }
   if (!event.objects.empty()) {
     ++stats.desyncs;
     emit(std::move(event));
-  }
-}
-
-// Adds the bodies whose user bytes the re-simulation did not reproduce (and whose state it did).
-void Peer::Impl::sync_test_user_bytes(Frame frame, std::vector<ObjectId>& differing) {
-  const std::span<const ObjectState> again = history.newest_states();  // of `frame`
-  for (BodyIndex b : user_bytes.bodies) {
-    const std::span<const std::uint8_t> straight =
-        std::span(user_bytes_before).subspan(b * user_bytes.max, user_bytes.size[b]);
-    if (sync::bitwise_equal(before[b], again[b]) && !sync::user_bytes_equal(held_user_bytes(frame, b), straight)) {
-      differing.push_back(objects.id(b));
-    }
   }
 }
 
@@ -216,7 +214,7 @@ void Peer::Impl::send_checksum(Frame frame) {
   // Frames older than the deepest catch-up are final on their owner.
   const Frame checked = frame - config.max_resimulated_frames - 4;
   if (!history.has(checked) || session.members.remotes().empty()) return;
-  wire::Checksum& message = checksum_out;
+  wire::Checksum& message = scratch.checksum_out;
   message.frame = checked;
   message.objects.clear();
   for (BodyIndex b : authority.owned_bodies) {

@@ -8,6 +8,7 @@
 // writes them.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -46,6 +47,25 @@ struct SessionState {
     for (const session::PendingLink& l : redials) {
       if (members.find_absent(l.peer) == nullptr) throw std::logic_error("SessionState: a redial to a member not absent");
     }
+  }
+
+  /// Who decides that a peer is lost: the lowest id among the members this peer hears, leaving
+  /// `excluded` out (remotes are sorted by id).
+  PeerId membership_authority(PeerId excluded) const {
+    for (const session::Member& m : members.remotes()) {
+      if (m.id != excluded) return std::min(m.id, members.self());
+    }
+    return members.self();
+  }
+  /// The redial that `connection` is, taken off the list.
+  std::optional<session::PendingLink> take_redial(ConnectionId connection) {
+    for (auto it = redials.begin(); it != redials.end(); ++it) {
+      if (it->connection != connection) continue;
+      const session::PendingLink link = *it;
+      redials.erase(it);
+      return link;
+    }
+    return std::nullopt;
   }
 
   Phase phase = Phase::idle;
