@@ -30,7 +30,6 @@ namespace shoal {
 
 struct Peer::Impl {
   using Phase = SessionState::Phase;
-
   Impl(const PeerConfig& config, Simulation& simulation, std::unique_ptr<Transport> transport);
 
   // --- the tick (peer_tick.cpp) ---
