@@ -177,9 +177,13 @@ class Launcher final : public MatchView {
   const MatchReport& report() const { return report_; }
 
   int run() {
-    const auto deadline = Clock::now() + kStartupAllowance +
-                          std::chrono::duration<double>(timeline_.seconds_at(timeline_.last_compare()) + 2);
-    while (!all_done() && Clock::now() < deadline) {
+    // A match the host slows down (PeerStats::pace) takes longer to reach its last frame.
+    const auto launched = Clock::now();
+    auto deadline = [&] {
+      return launched + kStartupAllowance +
+             std::chrono::duration<double>(timeline_.seconds_at(timeline_.last_compare()) / slowest_pace() + 2);
+    };
+    while (!all_done() && Clock::now() < deadline()) {
       read_children(100);
       reap_children();
       apply_faults();
@@ -196,6 +200,13 @@ class Launcher final : public MatchView {
   }
 
   void set_watcher(MatchWatcher watcher) { on_tick_ = std::move(watcher); }
+  float slowest_pace() const {
+    float slowest = 1;
+    for (const Child& c : children_) {
+      for (const PeerSample& s : c.seconds) slowest = std::min(slowest, s.figures.pace);
+    }
+    return std::max(slowest, shoal::PaceConfig{}.min_rate);
+  }
   double seconds_since_launch() const override { return std::chrono::duration<double>(Clock::now() - started_).count(); }
   int launched() const override { return static_cast<int>(children_.size()); }
   pid_t pid_of(int index) const override {
@@ -461,6 +472,7 @@ class Launcher final : public MatchView {
       const PeerFigures& f = s->figures;
       line += fmt::format(" | p{} rtt {:>3.0f}ms {:>4.0f}kbps ovr {:>4.0f}/s cu {:>4.0f}/s own {:>3}", f.peer, f.rtt_ms,
                           f.kbps_out, overrides, catchup, f.owned_objects);
+      if (f.pace < 1) line += fmt::format(" pace {:.2f}", f.pace);
     }
     row.max_position_error_m = compare_samples(present, bodies_).max_position_error_m;
     if (!quiet_) {
@@ -513,8 +525,10 @@ class Launcher final : public MatchView {
     p.frozen_objects = last.frozen_objects;
     p.desyncs = last.desyncs;
     p.join_ms = last.join_ms;
+    p.cpu_ms = last.cpu_ms;
     int n = 0;
     for (const PeerSample& s : c.seconds) {
+      p.slowest_pace = std::min(p.slowest_pace, s.figures.pace);
       if (s.figures.peers_seen < 2) continue;  // before anyone else joined: nothing to measure
       p.rtt_ms += s.figures.rtt_ms;
       p.loss += s.figures.loss;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "peer_process.hpp"
 
+#include <sys/resource.h>
 #include <poll.h>
 #include <unistd.h>
 
@@ -64,6 +65,12 @@ PeerFigures figures_of(const shoal::Peer& peer) {
   f.desyncs = stats.desyncs;
   f.owned_objects = stats.owned_objects;
   f.frozen_objects = stats.frozen_objects;
+  f.pace = stats.pace;
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) == 0) {
+    auto ms = [](const timeval& t) { return std::int64_t{t.tv_sec} * 1000 + t.tv_usec / 1000; };
+    f.cpu_ms = ms(usage.ru_utime) + ms(usage.ru_stime);
+  }
   const shoal::JoinProgress join = peer.join_progress();
   f.join_ms = join.step == shoal::JoinStep::joined ? join.elapsed_ms : -1;
   return f;
@@ -217,7 +224,12 @@ int play(const Options& options, SampleWriter& out) {
   sample.states.reserve(bodies.size());
   shoal::Frame next_sample = timeline.sample_interval;
   auto next_phase = Clock::now();
-  const auto deadline = Clock::now() + std::chrono::duration<double>(timeline.seconds_at(timeline.last_compare()) + 30);
+  // A match the host slows down (PeerStats::pace) takes longer to reach its last frame.
+  const auto launched = Clock::now();
+  float slowest_pace = 1;
+  auto deadline = [&] {
+    return launched + std::chrono::duration<double>(timeline.seconds_at(timeline.last_compare()) / slowest_pace + 30);
+  };
   for (;;) {
     if (announcer) announcer->update();
     // Bots start once every peer is here, so nobody joins a world already in motion.
@@ -245,6 +257,7 @@ int play(const Options& options, SampleWriter& out) {
       for (; next_sample < timeline.last_compare() && now >= next_sample + timeline.report_delay;
            next_sample += timeline.sample_interval) {
         take_sample(peer, bodies, next_sample, false, sample);
+        slowest_pace = std::max(std::min(slowest_pace, sample.figures.pace), config.pace.min_rate);
         if (options.misreport_peer == options.index) misreport(sample);
         out.sample(sample);
       }
@@ -255,7 +268,7 @@ int play(const Options& options, SampleWriter& out) {
         break;
       }
     }
-    if (Clock::now() > deadline) {
+    if (Clock::now() > deadline()) {
       throw std::runtime_error(fmt::format("the match did not reach frame {} in time (at frame {}, {})",
                                            timeline.last_compare(), peer.frame(),
                                            peer.in_match() ? "in the match" : "never joined"));

@@ -74,10 +74,10 @@ void SampleWriter::sample(const PeerSample& s) {
   fmt::format_to(std::back_inserter(buffer_),
                  "sample final={} frame={} peer={} peers={} rtt_ms={} loss={} kbps_out={} kbps_in={} "
                  "overrides={} catchup_frames={} ownership_changes={} owned_objects={} frozen_objects={} desyncs={} "
-                 "join_ms={} bodies={} diagnoses={}\n",
+                 "join_ms={} pace={} cpu_ms={} bodies={} diagnoses={}\n",
                  s.final ? 1 : 0, f.frame, f.peer, f.peers_seen, f.rtt_ms, f.loss, f.kbps_out, f.kbps_in,
                  f.overrides, f.catchup_frames, f.ownership_changes, f.owned_objects, f.frozen_objects, f.desyncs,
-                 f.join_ms, s.states.size(), s.diagnoses.size());
+                 f.join_ms, f.pace, f.cpu_ms, s.states.size(), s.diagnoses.size());
   for (const std::optional<shoal::ObjectState>& state : s.states) {
     if (!state) {
       fmt::format_to(std::back_inserter(buffer_), "pose -\n");
@@ -247,7 +247,8 @@ void SampleReader::add_line(std::string_view line) {
                     read_field(line, "ownership_changes", f.ownership_changes) &&
                     read_field(line, "owned_objects", f.owned_objects) &&
                     read_field(line, "frozen_objects", f.frozen_objects) && read_field(line, "desyncs", f.desyncs) &&
-                    read_field(line, "join_ms", f.join_ms) && read_field(line, "bodies", pending_bodies_) &&
+                    read_field(line, "join_ms", f.join_ms) && read_field(line, "pace", f.pace) &&
+                    read_field(line, "cpu_ms", f.cpu_ms) && read_field(line, "bodies", pending_bodies_) &&
                     read_field(line, "diagnoses", pending_diagnoses_);
     if (!ok || (pending_diagnoses_ != 0 && pending_diagnoses_ != pending_bodies_)) {
       unreadable();

@@ -5,7 +5,7 @@
 //   joined peer=ID address=HOST:PORT
 //   sample final=0|1 frame=F peer=ID peers=N rtt_ms=.. loss=.. kbps_out=.. kbps_in=..
 //          overrides=.. catchup_frames=.. ownership_changes=.. owned_objects=.. frozen_objects=..
-//          desyncs=.. join_ms=.. bodies=B diagnoses=D
+//          desyncs=.. join_ms=.. pace=.. cpu_ms=.. bodies=B diagnoses=D
 //   pose PX PY PZ QW QX QY QZ VX VY VZ WX WY WZ R   (B lines, one per body in all_bodies order,
 //                                  R = 1 at rest; "pose -" if unknown)
 //   diag owner=O frozen=0|1 confirmed=0|1 owner_frame=F@G overrides=N said=F:PX,PY,PZ,R|-
@@ -49,6 +49,8 @@ struct PeerFigures {
   std::uint64_t owned_objects = 0;
   std::uint64_t frozen_objects = 0;  ///< outside the peer's simulated region, not simulated
   std::int64_t join_ms = -1;         ///< how long joining took (-1: not joined yet)
+  float pace = 1;                    ///< how fast the match runs now (PeerStats::pace)
+  std::int64_t cpu_ms = 0;           ///< CPU time the peer's process has used so far
 };
 
 /// A peer's figures and the state of every body at the same frame; the final sample adds what

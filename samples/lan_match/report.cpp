@@ -233,13 +233,14 @@ bool is_consistent(const MatchReport& r) {
 }
 
 void print_report(const MatchReport& r) {
-  fmt::print("\n{:>4} {:>7} {:>7} {:>7} {:>6} {:>9} {:>9} {:>10} {:>15} {:>18} {:>14} {:>15}\n", "peer", "join_ms",
-             "frames", "rtt_ms", "loss", "kbps_out", "kbps_in", "overrides", "catchup_frames", "ownership_changes",
-             "owned_objects", "frozen_objects");
+  fmt::print("\n{:>4} {:>7} {:>7} {:>7} {:>6} {:>9} {:>9} {:>10} {:>15} {:>18} {:>14} {:>15} {:>6} {:>12}\n", "peer",
+             "join_ms", "frames", "rtt_ms", "loss", "kbps_out", "kbps_in", "overrides", "catchup_frames",
+             "ownership_changes", "owned_objects", "frozen_objects", "cpu_s", "slowest_pace");
   for (const PeerSummary& p : r.peers) {
-    fmt::print("{:>4} {:>7} {:>7} {:>7.1f} {:>5.1f}% {:>9.1f} {:>9.1f} {:>10} {:>15} {:>18} {:>14} {:>15}\n", p.id,
-               p.join_ms, p.frames, p.rtt_ms, p.loss * 100, p.kbps_out, p.kbps_in, p.overrides, p.catchup_frames,
-               p.ownership_changes, p.owned_objects, p.frozen_objects);
+    fmt::print("{:>4} {:>7} {:>7} {:>7.1f} {:>5.1f}% {:>9.1f} {:>9.1f} {:>10} {:>15} {:>18} {:>14} {:>15} {:>6.1f} {:>12.2f}\n",
+               p.id, p.join_ms, p.frames, p.rtt_ms, p.loss * 100, p.kbps_out, p.kbps_in, p.overrides, p.catchup_frames,
+               p.ownership_changes, p.owned_objects, p.frozen_objects, static_cast<double>(p.cpu_ms) / 1000.0,
+               p.slowest_pace);
   }
   fmt::print("\nobjects compared at frame {} ({}): {} ({} shared, {} balls), lost: {}\n", r.compared_frame,
              r.settled ? "all at rest" : "some still moving", r.objects, r.objects - r.balls, r.balls,
@@ -270,9 +271,10 @@ void write_json(const std::string& path, const MatchReport& r) {
     fmt::print(file.handle,
                "    {{\"id\": {}, \"join_ms\": {}, \"frames\": {}, \"rtt_ms\": {}, \"loss\": {}, \"kbps_out\": {}, \"kbps_in\": {}, "
                "\"overrides\": {}, \"catchup_frames\": {}, \"ownership_changes\": {}, \"owned_objects\": {}, "
-               "\"frozen_objects\": {}}}{}\n",
+               "\"frozen_objects\": {}, \"cpu_ms\": {}, \"slowest_pace\": {}}}{}\n",
                p.id, p.join_ms, p.frames, p.rtt_ms, p.loss, p.kbps_out, p.kbps_in, p.overrides, p.catchup_frames,
-               p.ownership_changes, p.owned_objects, p.frozen_objects, i + 1 < r.peers.size() ? "," : "");
+               p.ownership_changes, p.owned_objects, p.frozen_objects, p.cpu_ms, p.slowest_pace,
+               i + 1 < r.peers.size() ? "," : "");
   }
   fmt::print(file.handle, "  ],\n  \"faults\": [");
   for (std::size_t i = 0; i < r.faults.size(); ++i) {

@@ -57,6 +57,8 @@ struct PeerSummary {
   std::uint64_t overrides = 0, catchup_frames = 0, ownership_changes = 0, owned_objects = 0, desyncs = 0;
   std::uint64_t frozen_objects = 0;  ///< at the end
   std::int64_t join_ms = -1;         ///< how long its join took (0 for the host; -1 never joined)
+  std::int64_t cpu_ms = 0;           ///< CPU its process used, to its last sample
+  float slowest_pace = 1;            ///< the slowest the match ran, as this peer saw it (PeerStats::pace)
 };
 
 /// A peer killed during the match (--kill-peer, the soak), and brought back if it was.

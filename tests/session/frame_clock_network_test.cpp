@@ -116,7 +116,7 @@ RunResult run_match(std::uint64_t seed, const std::vector<double>& join_s, doubl
         p.last_frame = 0;
       }
       const std::optional<double> target =
-          i == 0 ? std::nullopt : p.sync.target_match_frame(now);
+          i == 0 ? std::nullopt : p.sync.target_wall_frame(now);
       const int steps = p.clock->advance(now, target);
       p.max_steps = std::max(p.max_steps, steps);
       REQUIRE(p.clock->current_frame() >= p.last_frame);  // frames never go backwards

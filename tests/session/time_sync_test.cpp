@@ -52,7 +52,7 @@ TEST_CASE("time sync finds the timeline through 80 ms of jitter and a few outlie
       const double garbage = i % 10 == 7 ? 500.0 : 0.0;
       now = exchange(sync, 1, host, now, out + spike, back, garbage) + 100'000;
     }
-    const auto target = sync.target_match_frame(now);
+    const auto target = sync.target_wall_frame(now);
     REQUIRE(target.has_value());
     const double error = std::fabs(*target - host.match_time_at(static_cast<double>(now)));
     worst_error = std::max(worst_error, error);
@@ -84,15 +84,15 @@ TEST_CASE("time sync combines peers by median: one peer far off does not move th
   }
   CHECK(sync.peer_count() == 3);
   const double truth = honest_a.match_time_at(static_cast<double>(now));
-  CHECK(std::fabs(*sync.target_match_frame(now) - truth) < 0.5);
+  CHECK(std::fabs(*sync.target_wall_frame(now) - truth) < 0.5);
 
   // Once the wrong peer is forgotten the other two still agree.
   sync.forget(3);
   CHECK(sync.peer_count() == 2);
-  CHECK(std::fabs(*sync.target_match_frame(now) - truth) < 0.5);
+  CHECK(std::fabs(*sync.target_wall_frame(now) - truth) < 0.5);
   sync.forget(1);
   sync.forget(2);
-  CHECK_FALSE(sync.target_match_frame(now).has_value());
+  CHECK_FALSE(sync.target_wall_frame(now).has_value());
 }
 
 TEST_CASE("time sync follows the reference peer (the host) alone while it has samples") {
@@ -107,14 +107,14 @@ TEST_CASE("time sync follows the reference peer (the host) alone while it has sa
     now = exchange(sync, 2, relay_b, now, 30'000, 30'000) + 50'000;
   }
   // Without the host's samples the median of the others is used.
-  CHECK(*sync.target_match_frame(now) == doctest::Approx(relay_a.match_time_at(static_cast<double>(now)) + 0.05));
+  CHECK(*sync.target_wall_frame(now) == doctest::Approx(relay_a.match_time_at(static_cast<double>(now)) + 0.05));
   CHECK(sync.reference_samples() == 0);  // the others' samples do not count
   for (int i = 0; i < 8; ++i) now = exchange(sync, 5, host, now, 30'000, 30'000) + 50'000;
   CHECK(sync.reference_samples() == 8);
-  CHECK(std::fabs(*sync.target_match_frame(now) - host.match_time_at(static_cast<double>(now))) < 0.05);
+  CHECK(std::fabs(*sync.target_wall_frame(now) - host.match_time_at(static_cast<double>(now))) < 0.05);
   sync.forget(5);
   CHECK(sync.reference_samples() == 0);
-  CHECK(*sync.target_match_frame(now) > host.match_time_at(static_cast<double>(now)) + 0.5);
+  CHECK(*sync.target_wall_frame(now) > host.match_time_at(static_cast<double>(now)) + 0.5);
 }
 
 TEST_CASE("time sync rejects impossible samples and bad configuration") {
@@ -123,7 +123,7 @@ TEST_CASE("time sync rejects impossible samples and bad configuration") {
   CHECK_FALSE(sync.add_sample(1, 1000, std::nan(""), 2000));
   CHECK_FALSE(sync.add_sample(1, 1000, -5.0, 2000));
   CHECK(sync.rejected_samples() == 3);
-  CHECK_FALSE(sync.target_match_frame(5000).has_value());
+  CHECK_FALSE(sync.target_wall_frame(5000).has_value());
   CHECK(sync.add_sample(1, 1000, 10.0, 2000));
 
   TimeSyncConfig c;
@@ -141,15 +141,15 @@ TEST_CASE("time sync keeps only its window of samples: a clock that jumps is fol
   std::int64_t now = 1'000'000;
   const Responder before{100}, after{400};
   for (int i = 0; i < 8; ++i) now = exchange(sync, 1, before, now, 20'000, 20'000) + 100'000;
-  REQUIRE(sync.target_match_frame(now).has_value());
-  CHECK(*sync.target_match_frame(now) == doctest::Approx(before.match_time_at(static_cast<double>(now))).epsilon(1e-9));
+  REQUIRE(sync.target_wall_frame(now).has_value());
+  CHECK(*sync.target_wall_frame(now) == doctest::Approx(before.match_time_at(static_cast<double>(now))).epsilon(1e-9));
   // Five new samples replace five of the eight old ones: the new timeline has the majority.
   // (Had the replaced samples' intervals stayed, the old timeline would still win, 8 to 5.)
   for (int i = 0; i < 5; ++i) now = exchange(sync, 1, after, now, 20'000, 20'000) + 100'000;
-  CHECK(*sync.target_match_frame(now) == doctest::Approx(after.match_time_at(static_cast<double>(now))).epsilon(1e-9));
+  CHECK(*sync.target_wall_frame(now) == doctest::Approx(after.match_time_at(static_cast<double>(now))).epsilon(1e-9));
   // And back, on a slower return leg (the estimate is off by half the legs' difference): eight
   // samples later nothing of the jump is left, nor of the first samples' faster return.
   for (int i = 0; i < 8; ++i) now = exchange(sync, 1, before, now, 20'000, 25'000) + 100'000;
-  CHECK(*sync.target_match_frame(now) ==
+  CHECK(*sync.target_wall_frame(now) ==
         doctest::Approx(before.match_time_at(static_cast<double>(now)) - 0.5 * 5'000 / kTickUs).epsilon(1e-9));
 }

@@ -169,12 +169,19 @@ TEST_CASE("control: damaged bodies are dropped with a reason") {
     bytes[kHeaderSize] = 0;
     CHECK(decode(bytes, ownership).reason() == DropReason::malformed);
   }
-  SUBCASE("pong with a non-finite frame") {
-    REQUIRE(encode(Pong{1, std::numeric_limits<double>::quiet_NaN()}, bytes));
+  SUBCASE("pong with a non-finite time or an impossible pace") {
     Pong pong;
-    CHECK(decode(bytes, pong).reason() == DropReason::malformed);
-    REQUIRE(encode(Pong{1, std::numeric_limits<double>::infinity()}, bytes));
-    CHECK(decode(bytes, pong).reason() == DropReason::malformed);
+    REQUIRE(encode(Pong{1, 600.0, 500.0, 10.0, 0.5f, 2}, bytes));
+    CHECK(decode(bytes, pong));  // the same fields, plausible, decode
+    CHECK(pong == Pong{1, 600.0, 500.0, 10.0, 0.5f, 2});
+    for (const Pong& bad : {Pong{1, std::numeric_limits<double>::quiet_NaN()},
+                            Pong{1, std::numeric_limits<double>::infinity()},
+                            Pong{1, 600.0, std::numeric_limits<double>::infinity(), 10.0, 0.5f, 0},
+                            Pong{1, 600.0, 500.0, std::numeric_limits<double>::quiet_NaN(), 0.5f, 0},
+                            Pong{1, 600.0, 500.0, 10.0, 0.0f, 0}, Pong{1, 600.0, 500.0, 10.0, 1.5f, 0}}) {
+      REQUIRE(encode(bad, bytes));
+      CHECK(decode(bytes, pong).reason() == DropReason::malformed);
+    }
   }
 }
 

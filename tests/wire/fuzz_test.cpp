@@ -121,7 +121,7 @@ std::vector<std::vector<std::uint8_t>> valid_datagrams() {
   sliding.linear_velocity = {0.5f, 0, -1};
   add(Baseline{300, {{10, sliding, {}}, {11, ObjectState{}, {}}}});
   add(Ping{123456});
-  add(Pong{123456, 600.5});
+  add(Pong{123456, 600.5, 590.25, 12.0, 0.85f, 3});
   Snapshot snapshot;
   snapshot.sender = 1;
   snapshot.frame = 300;

@@ -65,6 +65,9 @@ struct PeerStats {
   std::uint64_t quantization_clamps = 0;   ///< state fields clamped to the snapshot bounds
   std::uint64_t desyncs = 0;  ///< checksums of confirmed frames that disagreed with a peer's (EventKind::desync)
   std::size_t owned_objects = 0;  ///< objects this peer owns now
+  /// How fast the match's timeline runs now, as a fraction of tick_hz: below 1 while the host
+  /// slows it for a peer that cannot keep up (PaceConfig).
+  float pace = 1.0f;
   std::size_t frozen_objects = 0;     ///< left out of the last step (outside the simulated region)
   DropCounters dropped;               ///< bad or unwanted packets, by reason
   UpdateCost cost;                    ///< where update() spent its time (when measured)

@@ -38,6 +38,22 @@ enum class CatchupScope : std::uint8_t {
   object,  ///< re-simulate the overridden objects and what they touch; the rest replays
 };
 
+/// The match's pace: when a peer cannot simulate its frames as fast as the timeline runs (an
+/// overloaded machine), the host slows the whole match's timeline, as GGPO's wait frames do,
+/// and speeds it up again once every peer keeps up. A slower match, not a spiral: a peer
+/// behind the timeline sends old frames, whose overrides cost everyone catch-ups.
+/// PeerStats::pace says how fast the match runs now.
+struct PaceConfig {
+  bool enabled = true;     ///< false: the timeline always runs at tick_hz, whoever lags
+  float min_rate = 0.25f;  ///< the slowest the match may run, as a fraction of tick_hz, (0, 1]
+  /// A peer that had at least this many frames due and not simulated is lagging. >= 1.
+  int lag_frames = 3;
+  float decrease = 0.85f;  ///< the rate is multiplied by this while someone lags, (0, 1)
+  float increase = 0.05f;  ///< and raised by this once nobody has lagged for recover_ms, (0, 1]
+  int interval_ms = 250;   ///< how often the rate may change, >= 1
+  int recover_ms = 2000;   ///< how long nobody must lag before the match speeds up, >= 1
+};
+
 /// Everything a Peer is configured with; the defaults suit a 60 Hz game on a LAN or the internet.
 /// Fields that decide what every peer simulates (tick_hz, snapshots' encoding) must be equal on
 /// every peer: joins with other encodings are refused.
@@ -73,6 +89,7 @@ struct PeerConfig {
   CompareTolerance compare;  ///< when an owner frame differs enough to override this peer's own
   SnapshotConfig snapshots;              ///< encoding, priority and byte budget
   CatchupScope catchup = CatchupScope::region;  ///< what a catch-up re-simulates
+  PaceConfig pace;  ///< slowing the match while a peer cannot keep up
   /// Simulate only the simulated region (authority.simulated_radius around the controlled
   /// object's core), the objects this peer owns and every player's controlled object; the rest
   /// is frozen (Simulation::set_frozen) until it comes near, when its owner's snapshots bring

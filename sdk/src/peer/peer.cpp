@@ -123,7 +123,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       authority(config.authority, body_count),
       rest_checks(body_count, std::max(1, static_cast<Frame>(config.tick_hz / 2))),
       visuals(body_count, config.smoothing, body_types_of(simulation)),
-      session(config.tick_hz),
+      session(config.tick_hz, config.pace),
       corrections(body_count, config.tick_hz),
       scratch(body_count, user_bytes.max),
       links(body_count, user_bytes.max),
@@ -256,6 +256,7 @@ PeerStats Peer::stats() const {
   s.frame = frame();
   s.quantization_clamps = impl_->quantize_filter.clamped();
   s.owned_objects = impl_->authority.owned_bodies.size();
+  s.pace = impl_->session.pace.rate;
   // Counted here, not every step: only the stats show it.
   if (impl_->scratch.freezing) {
     s.frozen_objects = static_cast<std::size_t>(std::ranges::count(impl_->scratch.frozen_next, std::uint8_t{1}));

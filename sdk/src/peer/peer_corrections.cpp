@@ -46,7 +46,10 @@ void Peer::Impl::apply_corrections() {
   if (corrections.mismatched.empty()) return;
   const Frame from = corrections.mismatched.earliest();
   const int depth = history.newest() - from;
-  if (depth <= config.max_resimulated_frames && history.has(from)) {
+  // A peer behind the timeline re-simulates a quarter as deep and snaps the rest: its catch-ups
+  // would put it further behind, and every frame it is late costs the others catch-ups too.
+  const int max_depth = session.recent_lag() > 0 ? std::max(1, config.max_resimulated_frames / 4) : config.max_resimulated_frames;
+  if (depth <= max_depth && history.has(from)) {
     catch_up(from);
     corrections.tolerated.caught_up(from);
   } else {

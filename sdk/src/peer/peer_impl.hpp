@@ -42,6 +42,7 @@ struct Peer::Impl {
   void run_sync_test(Frame frame);
   void send_checksum(Frame frame);
   void send_pings(std::int64_t now_us);
+  void answer_pings(std::int64_t now_us);
   void refresh_visuals(std::int64_t now_us);
   // --- corrections (peer_corrections.cpp) ---
   void note_mismatch(BodyIndex body, Frame frame);  // an override, corrected in the next update
@@ -103,8 +104,7 @@ struct Peer::Impl {
   void note_owner_changes();               // after table-wide changes: events and owned_by_me
   void note_owner_change(BodyIndex body);  // after a change of one body's owner
   // --- shared helpers (peer.cpp) ---
-  /// This peer's user bytes of body at a held frame (its size; empty when it has none).
-  std::span<std::uint8_t> held_user_bytes(Frame frame, BodyIndex body);
+  std::span<std::uint8_t> held_user_bytes(Frame frame, BodyIndex body);  // its size; empty: none
   ObjectDiagnosis diagnose(BodyIndex body, Frame frame) const;
   template <class Message>
   void send_to(ConnectionId connection, const Message& message) { send_encoded(wire::encode(message, scratch.out), connection); }

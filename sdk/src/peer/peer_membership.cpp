@@ -163,6 +163,7 @@ void Peer::Impl::cancel_redials(PeerId peer) {
 void Peer::Impl::peer_gone(PeerId peer) {
   cancel_redials(peer);
   session.time_sync.forget(peer);
+  session.pace_control.forget(peer);
   session.joining.baseline_done(peer);
   std::erase_if(remote_controlled, [&](auto& rc) {
     if (rc.first != peer) return false;

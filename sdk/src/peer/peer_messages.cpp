@@ -56,9 +56,16 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
     // Before the welcome, the host's: the match's host is always peer 0.
     const PeerId source = from != kNoPeer ? from : connection == session.host_connection ? PeerId{0} : kNoPeer;
     if (source == kNoPeer) return drop(DropReason::not_owner);
-    if (m.match_frame < 0) return;  // the responder is not synchronised yet
+    if (m.wall_frame < 0) return;  // the responder is not synchronised yet
+    if (session.is_host) session.pace_control.report(source, m.lag_frames, now_us);
+    // Only the host's pace counts (it alone decides it); after it left, the last one holds.
+    const session::PaceSegment pace{m.pace_wall, m.pace_match, m.pace_rate};
+    if (source == 0 && !session.is_host && (!session.pace_known || pace.newer_than(session.pace))) {
+      session.pace = pace;
+      session.pace_known = true;
+    }
     ++session.pongs_received;
-    if (!session.time_sync.add_sample(source, m.echoed_sent_us, m.match_frame, now_us)) drop(DropReason::malformed);
+    if (!session.time_sync.add_sample(source, m.echoed_sent_us, m.wall_frame, now_us)) drop(DropReason::malformed);
     return;
   }
 

@@ -56,7 +56,7 @@ void Peer::Impl::update(std::int64_t now_us) {
       send_pings(now_us);
       // Only once linked to every member: its snapshots and claims must reach them all.
       if (session.joining.meshed() && session.pongs_received >= session.kPongsBeforeStart) {
-        if (auto target = session.time_sync.target_match_frame(now_us)) {
+        if (auto target = session.target_match_time(now_us)) {
           start_match(now_us, static_cast<Frame>(std::floor(*target)));
         }
       }
@@ -71,13 +71,12 @@ void Peer::Impl::update(std::int64_t now_us) {
     cost_clock.lap(&UpdateCost::correct_ns);
     // The host defines the timeline; everyone else follows the estimate from its pings.
     std::optional<double> target;
-    if (!session.is_host) target = session.time_sync.target_match_frame(now_us);
-    const int due = session.clock->advance(now_us, target);
+    if (!session.is_host) target = session.target_match_time(now_us);
+    const int due = session.clock->advance(now_us, target, session.pace.rate);
     for (int i = 0; i < due; ++i) step_frame();
-    for (const SessionState::PendingPong& p : session.pending_pongs) {
-      send_to(p.connection, wire::Pong{p.ping_sent_us, session.clock->match_time()});
-    }
-    session.pending_pongs.clear();
+    session.note_lag(session.clock->backlog(), now_us);
+    if (session.is_host) session.pace_the_match(now_us);
+    answer_pings(now_us);
     send_pings(now_us);
     cost_clock.lap(&UpdateCost::session_ns);
     refresh_visuals(now_us);
@@ -95,11 +94,25 @@ void Peer::Impl::update(std::int64_t now_us) {
   cost_clock.end();
 }
 
+// Pongs leave once this update has advanced the clock, so the time they report is now's.
+void Peer::Impl::answer_pings(std::int64_t now_us) {
+  const std::optional<double> wall = session.wall_frame(now_us);
+  const wire::Pong pong{0, wall.value_or(-1.0), session.pace.wall, session.pace.match, session.pace.rate,
+                        static_cast<std::uint8_t>(std::clamp(session.recent_lag(), 0, 255))};
+  for (const SessionState::PendingPong& p : session.pending_pongs) {
+    wire::Pong answer = pong;
+    answer.echoed_sent_us = p.ping_sent_us;
+    send_to(p.connection, answer);
+  }
+  session.pending_pongs.clear();
+}
+
 void Peer::Impl::start_match(std::int64_t now_us, Frame frame) {
   session::FrameClockConfig clock_config;
   clock_config.tick_hz = config.tick_hz;
   clock_config.max_catchup_frames_per_update = config.max_clock_catchup_frames;
   session.clock.emplace(clock_config, now_us, frame);
+  if (session.is_host) session.pace = {static_cast<double>(now_us) / session.tick_us, static_cast<double>(frame), 1.0f};
   resimulator.start(frame);
   rest_checks.clear();
   corrections.tolerated.clear();

@@ -19,6 +19,7 @@
 #include "session/frame_clock.hpp"
 #include "session/joining.hpp"
 #include "session/membership.hpp"
+#include "session/pace.hpp"
 #include "session/time_sync.hpp"
 #include "wire/control_messages.hpp"
 
@@ -27,7 +28,8 @@ namespace shoal {
 struct SessionState {
   enum class Phase { idle, hosting, joining, syncing, in_match, left };
 
-  explicit SessionState(float tick_hz) : time_sync(session::TimeSyncConfig{tick_hz}) {
+  SessionState(float tick_hz, const PaceConfig& pace_config)
+      : time_sync(session::TimeSyncConfig{tick_hz}), pace_control(pace_config), tick_us(1e6 / tick_hz) {
     time_sync.set_reference_peer(0);  // the host defines the timeline while it is there
     std::random_device entropy;
     secret = (std::uint64_t{entropy()} << 32) | entropy();
@@ -68,6 +70,38 @@ struct SessionState {
     return std::nullopt;
   }
 
+  /// The host's wall time (frames) as this peer knows it: the host's own clock on the host,
+  /// time sync's estimate elsewhere (nothing before the first pong).
+  std::optional<double> wall_frame(std::int64_t now_us) const {
+    if (is_host) return static_cast<double>(now_us) / tick_us;
+    return time_sync.target_wall_frame(now_us);
+  }
+  /// Where the match timeline is at now_us: the wall time through the newest pace segment.
+  std::optional<double> target_match_time(std::int64_t now_us) const {
+    if (!is_host && !pace_known) return std::nullopt;
+    const std::optional<double> wall = wall_frame(now_us);
+    return wall ? std::optional<double>(pace.match_at(*wall)) : std::nullopt;
+  }
+  /// Notes this update's backlog (frames due and not simulated); recent_lag() is the worst of
+  /// the last quarter second or two, which pongs report.
+  void note_lag(int backlog, std::int64_t now_us) {
+    if (now_us - lag_window_start_us >= kLagWindowUs) {
+      previous_window_lag = current_window_lag;
+      current_window_lag = 0;
+      lag_window_start_us = now_us;
+    }
+    current_window_lag = std::max(current_window_lag, backlog);
+  }
+  int recent_lag() const { return std::max(previous_window_lag, current_window_lag); }
+  /// The host's: how fast the match runs, from every peer's lag and its own. A new rate starts
+  /// a new segment where the timeline is now, so the timeline never jumps.
+  void pace_the_match(std::int64_t now_us) {
+    pace_control.report(members.self(), recent_lag(), now_us);
+    const float rate = pace_control.decide(now_us);
+    if (rate == pace.rate) return;
+    pace = {static_cast<double>(now_us) / tick_us, clock->match_time(), rate};
+  }
+
   Phase phase = Phase::idle;
   bool is_host = false;
   session::Membership members;
@@ -78,6 +112,13 @@ struct SessionState {
   // Until time sync holds this many of the host's samples, pings go four times as often.
   static constexpr std::size_t kQuickPingSamples = 32;
   std::int64_t last_ping_us = -1;
+  session::PaceSegment pace;              // the newest the host announced (the host's own)
+  bool pace_known = false;                // a joiner has heard the host's
+  session::PaceController pace_control;   // the host's: how fast the match runs
+  double tick_us;
+  static constexpr std::int64_t kLagWindowUs = 250'000;
+  int current_window_lag = 0, previous_window_lag = 0;
+  std::int64_t lag_window_start_us = 0;
   struct PendingPong {
     ConnectionId connection;
     std::int64_t ping_sent_us;

@@ -40,11 +40,11 @@ FrameClock::FrameClock(const FrameClockConfig& config, std::int64_t start_us, Fr
   tick_us_ = 1e6 / config.tick_hz;
 }
 
-int FrameClock::advance(std::int64_t now_us, std::optional<double> target_match_time) {
+int FrameClock::advance(std::int64_t now_us, std::optional<double> target_match_time, double pace) {
   const double elapsed_frames =
-      static_cast<double>(std::max<std::int64_t>(0, now_us - last_us_)) / tick_us_;
+      static_cast<double>(std::max<std::int64_t>(0, now_us - last_us_)) / tick_us_ * pace;
   last_us_ = std::max(last_us_, now_us);
-  tick_rate_ = 1.0;
+  tick_rate_ = pace;
 
   if (target_match_time && std::isfinite(*target_match_time)) {
     const double error = *target_match_time - (timeline_ + elapsed_frames);
@@ -67,7 +67,7 @@ int FrameClock::advance(std::int64_t now_us, std::optional<double> target_match_
       const double correction =
           std::clamp(wanted * elapsed_frames, -std::fabs(error), std::fabs(error));
       timeline_ += elapsed_frames + correction;
-      if (elapsed_frames > 0) tick_rate_ = 1.0 + correction / elapsed_frames;
+      if (elapsed_frames > 0) tick_rate_ = pace * (1.0 + correction / elapsed_frames);
     }
   } else {
     timeline_ += elapsed_frames;

@@ -42,9 +42,11 @@ class FrameClock {
 
   /// Moves the clock to local time `now_us` and returns how many frames to simulate now
   /// (0..max_catchup_frames_per_update). `target_match_time` is where the match timeline is
-  /// now according to TimeSync; the host passes nothing. A `now_us` earlier than the previous
-  /// call is treated as no time passing.
-  int advance(std::int64_t now_us, std::optional<double> target_match_time = std::nullopt);
+  /// now according to TimeSync; the host passes nothing. `pace` is the match's rate (frames
+  /// per tick of real time, session/pace.hpp): the timeline runs that fast, plus any
+  /// correction toward the target. A `now_us` earlier than the previous call is treated as no
+  /// time passing.
+  int advance(std::int64_t now_us, std::optional<double> target_match_time = std::nullopt, double pace = 1.0);
 
   /// The newest frame the game has been told to simulate.
   Frame current_frame() const { return current_frame_; }
@@ -53,7 +55,7 @@ class FrameClock {
   /// Where this clock's timeline is (frames): current_frame() + fraction() unless frames are
   /// still to be caught up. This is what a pong reports.
   double match_time() const { return timeline_; }
-  /// Tick rate used by the last advance relative to nominal (1.0 = no stretch).
+  /// Tick rate used by the last advance relative to nominal (1.0 = no stretch, no slower pace).
   double tick_rate() const { return tick_rate_; }
   /// True once a target has been applied. The host, which defines the timeline, needs none.
   bool synchronized() const { return target_seen_; }

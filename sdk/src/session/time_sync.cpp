@@ -78,7 +78,7 @@ void TimeSync::set_reference_peer(PeerId peer) {
   update_combined_estimate();
 }
 
-std::optional<double> TimeSync::target_match_frame(std::int64_t now_us) const {
+std::optional<double> TimeSync::target_wall_frame(std::int64_t now_us) const {
   if (!combined_) return std::nullopt;
   return *combined_ + static_cast<double>(now_us) / tick_us_;
 }

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Estimates where the shared match timeline is right now, from ping/pong samples.
+// Estimates where the host's wall clock is right now, from ping/pong samples. That clock
+// (the host's local time in frames at the nominal tick rate) never changes rate; the match
+// timeline is a function of it (session/pace.hpp), so samples taken while the match was
+// slowed stay comparable. Below, "match time" is that wall time.
 //
 // A pong carries the responder's match time (frame + fraction) at the moment it answered and
 // echoes the local time at which we sent the ping. When the pong arrives, the responder's
@@ -55,9 +58,8 @@ class TimeSync {
   /// The peer whose clock defines the timeline (the host); kNoPeer = median of all peers.
   void set_reference_peer(PeerId peer);
 
-  /// The match time (frames) the timeline has reached at local time `now_us`, or nothing
-  /// before the first sample.
-  std::optional<double> target_match_frame(std::int64_t now_us) const;
+  /// The host's wall time (frames) at local time `now_us`, or nothing before the first sample.
+  std::optional<double> target_wall_frame(std::int64_t now_us) const;
   /// Median round-trip time of the samples kept for `peer`, in microseconds.
   std::optional<double> rtt_us(PeerId peer) const;
 

@@ -234,13 +234,18 @@ template <class Archive> void serialize(Archive& a, Baseline& m) {
   a(m.frame, BoundedVector<BaselineObject>{m.objects}, StrictBool{m.last});
 }
 template <class Archive> void serialize(Archive& a, Ping& m) { a(m.sent_us); }
-template <class Archive> void serialize(Archive& a, Pong& m) { a(m.echoed_sent_us, m.match_frame); }
+template <class Archive> void serialize(Archive& a, Pong& m) {
+  a(m.echoed_sent_us, m.wall_frame, m.pace_wall, m.pace_match, m.pace_rate, m.lag_frames);
+}
 
 namespace {
 
 // Checks on values that parse but cannot be meant; only messages with such values override it.
 template <class Message> bool plausible(const Message&) { return true; }
-bool plausible(const Pong& pong) { return std::isfinite(pong.match_frame); }
+bool plausible(const Pong& pong) {
+  return std::isfinite(pong.wall_frame) && std::isfinite(pong.pace_wall) && std::isfinite(pong.pace_match) &&
+         std::isfinite(pong.pace_rate) && pong.pace_rate > 0 && pong.pace_rate <= 1;
+}
 bool plausible(const Baseline& baseline) {
   for (const BaselineObject& o : baseline.objects) {
     if (!is_plausible(o.state)) return false;

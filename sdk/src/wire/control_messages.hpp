@@ -134,9 +134,16 @@ struct Ping {
   bool operator==(const Ping&) const = default;
 };
 
+/// Time sync's answer. The timeline is the host's "wall" clock (its local time in frames at
+/// the nominal rate) mapped through the newest pace segment: from pace_wall on, the match frame
+/// is pace_match + (wall - pace_wall) * pace_rate (session/pace.hpp).
 struct Pong {
   std::int64_t echoed_sent_us = 0;
-  double match_frame = 0;  ///< responder's current frame plus the fraction elapsed of the next
+  double wall_frame = 0;  ///< the host's wall time when answering, as the responder knows it; < 0: unknown
+  double pace_wall = 0;   ///< the newest pace segment the responder knows
+  double pace_match = 0;
+  float pace_rate = 1.0f;  ///< (0, 1]
+  std::uint8_t lag_frames = 0;  ///< frames the responder was due to simulate and had not, lately (saturates)
 
   bool operator==(const Pong&) const = default;
 };

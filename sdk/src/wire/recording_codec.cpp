@@ -146,6 +146,8 @@ void visit_config(Visitor& v, PeerConfig& c) {
   v(a.r_min), v(a.T), v(a.T_predict), v(a.hysteresis), v(a.simulated_radius), v(a.max_owner_changes_per_second);
   v(a.default_owner);
   v(c.sync_test_frames), v(c.measure_update_cost);
+  PaceConfig& p = c.pace;
+  v(p.enabled), v(p.min_rate), v(p.lag_frames), v(p.decrease), v(p.increase), v(p.interval_ms), v(p.recover_ms);
 }
 
 template <class Visitor>

@@ -25,7 +25,10 @@ bool plausible(const Baseline& m) {
     return is_plausible(o.state) && o.user_bytes.size <= kMaxUserBytes;
   });
 }
-bool plausible(const Pong& m) { return std::isfinite(m.match_frame); }
+bool plausible(const Pong& m) {
+  return std::isfinite(m.wall_frame) && std::isfinite(m.pace_wall) && std::isfinite(m.pace_match) && m.pace_rate > 0 &&
+         m.pace_rate <= 1;
+}
 template <class Message>
 bool plausible(const Message&) { return true; }
 
