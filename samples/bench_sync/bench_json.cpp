@@ -40,6 +40,8 @@ void write_json(const std::string& path, const std::vector<OverheadResult>& over
         << ", \"catchup_frames_per_s\": " << r.catchup_frames_per_s
         << ", \"ownership_changes_per_s\": " << r.ownership_changes_per_s
         << ", \"snaps_per_s\": " << r.snaps_per_s << ", \"owned_objects\": " << r.owned_objects
+        << ", \"kbps_out\": " << r.kbps_out << ", \"kbps_in\": " << r.kbps_in
+        << ", \"bytes_per_object\": " << r.bytes_per_object
         << ", \"phases_us_per_frame\": {\"receive\": " << r.phases.receive_us
         << ", \"correct\": " << r.phases.correct_us << ", \"step\": " << r.phases.step_us
         << ", \"authority\": " << r.phases.authority_us << ", \"send\": " << r.phases.send_us

@@ -54,6 +54,7 @@ struct Options {
   std::optional<std::string> json_path;
   bool freeze = true;  // PeerConfig::freeze_outside_simulated_region of every peer in part 1
   std::vector<samples::Physics> physics = samples::built_engines();  // parts 1 and 2
+  bool whole_run = true;  // neither --objects nor --peers narrowed it
 };
 
 constexpr const char* kUsage =
@@ -63,7 +64,8 @@ constexpr const char* kUsage =
     "                    default 600); 5,000 objects measure N/4\n"
     "  --catchup-reps N  8-frame catch-ups timed per world size (10..100000, default 200;\n"
     "                    5,000 objects run N/4)\n"
-    "  --objects N       measure only worlds of N objects (10..20000; for profiling)\n"
+    "  --objects N       measure only worlds of N objects (10..20000; for profiling); without\n"
+    "                    --objects and --peers, part 1 adds 16 peers over 2,000 objects\n"
     "  --peers N         measure only matches of N peers (2..16; for profiling), and in\n"
     "                    part 4 only worlds of N balls\n"
     "  --physics LIST    the engines parts 1 and 2 measure, side by side: a comma-separated\n"
@@ -103,6 +105,7 @@ Options parse(int argc, char** argv) {
     if (flag == "--catchup-reps") o.catchup_reps = parse_count(flag, value, 10, 100000);
     if (flag == "--objects") o.objects = {parse_count(flag, value, 10, 20000)};
     if (flag == "--peers") o.peers = {parse_count(flag, value, 2, 16)};
+    if (flag == "--objects" || flag == "--peers") o.whole_run = false;
     if (flag == "--physics") {
       try {
         o.physics = samples::physics_list(value);
@@ -200,6 +203,25 @@ int run(const Options& options) {
     if (std::ranges::find(options.objects, 1000) != options.objects.end()) {
       for (int peers : options.peers) measure_row(physics, 1000, peers, options.frames, kBenchInputDelayFrames);
     }
+  }
+  // The largest match the issue asks about: 16 peers over 2,000 objects, on the reference
+  // physics (unless --objects or --peers narrowed the run).
+  if (options.whole_run && std::ranges::find(options.physics, samples::Physics::reference) != options.physics.end()) {
+    measure_row(samples::Physics::reference, 2000, 16, std::max(kOverheadBlockFrames * 3, options.frames / 2), 0);
+  }
+
+  std::printf(
+      "\n   At scale, per peer (the timed one): the SDK's time alone next to the physics it ran per\n"
+      "   simulated frame, straight and re-simulated (from the phase run); what its links carried;\n"
+      "   and the heap it holds per body once running (history, owner frames, links, columns).\n\n");
+  std::printf("%10s %8s %6s %5s | %8s %10s %9s %8s | %9s %9s | %10s\n", "engine", "objects", "peers", "delay",
+              "sdk_us", "physics_us", "resim_us", "sdk/phys", "kbps_out", "kbps_in", "bytes/obj");
+  for (const OverheadResult& r : overhead) {
+    const double physics_us = r.phases.physics_us + r.phases.resimulated_physics_us;
+    std::printf("%10s %8d %6d %5d | %8.1f %10.1f %9.1f %7.1f%% | %9.1f %9.1f | %10.0f\n", samples::name(r.physics),
+                r.objects, r.peers, r.input_delay_frames, r.alone.sdk_us, r.phases.physics_us,
+                r.phases.resimulated_physics_us, physics_us > 0 ? r.alone.sdk_us / physics_us * 100 : 0.0, r.kbps_out,
+                r.kbps_in, r.bytes_per_object);
   }
 
   std::printf(

@@ -10,6 +10,8 @@
 // as the only one in the process: same inputs, same times, same work, checked update by update.
 #include "overhead.hpp"
 
+#include <malloc.h>
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -115,11 +117,13 @@ OverheadFigures time_blocks(int frames, const Peer& peer, const TimedSimulation&
 // `costs`, the peer measures its update cost, and *costs gets the timed frames' share of it.
 // With `record_to`, the replayed peer records itself there (Peer::record) all along.
 OverheadFigures replay_alone(const WorldSpec& spec, const Replay& recording, int frames_before, int frames,
-                             PhaseCosts* costs = nullptr, const std::string* record_to = nullptr) {
+                             PhaseCosts* costs = nullptr, const std::string* record_to = nullptr,
+                             double* bytes_per_object = nullptr) {
   const std::unique_ptr<samples::EngineWorld> world = build_arena(spec);
   TimedSimulation timed(world->simulation());
   ReplayOptions options;
   options.measure_update_cost = costs != nullptr;
+  const std::size_t heap_before = ::mallinfo2().uordblks;
   ReplaySession session(recording, timed, options);
   if (record_to != nullptr) session.peer().record(*record_to);
   std::int64_t update_ns = 0;
@@ -127,6 +131,10 @@ OverheadFigures replay_alone(const WorldSpec& spec, const Replay& recording, int
     if (session.next()) measured_update(update_ns, [&] { session.update(); });
   };
   for (int i = 0; i < frames_before; ++i) render_frame();
+  if (bytes_per_object != nullptr) {
+    const double bodies = static_cast<double>(spec.objects + spec.balls);
+    *bytes_per_object = (static_cast<double>(::mallinfo2().uordblks) - static_cast<double>(heap_before)) / bodies;
+  }
   const PeerStats before = session.peer().stats();
   const OverheadFigures figures = time_blocks(frames, session.peer(), timed, update_ns, render_frame);
   while (session.next()) session.update();  // the recording's end: its final states compared
@@ -254,10 +262,14 @@ OverheadResult measure_overhead(const WorldSpec& spec, int frames, std::uint64_t
     r.ownership_changes_per_s = rate(before.ownership_changes, after.ownership_changes);
     r.snaps_per_s = rate(before.snaps, after.snaps);
     r.owned_objects = after.owned_objects;
+    for (const RemotePeerStats& remote : after.remotes) {
+      r.kbps_out += remote.link.bytes_out_per_s * 8.0 / 1000.0;
+      r.kbps_in += remote.link.bytes_in_per_s * 8.0 / 1000.0;
+    }
   }  // the other peers' worlds are gone before the replay; the timed peer's recording is complete
 
   const Replay recording_of_timed_peer(timed_peer.path);
-  r.alone = replay_alone(spec, recording_of_timed_peer, frames_before, frames);
+  r.alone = replay_alone(spec, recording_of_timed_peer, frames_before, frames, nullptr, nullptr, &r.bytes_per_object);
   // Once more with the peer's own phase timing on (a dozen clock reads per update, kept out of
   // the figures above).
   replay_alone(spec, recording_of_timed_peer, frames_before, frames, &r.phases);

@@ -68,6 +68,10 @@ struct OverheadResult {
   double overrides_per_s = 0, catchup_frames_per_s = 0, ownership_changes_per_s = 0;
   double snaps_per_s = 0;
   std::size_t owned_objects = 0;
+  double kbps_out = 0, kbps_in = 0;  ///< the timed peer's links, summed, at the end of the shared run
+  /// Heap the timed peer holds per body (balls and objects), alone: what its construction and
+  /// its first frames allocated (history, owner frames, links, per-body columns).
+  double bytes_per_object = 0;
   PhaseCosts phases;  ///< the alone run again, with the peer timing its phases
   RecordingCost recording;  ///< when asked for
   SecurityCost security;
