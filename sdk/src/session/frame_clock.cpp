@@ -61,9 +61,11 @@ int FrameClock::advance(std::int64_t now_us, std::optional<double> target_match_
       }
     } else {
       // Stretch this update's ticks toward the target, but never past it: after a long update
-      // the bounded rate alone could overshoot a small error.
-      const double wanted = std::clamp(error / config_.correction_horizon_frames,
-                                       -config_.max_tick_stretch, config_.max_tick_stretch);
+      // the bounded rate alone could overshoot a small error. A clock far ahead (the match was
+      // slowed before this peer heard of it) waits frames, as GGPO's peers do, rather than
+      // lead the others by seconds: its ticks may slow down to a stop, never run backwards.
+      const double slowest = error < -config_.resync_threshold_frames ? -1.0 : -config_.max_tick_stretch;
+      const double wanted = std::clamp(error / config_.correction_horizon_frames, slowest, config_.max_tick_stretch);
       const double correction =
           std::clamp(wanted * elapsed_frames, -std::fabs(error), std::fabs(error));
       timeline_ += elapsed_frames + correction;

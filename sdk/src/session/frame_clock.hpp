@@ -4,7 +4,8 @@
 // The host's clock defines the timeline (frame 0 at its start). Every other peer feeds the
 // target from TimeSync into advance() and follows it:
 // - small errors are corrected by running ticks slightly faster or slower (bounded stretch),
-//   never by running time backwards or repeating a frame;
+//   never by running time backwards or repeating a frame; a clock ahead by more than the
+//   resync threshold waits (its ticks slow down as far as to a stop) until it is within it;
 // - the very first target may move a joining peer forward in one jump (it has no history to
 //   preserve), never backwards: a peer ahead of the target only slows down;
 // - later, a peer found far behind moves its timeline forward and simulates the missed frames
