@@ -46,7 +46,8 @@ enum class CatchupScope : std::uint8_t {
 struct PaceConfig {
   bool enabled = true;     ///< false: the timeline always runs at tick_hz, whoever lags
   float min_rate = 0.25f;  ///< the slowest the match may run, as a fraction of tick_hz, (0, 1]
-  /// A peer that had at least this many frames due and not simulated is lagging. >= 1.
+  /// A peer that had at least this many frames due and not simulated after every update of a
+  /// quarter second is lagging (a hitch that clears at the next update is not). >= 1.
   int lag_frames = 3;
   float decrease = 0.85f;  ///< the rate is multiplied by this while someone lags, (0, 1)
   float increase = 0.05f;  ///< and raised by this once nobody has lagged for recover_ms, (0, 1]

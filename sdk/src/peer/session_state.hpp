@@ -82,17 +82,19 @@ struct SessionState {
     const std::optional<double> wall = wall_frame(now_us);
     return wall ? std::optional<double>(pace.match_at(*wall)) : std::nullopt;
   }
-  /// Notes this update's backlog (frames due and not simulated); recent_lag() is the worst of
-  /// the last quarter second or two, which pongs report.
+  /// Notes this update's backlog (frames due and not simulated after it). recent_lag(), which
+  /// pongs report, is the smallest backlog of the last whole quarter second: a lag that never
+  /// cleared in it. A hitch (the OS descheduling the game for a few frames) clears at the next
+  /// update and is no reason to slow everyone down; a peer that cannot keep up never clears.
   void note_lag(int backlog, std::int64_t now_us) {
     if (now_us - lag_window_start_us >= kLagWindowUs) {
       previous_window_lag = current_window_lag;
-      current_window_lag = 0;
+      current_window_lag = backlog;
       lag_window_start_us = now_us;
     }
-    current_window_lag = std::max(current_window_lag, backlog);
+    current_window_lag = std::min(current_window_lag, backlog);
   }
-  int recent_lag() const { return std::max(previous_window_lag, current_window_lag); }
+  int recent_lag() const { return previous_window_lag; }
   /// The host's: how fast the match runs, from every peer's lag and its own. A new rate starts
   /// a new segment where the timeline is now, so the timeline never jumps.
   void pace_the_match(std::int64_t now_us) {
