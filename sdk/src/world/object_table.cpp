@@ -15,7 +15,10 @@ ObjectTable::ObjectTable(std::span<const ObjectId> ids) : ids_(ids.begin(), ids.
 
 ObjectTable::ObjectTable(const Simulation& simulation) {
   ids_.reserve(simulation.body_count());
-  for (BodyIndex b = 0; b < simulation.body_count(); ++b) ids_.push_back(simulation.body_id(b));
+  const std::size_t fixed = simulation.body_count() - simulation.spawn_slot_count();
+  for (BodyIndex b = 0; b < fixed; ++b) ids_.push_back(simulation.body_id(b));
+  // Spawn slots are not asked: until something is spawned there, each has its placeholder.
+  for (BodyIndex b = 0; b < simulation.spawn_slot_count(); ++b) ids_.push_back(empty_slot_id(b));
   build();
 }
 
