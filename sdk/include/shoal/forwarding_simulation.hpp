@@ -43,6 +43,7 @@ class ForwardingSimulation : public Simulation {
     inner_.add_body(body, type, state);
   }
   void remove_body(BodyIndex body) override { inner_.remove_body(body); }  ///< forwarded
+  bool can_spawn(std::uint16_t type) const override { return inner_.can_spawn(type); }  ///< forwarded
 
  protected:
   /// the wrapped simulation

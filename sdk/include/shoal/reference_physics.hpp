@@ -112,6 +112,8 @@ class ReferencePhysics final : public Simulation {
   void add_body(BodyIndex body, std::uint16_t type, const ObjectState& state) override;
   /// Throws std::invalid_argument for a body that is not a slot; an empty slot stays empty.
   void remove_body(BodyIndex body) override;
+  /// Whether `type` was declared with set_spawn_sphere / set_spawn_box.
+  bool can_spawn(std::uint16_t type) const override;
   bool slot_filled(BodyIndex body) const;  ///< false for an empty spawn slot, true for any other body
 
   const ReferencePhysicsConfig& config() const;  ///< the world's config

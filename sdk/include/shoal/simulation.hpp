@@ -125,6 +125,10 @@ class Simulation {
   virtual void add_body(BodyIndex /*body*/, std::uint16_t /*type*/, const ObjectState& /*state*/) {}
   /// Empties spawn slot `body`: from now on it is an empty slot (see spawn_slot_count).
   virtual void remove_body(BodyIndex /*body*/) {}
+  /// Whether add_body() builds bodies of `type`. Shoal checks it before accepting a spawn
+  /// (Peer::spawn throws, a remote spawn is dropped as bad_spawn), so add_body() never sees
+  /// another type. The default: every type.
+  virtual bool can_spawn(std::uint16_t /*type*/) const { return true; }
 };
 
 }  // namespace shoal

@@ -47,6 +47,11 @@ const PeerConfig& validated(const PeerConfig& c) {
   require(c.rejoin_grace_ms >= 0, "rejoin_grace_ms must be 0 (off) or more");
   require(c.join_timeout_ms >= 100 && c.join_timeout_ms <= 600'000,
           "join_timeout_ms is " + std::to_string(c.join_timeout_ms) + ", expected 100..600000 ms");
+  require(c.spawning.max_objects_per_peer >= 1 && c.spawning.max_objects_per_peer <= 65535,
+          "spawning.max_objects_per_peer is " + std::to_string(c.spawning.max_objects_per_peer) + ", expected 1..65535");
+  require(c.spawning.max_spawns_per_second >= 1 && c.spawning.max_spawns_per_second <= 10000,
+          "spawning.max_spawns_per_second is " + std::to_string(c.spawning.max_spawns_per_second) +
+              ", expected 1..10000");
   require(c.sync_test_frames >= 0 && c.sync_test_frames < c.history_frames,
           "sync_test_frames is " + std::to_string(c.sync_test_frames) +
               ", expected 0 (off) up to history_frames - 1");
@@ -125,6 +130,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       visuals(body_count, config.smoothing, body_types_of(simulation)),
       interpolator(present::InterpolatorConfig{1.0f / config.tick_hz, 0.5f}),
       session(config.tick_hz),
+      spawning(config.spawning, simulation, config.history_frames),
       corrections(body_count),
       forensics(body_count),
       before(body_count),
@@ -139,6 +145,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
   received_user_bytes.resize(user_bytes.max);
   frozen_next.resize(body_count);
   for (BodyIndex b = 0; b < body_count; ++b) authority.radii[b] = sim.bounding_radius(b);
+  resimulator.set_world_changes(&spawning.timeline);
 }
 
 Peer::Peer(const PeerConfig& config, Simulation& simulation, std::unique_ptr<Transport> transport)

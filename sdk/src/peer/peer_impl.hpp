@@ -15,6 +15,7 @@
 #include "peer/session_state.hpp"
 #include "peer/snapshot_links.hpp"
 #include "peer/snapshot_sender.hpp"
+#include "peer/spawning.hpp"
 #include "peer/update_cost_clock.hpp"
 #include "present/frame_interpolator.hpp"
 #include "shoal/peer.hpp"
@@ -119,6 +120,13 @@ struct Peer::Impl {
   void note_owner_changes();               // after table-wide changes: events and owned_by_me
   void note_owner_change(BodyIndex body);  // after a change of one body's owner
   authority::PeerRegions& regions_of(PeerId peer);
+  // --- objects spawned and removed during play (peer_spawning.cpp) ---
+  void on_world_changes(PeerId from, const wire::WorldChanges& message);
+  void apply_spawn(PeerId spawner, const wire::Spawn& spawn);
+  void apply_removal(const wire::Removal& removal, BodyIndex body);
+  void remove_spawned(BodyIndex body);  // by this peer, its owner: applied and sent
+  bool schedule_existence(const sync::WorldChange& change);
+  void spawning_frame();
   // --- shared helpers (peer.cpp) ---
   /// This peer's user bytes of body at a held frame (its size; empty when it has none).
   std::span<std::uint8_t> held_user_bytes(Frame frame, BodyIndex body);
@@ -151,6 +159,7 @@ struct Peer::Impl {
   Presentation visuals;                     // what the game draws
   present::FrameInterpolator interpolator;  // snaps: extrapolate, and bridge the frames between
   SessionState session;  // members, clock, joining
+  Spawning spawning;     // objects spawned during play: slots, timeline, rates
   std::optional<BodyIndex> controlled;
   Input current_input;
   std::vector<std::pair<PeerId, BodyIndex>> remote_controlled;

@@ -111,6 +111,10 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
       if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
       return send_baseline(connection);
     }
+    case wire::MessageKind::world_changes: {
+      if (auto s = wire::decode(bytes, spawning.in); !s) return drop(s.reason());
+      return on_world_changes(from, spawning.in);
+    }
     case wire::MessageKind::baseline: {
       wire::Baseline m;
       if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());

@@ -99,6 +99,7 @@ void Peer::Impl::step_frame() {
   // snapshot already carries it to the others). The frames before a new controlled object's
   // first delayed input get none.
   if (controlled) inputs.record(*controlled, frame + config.input_delay_frames, current_input);
+  spawning_frame();
   resimulator.step_forward({}, frozen_for_next_step());
   note_step_changes();
   if (config.sync_test_frames > 0) run_sync_test(frame);
@@ -125,6 +126,7 @@ void Peer::Impl::validate_parts() const {
   corrections.validate();
   authority.validate(session.members.self());
   session.validate();
+  spawning.validate();
 }
 
 // Outside this peer's simulated region (as of the last frame), bodies that no player

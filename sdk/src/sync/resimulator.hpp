@@ -103,6 +103,10 @@ class Resimulator {
   /// frame's changes after Simulation::step and before saving and recording the frame, and a
   /// restore puts back which slots held which bodies at the restored frame.
   void set_world_changes(const WorldChanges* changes) { world_changes_ = changes; }
+  /// A change of a frame too old to re-simulate from: it takes effect in the engine now, and
+  /// every held frame from its own on says so (the body holding the spawn's state where it
+  /// appears), so that a later catch-up keeps it.
+  void apply_now(const WorldChange& change);
   /// Whether spawn slot `body` holds a body in the engine now (true for a fixed body).
   bool exists_now(BodyIndex body) const {
     return body < history_.first_spawn_slot() || engine_exists_[body - history_.first_spawn_slot()] != 0;

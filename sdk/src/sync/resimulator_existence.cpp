@@ -31,6 +31,23 @@ void Resimulator::apply_world_changes(Frame frame) {
   }
 }
 
+void Resimulator::apply_now(const WorldChange& change) {
+  const BodyIndex first = history_.first_spawn_slot();
+  if (change.body < first || change.body - first >= engine_exists_.size() || history_.empty()) return;
+  const std::size_t k = change.body - first;
+  const bool spawn = change.kind == WorldChange::Kind::spawn;
+  if (engine_exists_[k] != 0) sim_.remove_body(change.body);
+  if (spawn) sim_.add_body(change.body, change.type, change.state);
+  engine_exists_[k] = spawn ? 1 : 0;
+  engine_types_[k] = spawn ? change.type : std::uint16_t{0};
+  const ObjectState state = spawn ? change.state : empty_slot_state();
+  for (Frame f = std::max(change.frame, history_.oldest()); f <= history_.newest(); ++f) {
+    history_.set(f, change.body, state);
+    history_.slot_exists(f)[k] = engine_exists_[k];
+    history_.slot_types(f)[k] = engine_types_[k];
+  }
+}
+
 void Resimulator::restore_existence(Frame frame) {
   const std::span<const std::uint8_t> exists = history_.slot_exists(frame);
   const std::span<const std::uint16_t> types = history_.slot_types(frame);

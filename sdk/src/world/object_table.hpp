@@ -27,6 +27,10 @@ class ObjectTable {
   /// empty_slot_id()). Same duplicate rule.
   explicit ObjectTable(const Simulation& simulation);
 
+  /// Gives body a new id (a spawn slot taking a spawned object's id, or its placeholder back
+  /// when the object is removed). Throws std::invalid_argument when another body has the id.
+  void rename(BodyIndex body, ObjectId id);
+
   std::optional<BodyIndex> find(ObjectId id) const;
   bool contains(ObjectId id) const { return find(id).has_value(); }
   /// The id of a body; body must be < size().

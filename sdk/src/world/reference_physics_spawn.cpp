@@ -89,6 +89,8 @@ void ReferencePhysics::remove_body(BodyIndex body) {
   set_body_type(body, 0);
 }
 
+bool ReferencePhysics::can_spawn(std::uint16_t type) const { return impl_->spawn_templates.contains(type); }
+
 bool ReferencePhysics::slot_filled(BodyIndex body) const { return impl_->present.at(body) != 0; }
 
 }  // namespace shoal
