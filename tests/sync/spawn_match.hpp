@@ -53,7 +53,6 @@ class Guns {
 
   /// `removing` = false holds back the removals due (a test looking at a still live set).
   void fire(std::vector<Player>& players, bool firing, bool removing = true) {
-    ++tick_;
     for (std::size_t p = 0; p < players.size(); ++p) {
       Player& player = players[p];
       if (!player.alive || !player.peer->in_match()) continue;
@@ -68,10 +67,15 @@ class Guns {
         }
         return true;
       });
-      if (!firing || (tick_ + static_cast<std::int64_t>(p) * 5) % (60 / per_second_) != 0) continue;
-      const float angle = static_cast<float>((tick_ * 37 + static_cast<std::int64_t>(p) * 101) % 628) * 0.01f;
+      // By frames, not calls: the ENet tests update far more often than once a frame.
+      if (next_shot_.size() < players.size()) next_shot_.resize(players.size(), kNoFrame);
+      const Frame now = peer.frame();
+      if (next_shot_[p] == kNoFrame) next_shot_[p] = now + static_cast<Frame>(p) * 5;
+      if (!firing || now < next_shot_[p]) continue;
+      next_shot_[p] = now + 60 / per_second_;
+      const float angle = static_cast<float>((now * 37 + static_cast<Frame>(p) * 101) % 628) * 0.01f;
       const ObjectId id = peer.spawn(kProjectile, projectile_from(peer.state(player.ball), angle));
-      shots_.push_back({p, id, peer.frame() + 1 + lifetime_});
+      shots_.push_back({p, id, now + 1 + lifetime_});
       ++fired;
     }
   }
@@ -87,7 +91,7 @@ class Guns {
   };
   int per_second_;
   Frame lifetime_;
-  std::int64_t tick_ = 0;
+  std::vector<Frame> next_shot_;  // per player: the frame of its next shot
   std::vector<Shot> shots_;
 };
 

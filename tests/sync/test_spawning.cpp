@@ -140,6 +140,35 @@ TEST_CASE("every peer spawns in the same frame: distinct ids, one order everywhe
   for (std::size_t p = 0; p < 3; ++p) CHECK(m.players[0].peer->owner(ids[p]) == m.players[p].peer->id());
 }
 
+TEST_CASE("a peer joining after 500 spawns sees exactly the live set") {
+  PeerConfig config = spawn_config();
+  FakeMatch m(3, kSpec, config, 347, 2, {}, with_spawn_slots);  // peer 2 joins later
+  m.network().set_conditions(link(30, 0.02f));
+  m.players[2].alive = false;  // not updated until it joins
+  REQUIRE(m.connect(10));
+  m.enable_bots(35);
+  Guns guns(15, 80);  // two peers: 30 spawns a second, each living 80 frames
+  for (int i = 0; i < 60 * 40 && guns.fired < 500; ++i) m.run(1.0 / 60, [&] { guns.fire(m.players, true); });
+  REQUIRE(guns.fired >= 500);
+  REQUIRE(guns.removed > 400);
+  m.players[2].alive = true;
+  m.join_late(2);
+  REQUIRE(m.connect(10));
+  // Nothing is spawned or removed meanwhile: the newcomer must hold what the others hold.
+  m.run(1, [&] { guns.fire(m.players, false, false); });
+  const std::vector<ObjectId> live = m.players[0].peer->spawned_objects();
+  CHECK(live.size() > 10);
+  CHECK(m.players[2].peer->spawned_objects() == live);
+  CHECK(same_live_sets(m.players));
+  for (ObjectId id : live) CHECK(m.players[2].peer->owner(id) == m.players[0].peer->owner(id));
+  CHECK(m.players[2].peer->stats().dropped[DropReason::bad_spawn] == 0);
+  // And it follows what comes after: the due removals, then the same states once all rests.
+  for (int i = 0; i < 60 * 5 && !guns.all_expired(); ++i) m.run(1.0 / 60, [&] { guns.fire(m.players, false); });
+  REQUIRE(m.settle(20));
+  for (const Player& p : m.players) CHECK(p.peer->spawned_objects().empty());
+  CHECK(same_states(m.players, all_ids(kSpec)));
+}
+
 TEST_CASE("a leaving peer's projectiles vanish and its pickups pass to the default owner") {
   FakeMatch m(3, kSpec, spawn_config(), 345, -1, {}, with_spawn_slots);
   m.network().set_conditions(link(30, 0.02f));

@@ -122,6 +122,9 @@ struct Peer::Impl {
   authority::PeerRegions& regions_of(PeerId peer);
   // --- objects spawned and removed during play (peer_spawning.cpp) ---
   void on_world_changes(PeerId from, const wire::WorldChanges& message);
+  void send_live_set(ConnectionId connection);  // to a newcomer, before its baseline
+  void on_live_set(PeerId from, const wire::WorldChanges& message);
+  void apply_early_live_sets();
   void apply_spawn(PeerId spawner, const wire::Spawn& spawn);
   void apply_removal(const wire::Removal& removal, BodyIndex body);
   void remove_spawned(BodyIndex body);  // by this peer, its owner: applied and sent

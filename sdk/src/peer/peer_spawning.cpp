@@ -81,8 +81,62 @@ void Peer::Impl::remove_spawned(BodyIndex body) {
   broadcast(spawning.out);
 }
 
+// A newcomer's baseline request: the live objects this peer owns go first, so that the
+// baseline after it (same channel, in order) names objects the newcomer knows.
+void Peer::Impl::send_live_set(ConnectionId connection) {
+  if (session.phase != Phase::in_match || !spawning.enabled()) return;
+  constexpr std::size_t kObjectsPerMessage = 300;  // each message well under the control limit
+  wire::WorldChanges& m = spawning.out;
+  m.spawns.clear();
+  m.removals.clear();
+  m.live_set = true;
+  const std::span<const ObjectState> states = history.newest_states();
+  for (std::size_t k = 0; k < spawning.slots; ++k) {
+    const auto body = static_cast<BodyIndex>(spawning.first_slot + k);
+    if (spawning.slot_object[k] == 0 || authority.owned_by_me[body] == 0) continue;
+    m.spawns.push_back({spawning.slot_since[k], spawning.slot_object[k], static_cast<std::uint32_t>(k),
+                        spawning.slot_type[k], states[body]});
+    if (m.spawns.size() == kObjectsPerMessage) {
+      send_to(connection, m);
+      m.spawns.clear();
+    }
+  }
+  if (!m.spawns.empty()) send_to(connection, m);
+}
+
+// A live set, as this newcomer gets it from each older peer: the objects the sender owns,
+// which exist here from the newest frame on (their owner's snapshots then correct them).
+// Kept while the match has not started here, like early baselines.
+void Peer::Impl::on_live_set(PeerId from, const wire::WorldChanges& message) {
+  Spawning& s = spawning;
+  if (session.phase != Phase::in_match) {
+    if (s.early_live_sets.size() < session.members.remotes().size() * (s.slots / 300 + 1) + 8) {
+      s.early_live_sets.emplace_back(from, message);
+    }
+    return;
+  }
+  for (wire::Spawn spawn : message.spawns) {
+    const std::size_t k = spawn.slot;
+    const bool in_range = k < s.slots && k / s.per_peer == s.range_of(Spawning::spawner_of(spawn.object));
+    if (!in_range || objects.contains(spawn.object) || !sim.can_spawn(spawn.type) || s.slot_object[k] != 0) {
+      drop(DropReason::bad_spawn);
+      continue;
+    }
+    const Frame spawned_at = spawn.frame;
+    spawn.frame = history.newest();
+    apply_spawn(from, spawn);
+    s.slot_since[k] = spawned_at;
+  }
+}
+
+void Peer::Impl::apply_early_live_sets() {
+  for (const auto& [from, message] : spawning.early_live_sets) on_live_set(from, message);
+  spawning.early_live_sets.clear();
+}
+
 void Peer::Impl::on_world_changes(PeerId from, const wire::WorldChanges& message) {
-  if (session.phase != Phase::in_match || message.live_set) return drop(DropReason::stale);
+  if (message.live_set) return on_live_set(from, message);
+  if (session.phase != Phase::in_match) return drop(DropReason::stale);
   Spawning& s = spawning;
   for (const wire::Removal& r : message.removals) {
     const std::optional<BodyIndex> body = objects.find(r.object);
