@@ -37,13 +37,14 @@ TEST_CASE("3 peers at 10% loss and 80 ms: bots' projectiles leave the same live 
   Guns guns(5, 90);
   m.run(12, [&] { guns.fire(m.players, true); });
   CHECK(guns.fired >= 3 * 5 * 11);
-  // Firing stops and the removals due wait: once every change has arrived, every peer holds
-  // the same live set, and the same states at a common frame.
-  m.run(1.5, [&] { guns.fire(m.players, false, false); });
-  CHECK(m.players[0].peer->spawned_objects().size() > 10);
+  // Firing stops, the bots stop and the removals due wait (settle() fires nothing): once all
+  // rests, every peer holds the same live set, and the same states of it, bit for bit.
+  REQUIRE(m.settle(20));
+  const std::vector<ObjectId> live = m.players[0].peer->spawned_objects();
+  CHECK(live.size() > 10);
   CHECK(same_live_sets(m.players));
-  // (The bots still play: their balls' newest frames are guesses until their owners' arrive.)
-  CHECK(same_states(m.players, m.players[0].peer->spawned_objects()));
+  CHECK(same_states(m.players, live));
+  for (ObjectId id : live) CHECK(owners_agree(m.players, id));
   // Nothing leaks: once every lifetime has passed, only the fixed bodies remain.
   for (int i = 0; i < 600 && !guns.all_expired(); ++i) m.run(1.0 / 60, [&] { guns.fire(m.players, false); });
   CHECK(guns.all_expired());

@@ -117,15 +117,15 @@ void Peer::Impl::on_live_set(PeerId from, const wire::WorldChanges& message) {
   }
   for (wire::Spawn spawn : message.spawns) {
     const std::size_t k = spawn.slot;
+    // A peer asks for baselines again (after a loss, say): what it knows already is no news.
+    if (k < s.slots && s.slot_object[k] == spawn.object) continue;
     const bool in_range = k < s.slots && k / s.per_peer == s.range_of(Spawning::spawner_of(spawn.object));
     if (!in_range || objects.contains(spawn.object) || !sim.can_spawn(spawn.type) || s.slot_object[k] != 0) {
       drop(DropReason::bad_spawn);
       continue;
     }
-    const Frame spawned_at = spawn.frame;
-    spawn.frame = history.newest();
+    spawn.frame = history.newest();  // here it exists from now: this peer holds no frame before
     apply_spawn(from, spawn);
-    s.slot_since[k] = spawned_at;
   }
 }
 

@@ -50,6 +50,11 @@ struct Spawning {
 
   bool enabled() const { return slots > 0; }
   bool is_slot(BodyIndex body) const { return body >= first_slot && body - first_slot < slots; }
+  /// Whether spawn slot `body` holds an object at `frame`, as far as this peer knows.
+  bool holds(BodyIndex body, Frame frame) const {
+    const std::size_t k = body - first_slot;
+    return slot_object[k] != 0 && frame >= slot_since[k];
+  }
   static PeerId spawner_of(ObjectId object) { return static_cast<PeerId>((object >> 16) & 0x7FFF); }
   static ObjectId make_id(PeerId spawner, std::uint16_t sequence) {
     return kSpawnedIdBit | (static_cast<ObjectId>(spawner & 0x7FFF) << 16) | sequence;
@@ -68,7 +73,8 @@ struct Spawning {
   bool take_rate(PeerId peer, Frame frame, float tick_hz) {
     auto it = std::ranges::find_if(rates, [&](const Rate& r) { return r.peer == peer; });
     if (it == rates.end()) it = rates.insert(rates.end(), Rate{peer, frame, 0});
-    if (frame - it->window_start >= static_cast<Frame>(tick_hz) || frame < it->window_start) {
+    // A window opens only forward: frames named out of order count in the current one.
+    if (frame - it->window_start >= static_cast<Frame>(tick_hz)) {
       it->window_start = frame;
       it->count = 0;
     }
