@@ -39,9 +39,6 @@ enum class CatchupScope : std::uint8_t {
   object,  ///< re-simulate the overridden objects and what they touch; the rest replays
 };
 
-/// Everything a Peer is configured with; the defaults suit a 60 Hz game on a LAN or the internet.
-/// Fields that decide what every peer simulates (tick_hz, snapshots' encoding) must be equal on
-/// every peer: joins with other encodings are refused.
 /// Objects spawned during play (Peer::spawn); only with a Simulation that has spawn slots.
 struct SpawnConfig {
   /// Live spawned objects per peer, 1..65535. Each peer spawns into its own range of this many
@@ -57,6 +54,9 @@ struct SpawnConfig {
   std::vector<std::uint16_t> removed_on_leave;
 };
 
+/// Everything a Peer is configured with; the defaults suit a 60 Hz game on a LAN or the internet.
+/// Fields that decide what every peer simulates (tick_hz, snapshots' encoding) must be equal on
+/// every peer: joins with other encodings are refused.
 struct PeerConfig {
   std::string session = "shoal";  ///< peers join only a host of the same session name
   float tick_hz = 60;  ///< fixed steps per second, the same on every peer
