@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "wire/recording_codec.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <stdexcept>
@@ -146,6 +147,16 @@ void visit_config(Visitor& v, PeerConfig& c) {
   v(a.r_min), v(a.T), v(a.T_predict), v(a.hysteresis), v(a.simulated_radius), v(a.max_owner_changes_per_second);
   v(a.default_owner);
   v(c.sync_test_frames), v(c.measure_update_cost);
+  // Since version 2. Written from a copy and read into a fresh config, so the locals serve
+  // both directions.
+  SpawnConfig& sp = c.spawning;
+  std::uint64_t per_peer = sp.max_objects_per_peer;
+  v(per_peer), v(sp.max_spawns_per_second);
+  sp.max_objects_per_peer = static_cast<std::size_t>(per_peer);
+  auto types = static_cast<std::uint16_t>(std::min<std::size_t>(sp.removed_on_leave.size(), 0xFFFF));
+  v(types);
+  sp.removed_on_leave.resize(types);
+  for (std::uint16_t& type : sp.removed_on_leave) v(type);
 }
 
 template <class Visitor>
