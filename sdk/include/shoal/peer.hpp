@@ -103,7 +103,8 @@ class Peer {
 
   /// The object the local player drives (kNoObject-like values are rejected).
   void set_controlled(ObjectId object);
-  /// Input for the frames simulated from now on, until changed.
+  /// Input for the frames simulated from now on, until changed. Throws std::invalid_argument
+  /// when a byte of Input::bytes past SnapshotConfig::input_bytes is not 0.
   void set_input(const Input& input);
 
   /// Runs the frames that are due by the steady clock, then refreshes visual states.

@@ -221,6 +221,11 @@ void Peer::set_controlled(ObjectId object) {
 }
 
 void Peer::set_input(const Input& input) {
+  const auto used = static_cast<std::size_t>(impl_->config.snapshots.input_bytes);
+  if (std::any_of(input.bytes.begin() + static_cast<std::ptrdiff_t>(used), input.bytes.end(), [](std::uint8_t b) { return b != 0; })) {
+    throw std::invalid_argument("shoal::Peer::set_input: input bytes past SnapshotConfig::input_bytes (" +
+                                std::to_string(used) + ") must be 0");
+  }
   if (impl_->recorder) impl_->recorder->input(input);
   impl_->current_input = input;
 }

@@ -43,6 +43,15 @@ struct Out {
     raw({reinterpret_cast<const std::uint8_t*>(v.data()), v.size()});
   }
   void operator()(Vec3& v) { (*this)(v.x), (*this)(v.y), (*this)(v.z); }
+  // An input's game bytes: varint count up to the last non-zero one, then those bytes.
+  void operator()(std::array<std::uint8_t, kMaxInputBytes>& v) {
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (v[i] != 0) count = i + 1;
+    }
+    varint(count);
+    raw(std::span<const std::uint8_t>(v.data(), count));
+  }
   template <class Enum>
     requires std::is_enum_v<Enum>
   void operator()(Enum& v) { u8(static_cast<std::uint8_t>(v)); }
@@ -120,6 +129,13 @@ struct In {
     v.assign(text.begin(), text.end());
   }
   void operator()(Vec3& v) { (*this)(v.x), (*this)(v.y), (*this)(v.z); }
+  void operator()(std::array<std::uint8_t, kMaxInputBytes>& v) {
+    const auto count = bounded<std::size_t>(varint(), kMaxInputBytes);
+    const std::span<const std::uint8_t> taken = raw(count);
+    v = {};
+    std::copy(taken.begin(), taken.end(), v.begin());
+    if (count > 0 && taken.size() == count && v[count - 1] == 0) fail(DropReason::malformed);  // not the shortest
+  }
   template <class Enum>
     requires std::is_enum_v<Enum>
   void operator()(Enum& v) { v = static_cast<Enum>(u8()); }
@@ -142,6 +158,7 @@ void visit_config(Visitor& v, PeerConfig& c) {
   v(s.max_baseline_age_frames), v(s.prioritize), v(s.packet_budget_bytes), v(s.bytes_per_second);
   v(s.rest_priority), v(s.controlled_priority), v(s.came_to_rest_priority), v(s.settled_refresh_s);
   v(s.coasting_interval_frames), v(s.lod_near_m), v(s.lod_far_m), v(s.lod_far_factor);
+  v(s.input_bytes);  // since version 2
   v(c.catchup), v(c.freeze_outside_simulated_region);
   AuthorityConfig& a = c.authority;
   v(a.r_min), v(a.T), v(a.T_predict), v(a.hysteresis), v(a.simulated_radius), v(a.max_owner_changes_per_second);
@@ -212,7 +229,7 @@ void RecordingWriter::header(const RecordingHeader& h) {
   out.varint(copy.world.size());
   out.raw(copy.world);
   out(copy.secret), out(copy.has_controlled), out(copy.controlled);
-  out(copy.input.axis), out(copy.input.buttons);
+  out(copy.input.axis), out(copy.input.buttons), out(copy.input.bytes);
   out(copy.body_count), out(copy.world_states);
 }
 
@@ -258,7 +275,7 @@ void RecordingWriter::input(const Input& input) {
   Out out{out_};
   out.u8(static_cast<std::uint8_t>(RecordKind::input));
   Input copy = input;
-  out(copy.axis), out(copy.buttons);
+  out(copy.axis), out(copy.buttons), out(copy.bytes);
 }
 
 void RecordingWriter::controlled(ObjectId object) {
@@ -316,7 +333,7 @@ DecodeStatus RecordingReader::header(RecordingHeader& h) {
   const std::span<const std::uint8_t> world = in.raw(world_size);
   h.world.assign(world.begin(), world.end());
   in(h.secret), in(h.has_controlled), in(h.controlled);
-  in(h.input.axis), in(h.input.buttons);
+  in(h.input.axis), in(h.input.buttons), in(h.input.bytes);
   in(h.body_count), in(h.world_states);
   if (in.ok && h.body_count > kMaxBodies) in.fail(DropReason::malformed);
   return status_of(in);
@@ -358,7 +375,7 @@ DecodeStatus RecordingReader::next(Record& r, bool& at_end) {
       r.connection = in.bounded<ConnectionId>(in.varint(), 0xFFFFFFFFu);
       r.address = read_address(in);
       break;
-    case RecordKind::input: in(r.input.axis), in(r.input.buttons); break;
+    case RecordKind::input: in(r.input.axis), in(r.input.buttons), in(r.input.bytes); break;
     case RecordKind::controlled: r.object = in.bounded<ObjectId>(in.varint(), 0xFFFFFFFFu); break;
     case RecordKind::check:
     case RecordKind::end: {
