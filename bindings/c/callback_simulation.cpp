@@ -120,6 +120,30 @@ void CallbackSimulation::set_frozen(shoal::BodyIndex body, bool frozen) {
   if (callbacks_.set_frozen != nullptr) callbacks_.set_frozen(callbacks_.user, body, frozen ? 1 : 0);
 }
 
+void CallbackSimulation::set_spawning(const shoal_spawn_callbacks& spawning) {
+  if (spawning.spawn_slot_count > 0 && (spawning.add_body == nullptr || spawning.remove_body == nullptr)) {
+    throw Error(SHOAL_ERROR_INVALID_ARGUMENT,
+                "shoal_spawn_callbacks: add_body and remove_body are required when spawn_slot_count > 0");
+  }
+  const std::size_t bodies = body_count();
+  if (spawning.spawn_slot_count > bodies || spawning.spawn_slot_count > 65536) {
+    throw Error(SHOAL_ERROR_INVALID_ARGUMENT,
+                "shoal_spawn_callbacks: spawn_slot_count " + std::to_string(spawning.spawn_slot_count) +
+                    ", expected at most body_count (" + std::to_string(bodies) + ") and 65536");
+  }
+  spawning_ = spawning;
+}
+
+void CallbackSimulation::add_body(shoal::BodyIndex body, std::uint16_t type, const shoal::ObjectState& state) {
+  if (spawning_.add_body == nullptr) return;
+  const shoal_object_state c_state = to_c(state);
+  spawning_.add_body(callbacks_.user, body, type, &c_state);
+}
+
+void CallbackSimulation::remove_body(shoal::BodyIndex body) {
+  if (spawning_.remove_body != nullptr) spawning_.remove_body(callbacks_.user, body);
+}
+
 }  // namespace shoal_c
 
 using shoal_c::guarded;
@@ -132,6 +156,15 @@ int shoal_simulation_create(const shoal_simulation_callbacks* callbacks, shoal_s
     shoal_simulation*& out = require(out_simulation, "out_simulation");
     out = nullptr;
     out = new shoal_simulation(require(callbacks, "callbacks"));
+    return SHOAL_OK;
+  });
+}
+
+int shoal_simulation_set_spawning(shoal_simulation* simulation, const shoal_spawn_callbacks* callbacks) {
+  return guarded(__func__, [&] {
+    shoal_simulation& held = require(simulation, "simulation");
+    shoal_c::refuse_if_driving(held.driving_peer, "the simulation drives a peer: set its spawning before creating the peer");
+    held.simulation.set_spawning(require(callbacks, "callbacks"));
     return SHOAL_OK;
   });
 }

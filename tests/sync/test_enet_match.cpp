@@ -16,6 +16,7 @@
 #include "arrival_gate.hpp"
 #include "match_harness.hpp"
 #include "match_scenarios.hpp"
+#include "spawn_match.hpp"
 #include "shoal/recording.hpp"
 #include "wire/packet_header.hpp"
 
@@ -51,7 +52,7 @@ struct EnetMatch {
   /// `prepare`, if given, sees each player before it hosts or joins (to record it, say).
   EnetMatch(int peers, const ArenaSpec& spec, const ConditionerConfig& conditions, std::uint64_t seed,
             const PeerConfig& config = {}, const TransportWrapper& wrap = {},
-            const std::function<void(Player&, int)>& prepare = {})
+            const std::function<void(Player&, int)>& prepare = {}, const SimulationWrapper& adapt = {})
       : spec_(spec), seed_(seed) {
     for (int p = 0; p < peers; ++p) {
       TransportConfig t = test::secured();
@@ -61,7 +62,7 @@ struct EnetMatch {
       gates_.push_back(gate.get());
       std::unique_ptr<Transport> transport = std::move(gate);
       if (wrap) transport = wrap(p, std::move(transport));
-      players.push_back(make_player(spec, p, config, std::move(transport)));
+      players.push_back(make_player(spec, p, config, std::move(transport), adapt));
       if (prepare) prepare(players.back(), p);
     }
     players[0].peer->host();
@@ -331,4 +332,35 @@ TEST_CASE("over ENet: under 80 ms of jitter time sync keeps the peers within one
   CAPTURE(worst_after_us);
   CHECK(m.players[0].peer->frame() - first > 300);  // the match really ran for those seconds
   CHECK(worst <= 1);
+}
+
+TEST_CASE("over ENet: three peers at 80 ms and 10% loss fire projectiles: the same live set everywhere, then none") {
+  ArenaSpec spec{3, 6, 12};
+  EnetMatch m(3, spec, one_way(link(80, 0.10f)), 600, spawn_config(), {}, {}, with_spawn_slots);
+  REQUIRE(m.run(10, [&] { return m.connected(); }));
+  m.enable_bots(60);
+  Guns guns(5, 90);
+  m.run(10, [&] {
+    guns.fire(m.players, true);
+    return false;
+  });
+  CHECK(guns.fired >= 3 * 5 * 8);
+  // Firing stops and the removals due wait, until every change has arrived everywhere.
+  CHECK(m.run(10, [&] {
+    guns.fire(m.players, false, false);
+    return same_live_sets(m.players) && m.players[0].peer->spawned_objects().size() > 10 &&
+           identical(m.players, m.players[0].peer->spawned_objects());
+  }));
+  // Then every lifetime passes: only the fixed bodies remain, on every peer.
+  m.disable_bots();
+  CHECK(m.run(15, [&] {
+    guns.fire(m.players, false);
+    if (!guns.all_expired() || !same_live_sets(m.players)) return false;
+    return m.players[0].peer->spawned_objects().empty();
+  }));
+  for (const Player& p : m.players) {
+    CHECK(p.peer->spawned_objects().empty());
+    CHECK(p.peer->stats().objects_spawned == static_cast<std::uint64_t>(guns.fired));
+    CHECK(p.peer->stats().dropped[DropReason::bad_spawn] == 0);
+  }
 }

@@ -92,6 +92,7 @@ TEST_CASE("control: the byte layout is little-endian and as SPEC.md describes") 
   append(settings, std::int32_t{15});
   for (const float f : {50.f, 50.f, 512.f}) append(settings, f);
   append(settings, std::int32_t{600});
+  append(settings, std::int32_t{0});  // input_bytes (version 10)
   join.insert(join.end(), settings.begin(), settings.end());
   CHECK(bytes == join);
 }

@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "shoal/simulation.hpp"
 #include "wire/control_messages.hpp"
 #include "wire/refusal.hpp"
 #include "wire/snapshot_codec.hpp"
@@ -34,6 +35,7 @@ struct Decoders {
   Checksum checksum;
   BaselineRequest baseline_request;
   Baseline baseline;
+  WorldChanges world_changes;
   Ping ping;
   Pong pong;
   Snapshot snapshot;
@@ -90,6 +92,7 @@ struct Decoders {
       case MessageKind::snapshot_ack: return check(datagram, ack);
       case MessageKind::baseline_request: return check(datagram, baseline_request);
       case MessageKind::baseline: return check(datagram, baseline);
+      case MessageKind::world_changes: return check(datagram, world_changes);
       case MessageKind::refusal: return check_refusal(datagram);
     }
     return DropReason::unknown_kind;
@@ -116,6 +119,12 @@ std::vector<std::vector<std::uint8_t>> valid_datagrams() {
   add(Ownership{{{10, 1, 5, 1, 300}, {11, 2, 6, 2, 301}}});
   add(Checksum{300, {{10, 0xDEADBEEF}, {11, 7}}});
   add(BaselineRequest{});
+  {
+    WorldChanges changes;
+    changes.spawns.push_back({40, kSpawnedIdBit | (1u << 16) | 2u, 3, 11, {}});
+    changes.removals.push_back({41, kSpawnedIdBit | (1u << 16) | 1u});
+    add(changes);
+  }
   ObjectState sliding;
   sliding.position = {1, 2, 3};
   sliding.linear_velocity = {0.5f, 0, -1};

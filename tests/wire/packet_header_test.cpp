@@ -51,7 +51,9 @@ TEST_CASE("header: kinds map to their channels and limits") {
   CHECK(is_known_kind(16));
   CHECK_FALSE(is_known_kind(0));
   CHECK(is_known_kind(8));
-  CHECK_FALSE(is_known_kind(9));
+  CHECK(is_known_kind(9));  // world_changes, since version 10
+  CHECK(channel_of(MessageKind::world_changes) == Channel::control);
+  CHECK_FALSE(is_known_kind(10));
   CHECK_FALSE(is_known_kind(255));
 }
 

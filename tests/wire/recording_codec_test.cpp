@@ -60,3 +60,17 @@ TEST_CASE("recording codec: a header whose smoothing rule no peer accepts is mal
   REQUIRE_NOTHROW(status = RecordingReader(bytes).header(read));
   CHECK_FALSE(status.ok());
 }
+
+TEST_CASE("recording codec: the header carries the spawning limits (version 2)") {
+  PeerConfig config;
+  config.spawning.max_objects_per_peer = 17;
+  config.spawning.max_spawns_per_second = 9;
+  config.spawning.removed_on_leave = {3, 11, 400};
+  const std::vector<std::uint8_t> bytes = header_bytes(config);
+  RecordingHeader read;
+  REQUIRE(RecordingReader(bytes).header(read).ok());
+  CHECK(read.config.spawning.max_objects_per_peer == 17);
+  CHECK(read.config.spawning.max_spawns_per_second == 9);
+  CHECK(read.config.spawning.removed_on_leave == std::vector<std::uint16_t>{3, 11, 400});
+  CHECK(kRecordingVersion == 3);
+}

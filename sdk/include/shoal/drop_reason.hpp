@@ -26,6 +26,10 @@ enum class DropReason : std::uint8_t {
   wrong_session,        ///< a join token for another session (or from another authority)
   forged,               ///< fails authentication: tampered with, or sealed without the link's key
   replayed,             ///< a sealed message received before (or too old to tell)
+  /// a spawn of an id already alive, of another peer's id or slot, into a slot not empty, of a
+  /// type the game does not spawn; or a removal of an object that is not alive
+  bad_spawn,
+  over_limit,           ///< a spawn past the sender's limit of live objects or spawns per second
   count                 ///< number of reasons; not a reason itself
 };
 

@@ -64,6 +64,8 @@ struct PeerStats {
   std::uint64_t rest_repairs_requested = 0;
   std::uint64_t quantization_clamps = 0;   ///< state fields clamped to the snapshot bounds
   std::uint64_t desyncs = 0;  ///< checksums of confirmed frames that disagreed with a peer's (EventKind::desync)
+  std::uint64_t objects_spawned = 0;  ///< spawns applied here, this peer's and the others' (Peer::spawn)
+  std::uint64_t objects_removed = 0;  ///< removals applied here, this peer's and the others'
   std::size_t owned_objects = 0;  ///< objects this peer owns now
   /// How fast the match's timeline runs now, as a fraction of tick_hz: below 1 while the host
   /// slows it for a peer that cannot keep up (PaceConfig).
@@ -104,7 +106,8 @@ class Peer {
 
   /// The object the local player drives (kNoObject-like values are rejected).
   void set_controlled(ObjectId object);
-  /// Input for the frames simulated from now on, until changed.
+  /// Input for the frames simulated from now on, until changed. Throws std::invalid_argument
+  /// when a byte of Input::bytes past SnapshotConfig::input_bytes is not 0.
   void set_input(const Input& input);
 
   /// Runs the frames that are due by the steady clock, then refreshes visual states.
@@ -117,6 +120,21 @@ class Peer {
   /// Blocks until network traffic arrives or timeout_ms pass, for headless loops (servers,
   /// bots, tests) that have no vsync to pace them. A game that renders never needs it.
   void wait(int timeout_ms);
+
+  /// Spawns an object of game-defined `type` in `state` (see docs/spawning.md). It exists from
+  /// the next frame stepped, is owned by this peer, and reaches every peer on the reliable
+  /// channel with that frame; a peer that hears of it late re-simulates from it. The id carries
+  /// this peer (no peer asks another). Needs a Simulation with spawn slots. Throws
+  /// std::logic_error before the match or without slots, std::invalid_argument for a type the
+  /// simulation does not spawn or a non-finite state (or a non-unit orientation), and
+  /// std::runtime_error past SpawnConfig's limits (live objects, spawns per second).
+  ObjectId spawn(std::uint16_t type, const ObjectState& state);
+  /// Removes a spawned object this peer owns, from the next frame stepped, on every peer.
+  /// Throws std::invalid_argument for an object that is not a live spawned one,
+  /// std::logic_error when another peer owns it (or before the match).
+  void remove(ObjectId object);
+  /// The spawned objects alive here, ascending id: what this peer has heard of so far.
+  std::vector<ObjectId> spawned_objects() const;
 
   /// What to draw: the smoothed, render-interpolated state. Throws for an unknown object.
   VisualState visual(ObjectId object) const;

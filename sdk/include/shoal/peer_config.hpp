@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "shoal/authority_config.hpp"
 #include "shoal/smoothing.hpp"
@@ -55,6 +56,21 @@ struct PaceConfig {
   int recover_ms = 2000;   ///< how long nobody must lag before the match speeds up, >= 1
 };
 
+/// Objects spawned during play (Peer::spawn); only with a Simulation that has spawn slots.
+struct SpawnConfig {
+  /// Live spawned objects per peer, 1..65535. Each peer spawns into its own range of this many
+  /// slots (range peer mod (slots / this)), so the simulation needs at least this many slots
+  /// per peer that may spawn; fewer ranges than peers make peers share one, which the
+  /// receivers then refuse as bad_spawn.
+  std::size_t max_objects_per_peer = 64;
+  /// Spawns per second one peer may make, averaged over a second, 1..10000: more from a remote
+  /// peer are dropped as over_limit; Peer::spawn throws past it.
+  int max_spawns_per_second = 60;
+  /// Types whose objects are removed when their owner leaves the match (projectiles); the
+  /// objects of every other type pass to the default owner.
+  std::vector<std::uint16_t> removed_on_leave;
+};
+
 /// Everything a Peer is configured with; the defaults suit a 60 Hz game on a LAN or the internet.
 /// Fields that decide what every peer simulates (tick_hz, snapshots' encoding) must be equal on
 /// every peer: joins with other encodings are refused.
@@ -99,6 +115,7 @@ struct PeerConfig {
   bool freeze_outside_simulated_region = true;
   AuthorityConfig authority;  ///< regions, ownership claims and hand-over
   SmoothingRules smoothing = SmoothingRules{};  ///< how corrections are blended into what is drawn, per body type
+  SpawnConfig spawning;  ///< limits of objects spawned during play, and what a leaving owner's become
   /// Sync-test mode (as in GGPO): every frame, roll back this many frames and re-simulate,
   /// raising a desync event if the result differs bit for bit. 0 = off.
   int sync_test_frames = 0;

@@ -34,7 +34,9 @@ struct ReferencePhysicsConfig {
 };
 
 /// The reference physics engine. Bodies are added once, before stepping (adding later is
-/// allowed but forgets every saved frame). A body of mass 0 is static: it never moves.
+/// allowed but forgets every saved frame). A body of mass 0 is static: it never moves. Bodies
+/// that appear during play go into spawn slots reserved after the fixed bodies
+/// (add_spawn_slots), of the types declared with set_spawn_sphere / set_spawn_box.
 ///
 /// Determinism: the same build, bodies and inputs give the same states bit for bit. After
 /// write() of every body's state for frame F and restore(F), stepping reproduces the original
@@ -92,6 +94,27 @@ class ReferencePhysics final : public Simulation {
   std::size_t user_bytes_size(std::uint16_t type) const override;
   void read_user_bytes(BodyIndex body, std::span<std::uint8_t> out) const override;
   void write_user_bytes(BodyIndex body, std::span<const std::uint8_t> bytes) override;
+
+  /// Spawning (see Simulation::spawn_slot_count). Declares the body add_body() builds for
+  /// `type`: a sphere of this radius and mass. Throws std::invalid_argument as add_sphere, and
+  /// for a mass of 0 (a spawned body moves).
+  void set_spawn_sphere(std::uint16_t type, float radius, float mass);
+  /// Declares a box of these half extents and mass for `type`; throws as set_spawn_sphere.
+  void set_spawn_box(std::uint16_t type, Vec3 half_extents, float mass);
+  /// Reserves `count` empty spawn slots after the bodies added so far and returns the first
+  /// one's index. Add every fixed body first: adding a body after the slots throws
+  /// std::logic_error, since slots must be the last indices. Called once, before building a
+  /// Peer (a second call throws std::logic_error).
+  BodyIndex add_spawn_slots(std::size_t count);
+  std::size_t spawn_slot_count() const override;
+  /// Throws std::invalid_argument for a body that is not an empty slot, a type without
+  /// set_spawn_sphere/box, or a non-finite state. The state is used as given (at_rest too).
+  void add_body(BodyIndex body, std::uint16_t type, const ObjectState& state) override;
+  /// Throws std::invalid_argument for a body that is not a slot; an empty slot stays empty.
+  void remove_body(BodyIndex body) override;
+  /// Whether `type` was declared with set_spawn_sphere / set_spawn_box.
+  bool can_spawn(std::uint16_t type) const override;
+  bool slot_filled(BodyIndex body) const;  ///< false for an empty spawn slot, true for any other body
 
   const ReferencePhysicsConfig& config() const;  ///< the world's config
   bool is_static(BodyIndex body) const;  ///< whether the body is static (the step never moves it)

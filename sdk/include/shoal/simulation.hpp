@@ -18,6 +18,19 @@ using BodyIndex = std::uint32_t;
 /// The most user bytes a body type may carry (Simulation::user_bytes_size).
 inline constexpr std::size_t kMaxUserBytes = 32;
 
+/// Ids with this bit set are Shoal's own: the ids of objects spawned during play (they carry
+/// the spawning peer, so peers hand them out without asking each other). A game's fixed bodies
+/// use ids without it.
+inline constexpr ObjectId kSpawnedIdBit = 0x80000000u;
+
+/// What an empty spawn slot reads as (Simulation::spawn_slot_count): the default state, at
+/// rest. Every peer holds exactly these bits for an empty slot, so empty slots never differ.
+inline constexpr ObjectState empty_slot_state() {
+  ObjectState state;
+  state.at_rest = true;
+  return state;
+}
+
 /// The input of one controlled body for one frame.
 struct BodyInput {
   BodyIndex body = 0;  ///< which body (Simulation's index)
@@ -91,6 +104,31 @@ class Simulation {
   /// freezes exactly what the straight run froze. The default ignores it: every body is
   /// simulated, which is always correct, only slower.
   virtual void set_frozen(BodyIndex /*body*/, bool /*frozen*/) {}
+
+  /// Optional, for games whose bodies appear and vanish during play (projectiles, debris,
+  /// pickups). The engine reserves this many spawn slots when it is built: the last
+  /// spawn_slot_count() body indices, counted by body_count(), empty at first. Shoal fills
+  /// and empties them only through add_body() and remove_body(), at the frame the game asked
+  /// for, in the same order on every peer, and again while re-simulating, so that a catch-up
+  /// across a spawn or a removal recreates exactly what the straight run had. Indices never
+  /// move: every per-body table of Shoal is sized once, and a freed slot is reused later.
+  /// An empty slot must: read() as empty_slot_state(); ignore write(), write_user_bytes()
+  /// and set_frozen() (keeping the frozen flag for when it is filled is fine too); take no
+  /// part in step() (no collisions, no inputs); have bounding_radius() 0. body_id() is never
+  /// asked of a slot (Shoal names spawned objects itself). 0, the default, means no spawning.
+  virtual std::size_t spawn_slot_count() const { return 0; }
+  /// Fills empty spawn slot `body` with a new body of game-defined `type` in `state` (the
+  /// state it holds at the frame it appears in; step() has already run for that frame). Spawned
+  /// bodies carry no user bytes yet: Shoal sizes them per body once, from body_type() when a
+  /// Peer is built, and an empty slot reports type 0, whose size should then be 0. Deterministic like step(): the same calls
+  /// in the same order give the same bits, whatever the slot held before.
+  virtual void add_body(BodyIndex /*body*/, std::uint16_t /*type*/, const ObjectState& /*state*/) {}
+  /// Empties spawn slot `body`: from now on it is an empty slot (see spawn_slot_count).
+  virtual void remove_body(BodyIndex /*body*/) {}
+  /// Whether add_body() builds bodies of `type`. Shoal checks it before accepting a spawn
+  /// (Peer::spawn throws, a remote spawn is dropped as bad_spawn), so add_body() never sees
+  /// another type. The default: every type.
+  virtual bool can_spawn(std::uint16_t /*type*/) const { return true; }
 };
 
 }  // namespace shoal

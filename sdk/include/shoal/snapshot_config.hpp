@@ -30,6 +30,10 @@ struct SnapshotConfig {
   float velocity_units_per_mps = 512;  ///< also units per rad/s for angular velocity
   /// Older baselines are not used: the object is sent whole. 1..1056 frames.
   int max_baseline_age_frames = 600;
+  /// Bytes of the game's own input per frame (Input::bytes), 0..kMaxInputBytes: sent with
+  /// every input, with the same redundancy and delay, replayed in catch-ups. An encoding field:
+  /// the same on every peer.
+  int input_bytes = 0;
 
   // --- priority and budget (per remote peer) ---
   /// Send by priority within the budget below; false = every due object every interval

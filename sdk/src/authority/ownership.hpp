@@ -134,6 +134,11 @@ class OwnershipTable {
               const std::function<bool(BodyIndex)>& may_hand_over = {},
               std::optional<std::span<const BodyIndex>> candidates = std::nullopt);
 
+  /// A spawn slot's owner, set outside the change protocol: its spawner when an object is
+  /// spawned there, the default owner when it is removed (every peer does the same at the same
+  /// change, so no sequence is needed). Throws std::out_of_range for a body out of range.
+  void assign(BodyIndex body, PeerId owner, Frame frame) { records_.at(body) = OwnerRecord{owner, 0, kNoPeer, frame, false}; }
+
   PeerId owner(BodyIndex body) const { return records_.at(body).owner; }
   const OwnerRecord& record(BodyIndex body) const { return records_.at(body); }
   std::size_t body_count() const { return records_.size(); }

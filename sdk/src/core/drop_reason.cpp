@@ -19,6 +19,8 @@ std::string_view to_string(DropReason reason) {
     case DropReason::wrong_session: return "wrong_session";
     case DropReason::forged: return "forged";
     case DropReason::replayed: return "replayed";
+    case DropReason::bad_spawn: return "bad_spawn";
+    case DropReason::over_limit: return "over_limit";
     case DropReason::count: break;
   }
   return "unknown";

@@ -47,6 +47,11 @@ const PeerConfig& validated(const PeerConfig& c) {
   require(c.rejoin_grace_ms >= 0, "rejoin_grace_ms must be 0 (off) or more");
   require(c.join_timeout_ms >= 100 && c.join_timeout_ms <= 600'000,
           "join_timeout_ms is " + std::to_string(c.join_timeout_ms) + ", expected 100..600000 ms");
+  require(c.spawning.max_objects_per_peer >= 1 && c.spawning.max_objects_per_peer <= 65535,
+          "spawning.max_objects_per_peer is " + std::to_string(c.spawning.max_objects_per_peer) + ", expected 1..65535");
+  require(c.spawning.max_spawns_per_second >= 1 && c.spawning.max_spawns_per_second <= 10000,
+          "spawning.max_spawns_per_second is " + std::to_string(c.spawning.max_spawns_per_second) +
+              ", expected 1..10000");
   require(c.sync_test_frames >= 0 && c.sync_test_frames < c.history_frames,
           "sync_test_frames is " + std::to_string(c.sync_test_frames) +
               ", expected 0 (off) up to history_frames - 1");
@@ -124,6 +129,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       rest_checks(body_count, std::max(1, static_cast<Frame>(config.tick_hz / 2))),
       visuals(body_count, config.smoothing, body_types_of(simulation)),
       session(config.tick_hz, config.pace),
+      spawning(config.spawning, simulation, config.history_frames),
       corrections(body_count, config.tick_hz),
       scratch(body_count, user_bytes.max),
       links(body_count, user_bytes.max),
@@ -132,6 +138,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
   if (config.snapshots.quantize) resimulator.set_state_filter(&quantize_filter);
   resimulator.set_user_bytes(&user_bytes);
   for (BodyIndex b = 0; b < body_count; ++b) authority.radii[b] = sim.bounding_radius(b);
+  resimulator.set_world_changes(&spawning.timeline);
 }
 
 Peer::Peer(const PeerConfig& config, Simulation& simulation, std::unique_ptr<Transport> transport)
@@ -207,6 +214,11 @@ void Peer::set_controlled(ObjectId object) {
 }
 
 void Peer::set_input(const Input& input) {
+  const auto used = static_cast<std::size_t>(impl_->config.snapshots.input_bytes);
+  if (std::any_of(input.bytes.begin() + static_cast<std::ptrdiff_t>(used), input.bytes.end(), [](std::uint8_t b) { return b != 0; })) {
+    throw std::invalid_argument("shoal::Peer::set_input: input bytes past SnapshotConfig::input_bytes (" +
+                                std::to_string(used) + ") must be 0");
+  }
   if (impl_->recorder) impl_->recorder->input(input);
   impl_->current_input = input;
 }

@@ -39,6 +39,8 @@ void Peer::Impl::update_regions_and_ownership(Frame frame) {
   for (BodyIndex b : mine.core_bodies) {
     if (authority.owned_by_me[b] == 0) authority.decide_candidates.push_back(b);
   }
+  // Spawned objects stay with their spawner (Peer::spawn): never claimed or handed over.
+  if (spawning.enabled()) std::erase_if(authority.decide_candidates, [&](BodyIndex b) { return spawning.is_slot(b); });
   authority.ownership->decide(frame, authority.peer_regions, authority.regions.at_rest(), authority.decided,
                     [this](BodyIndex b) { return everyone_holds_resting_state(b); },
                     std::span<const BodyIndex>(authority.decide_candidates));
@@ -79,6 +81,7 @@ bool Peer::Impl::everyone_holds_resting_state(BodyIndex body) {
 void Peer::Impl::apply_ownership(const wire::OwnershipChange& change, bool record) {
   const auto body = objects.find(change.object);
   if (!body) return drop(DropReason::malformed);
+  if (spawning.is_slot(*body)) return drop(DropReason::not_owner);  // spawned objects do not change hands
   const authority::OwnershipChange c{*body, change.new_owner, change.sequence, change.author,
                                      change.frame};
   const authority::ApplyResult result =

@@ -43,8 +43,13 @@ void Peer::Impl::note_mismatch(BodyIndex body, Frame frame) {
 void Peer::Impl::apply_corrections() {
   if (!corrections.tolerated.empty()) correct_tolerated();
   correct_frozen_bodies();
-  if (corrections.mismatched.empty()) return;
-  const Frame from = corrections.mismatched.earliest();
+  // Spawns and removals heard late: their frames are re-simulated like an owner frame's.
+  const Frame existence_from = spawning.take_resimulate_from();
+  if (corrections.mismatched.empty() && existence_from == kNoFrame) return;
+  Frame from = existence_from;
+  if (!corrections.mismatched.empty()) {
+    from = from == kNoFrame ? corrections.mismatched.earliest() : std::min(from, corrections.mismatched.earliest());
+  }
   const int depth = history.newest() - from;
   // A peer behind the timeline re-simulates a quarter as deep and snaps the rest: its catch-ups
   // would put it further behind, and every frame it is late costs the others catch-ups too.
@@ -53,6 +58,7 @@ void Peer::Impl::apply_corrections() {
     catch_up(from);
     corrections.tolerated.caught_up(from);
   } else {
+    if (existence_from != kNoFrame) catch_up(existence_from);  // checked reachable when heard
     // Too much work for one update: the owner's newest frame, extrapolated, wins at once (a
     // snap hands its correction to the smoother and touches its body itself).
     for (BodyIndex b : corrections.mismatched.bodies()) {

@@ -15,6 +15,7 @@
 #include "peer/session_state.hpp"
 #include "peer/snapshot_links.hpp"
 #include "peer/snapshot_sender.hpp"
+#include "peer/spawning.hpp"
 #include "peer/update_cost_clock.hpp"
 #include "shoal/peer.hpp"
 #include "sync/input_log.hpp"
@@ -103,6 +104,16 @@ struct Peer::Impl {
   void send_owned_records(ConnectionId connection);
   void note_owner_changes();               // after table-wide changes: events and owned_by_me
   void note_owner_change(BodyIndex body);  // after a change of one body's owner
+  // --- objects spawned and removed during play (peer_spawning.cpp) ---
+  void on_world_changes(PeerId from, const wire::WorldChanges& message);
+  void send_live_set(ConnectionId connection);  // to a newcomer, before its baseline
+  void on_live_set(PeerId from, const wire::WorldChanges& message);
+  void apply_early_live_sets();
+  void apply_spawn(PeerId spawner, const wire::Spawn& spawn);
+  void apply_removal(const wire::Removal& removal, BodyIndex body);
+  void remove_spawned(BodyIndex body);  // by this peer, its owner: applied and sent
+  bool schedule_existence(const sync::WorldChange& change);
+  void spawning_frame();
   // --- shared helpers (peer.cpp) ---
   std::span<std::uint8_t> held_user_bytes(Frame frame, BodyIndex body);  // its size; empty: none
   ObjectDiagnosis diagnose(BodyIndex body, Frame frame) const;
@@ -133,6 +144,7 @@ struct Peer::Impl {
   sync::RestChecks rest_checks;  // resting copies of others' bodies against their owners'
   Presentation visuals;                     // what the game draws
   SessionState session;  // members, clock, joining
+  Spawning spawning;     // objects spawned during play: slots, timeline, rates
   std::optional<BodyIndex> controlled;
   Input current_input;
   std::vector<std::pair<PeerId, BodyIndex>> remote_controlled;

@@ -116,7 +116,12 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
     case wire::MessageKind::baseline_request: {
       wire::BaselineRequest m;
       if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
+      send_live_set(connection);  // first: the baseline may name spawned objects
       return send_baseline(connection);
+    }
+    case wire::MessageKind::world_changes: {
+      if (auto s = wire::decode(bytes, spawning.in); !s) return drop(s.reason());
+      return on_world_changes(from, spawning.in);
     }
     case wire::MessageKind::baseline: {
       wire::Baseline m;

@@ -120,6 +120,9 @@ void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
       drop(DropReason::not_owner);  // still held with the link's baselines: take_held_record()
       continue;
     }
+    // A spawn slot's frames count only while this peer knows its object: an empty slot's
+    // frames from its holder would otherwise overwrite a spawn heard later for those frames.
+    if (spawning.is_slot(body) && !spawning.holds(body, snapshot.frame)) continue;
     on_owner_frame(snapshot.frame, body, state, bytes);
   }
 }

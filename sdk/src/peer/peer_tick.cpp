@@ -126,6 +126,7 @@ void Peer::Impl::start_match(std::int64_t now_us, Frame frame) {
   session.phase = Phase::in_match;
   emit(make_event(EventKind::joined_match, session.members.self(), 0, frame));
   if (!session.baselines_requested) request_baselines();
+  apply_early_live_sets();  // before the baselines, which may name spawned objects
   for (const auto& [from, baseline] : session.early_baselines) on_baseline(from, baseline);
   session.early_baselines.clear();
 }
@@ -136,6 +137,7 @@ void Peer::Impl::step_frame() {
   // snapshot already carries it to the others). The frames before a new controlled object's
   // first delayed input get none.
   if (controlled) inputs.record(*controlled, frame + config.input_delay_frames, current_input);
+  spawning_frame();
   resimulator.step_forward({}, frozen_for_next_step(config, controlled, history, authority, session.members.self(), scratch));
   // The new frame differs from the one before only for the bodies the step changed and those
   // given their owner's state; every other body was carried over.
@@ -164,6 +166,7 @@ void Peer::Impl::validate_parts() const {
   corrections.validate();
   authority.validate(session.members.self());
   session.validate();
+  spawning.validate();
 }
 
 // Outside this peer's simulated region (as of the last frame), bodies that no player

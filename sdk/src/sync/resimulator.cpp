@@ -27,6 +27,12 @@ Resimulator::Resimulator(Simulation& simulation, world::FrameHistory& history,
   changed_scratch_.resize(sim_.body_count());
   confirmed_scratch_.resize(sim_.body_count());
   engine_frozen_.resize(sim_.body_count());
+  const std::size_t slots = sim_.spawn_slot_count();
+  history_.set_spawn_slots(static_cast<BodyIndex>(sim_.body_count() - slots), slots);
+  engine_exists_.resize(slots);
+  engine_types_.resize(slots);
+  slot_changes_.reserve(slots);
+  changed_and_slots_.reserve(sim_.body_count());
 }
 
 void Resimulator::start(Frame frame) {
@@ -35,6 +41,7 @@ void Resimulator::start(Frame frame) {
   const auto count = static_cast<BodyIndex>(state_scratch_.size());
   for (BodyIndex b = 0; b < count; ++b) state_scratch_[b] = read_filtered(b, frame);
   history_.record(frame, state_scratch_);
+  record_existence(frame);
   changes_.clear();
   if (user_bytes_ != nullptr) {
     for (BodyIndex b : user_bytes_->bodies) {
@@ -93,7 +100,7 @@ int Resimulator::resimulate(Frame from, std::span<const std::uint8_t> replay, In
   changes_.clear();
   for (Frame f = from + 1; f <= to; ++f) gather_changes(f);
   keep_newest(from, injection);
-  restore(from, injection);  // an override of the newest frame is just this
+  restore(from, injection);  // an override of the newest frame is just this (existence too)
   for (Frame f = from + 1; f <= to; ++f) {
     apply_frozen(history_.frozen_flags(f));
     step_and_record(f, replay, injection, Pass::again);
@@ -163,6 +170,7 @@ void Resimulator::restore(Frame frame, Injection injection) {
   // but no longer from the frame's row).
   const std::span<const ObjectState> current = history_.newest_states();
   const bool only_differences = sim_.changed_bodies().has_value();
+  restore_existence(frame);  // bodies must exist before they are written
   if (inject) {
     for (BodyIndex b : owner_frames_.bodies_at(frame)) {
       if (const ObjectState* owner = owner_frames_.find(frame, b)) {
@@ -193,13 +201,15 @@ void Resimulator::restore(Frame frame, Injection injection) {
 void Resimulator::step_and_record(Frame frame, std::span<const std::uint8_t> replay, Injection injection,
                                   Pass pass) {
   step_simulation(frame, pass);
+  apply_world_changes(frame);
   sim_.save(frame);
   const std::optional<std::span<const BodyIndex>> changed = sim_.changed_bodies();
   if (changed) {
-    record_changed_bodies(frame, *changed, replay, injection, pass);
+    record_changed_bodies(frame, with_slot_changes(*changed), replay, injection, pass);
   } else {
     record_every_body(frame, replay, injection, pass);
   }
+  record_existence(frame);
 }
 
 void Resimulator::step_simulation(Frame frame, Pass pass) {

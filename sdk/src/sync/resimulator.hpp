@@ -15,6 +15,7 @@
 #include "sync/body_set.hpp"
 #include "sync/input_log.hpp"
 #include "sync/owner_frames.hpp"
+#include "sync/world_changes.hpp"
 #include "world/frame_history.hpp"
 #include "world/user_bytes.hpp"
 
@@ -97,6 +98,19 @@ class Resimulator {
   void set_user_bytes(const world::UserBytesLayout* layout) {
     user_bytes_ = layout != nullptr && layout->any() ? layout : nullptr;
   }
+  /// Installs (or, with nullptr, removes) the spawns and removals every step applies at their
+  /// frames, straight or re-simulated (resimulator_existence.cpp). Each step applies its
+  /// frame's changes after Simulation::step and before saving and recording the frame, and a
+  /// restore puts back which slots held which bodies at the restored frame.
+  void set_world_changes(const WorldChanges* changes) { world_changes_ = changes; }
+  /// A change of a frame too old to re-simulate from: it takes effect in the engine now, and
+  /// every held frame from its own on says so (the body holding the spawn's state where it
+  /// appears), so that a later catch-up keeps it.
+  void apply_now(const WorldChange& change);
+  /// Whether spawn slot `body` holds a body in the engine now (true for a fixed body).
+  bool exists_now(BodyIndex body) const {
+    return body < history_.first_spawn_slot() || engine_exists_[body - history_.first_spawn_slot()] != 0;
+  }
 
  private:
   void restore(Frame frame, Injection injection);
@@ -122,8 +136,24 @@ class Resimulator {
   bool take_owner_user_bytes(Frame frame, BodyIndex body, std::span<std::uint8_t> held) const;
   void record_user_bytes(Frame frame, std::span<const std::uint8_t> replay, Injection injection, Pass pass);
 
+  // Existence (resimulator_existence.cpp). Applies the world changes of `frame` to the
+  // engine and adds the slots they touched to slot_changes_.
+  void apply_world_changes(Frame frame);
+  // Puts into the engine which slots held which bodies at held frame `frame` (before its
+  // states are written).
+  void restore_existence(Frame frame);
+  // The frame's slot rows in the history, from what the engine holds after its changes.
+  void record_existence(Frame frame);
+  // changed plus slot_changes_, when any: what record_changed_bodies must read.
+  std::span<const BodyIndex> with_slot_changes(std::span<const BodyIndex> changed);
+
   Simulation& sim_;
   world::FrameHistory& history_;
+  const WorldChanges* world_changes_ = nullptr;
+  std::vector<std::uint8_t> engine_exists_;   // per slot: the engine holds a body there
+  std::vector<std::uint16_t> engine_types_;   // per slot: of this type
+  std::vector<BodyIndex> slot_changes_;       // the slots the last apply_world_changes touched
+  std::vector<BodyIndex> changed_and_slots_;  // with_slot_changes' result
   const OwnerFrames& owner_frames_;
   const InputLog& inputs_;
   const StateFilter* filter_ = nullptr;

@@ -2,6 +2,8 @@
 #include "wire/control_messages.hpp"
 #include "wire/state_checks.hpp"
 
+#include "shoal/simulation.hpp"
+
 #include <cereal/archives/portable_binary.hpp>
 #include <cereal/cereal.hpp>
 
@@ -103,6 +105,8 @@ template <> constexpr std::size_t min_encoded_size<Member>() { return 2 + kCount
 template <> constexpr std::size_t min_encoded_size<OwnershipChange>() { return 4 + 2 + 4 + 2 + 4; }
 template <> constexpr std::size_t min_encoded_size<ObjectHash>() { return 4 + 4; }
 template <> constexpr std::size_t min_encoded_size<BaselineObject>() { return 4 + 13 * 4 + 1 + 1; }
+template <> constexpr std::size_t min_encoded_size<Spawn>() { return 4 + 4 + 4 + 2 + 13 * 4 + 1; }
+template <> constexpr std::size_t min_encoded_size<Removal>() { return 4 + 4; }
 
 // A string with a 32-bit length prefix, at most kMaxNameLength bytes.
 struct BoundedString {
@@ -197,7 +201,7 @@ template <class Archive> void serialize(Archive& a, EncodingSettings& m) {
   a(m.quantize, m.velocities_at_rest, m.delta, m.world_min.x, m.world_min.y, m.world_min.z,
     m.world_max.x, m.world_max.y, m.world_max.z, m.position_units_per_m, m.orientation_bits,
     m.max_linear_speed_mps, m.max_angular_speed_radps, m.velocity_units_per_mps,
-    m.max_baseline_age_frames);
+    m.max_baseline_age_frames, m.input_bytes);
 }
 template <class Archive> void serialize(Archive& a, JoinRequest& m) {
   a(BoundedString{m.session}, m.listen_port, m.rejoin_id, m.secret, m.encoding);
@@ -233,6 +237,17 @@ template <class Archive> void serialize(Archive& a, BaselineObject& m) {
 template <class Archive> void serialize(Archive& a, Baseline& m) {
   a(m.frame, BoundedVector<BaselineObject>{m.objects}, StrictBool{m.last});
 }
+template <class Archive> void serialize(Archive& a, Spawn& m) {
+  ObjectState& s = m.state;
+  a(m.frame, m.object, m.slot, m.type, s.position.x, s.position.y, s.position.z, s.orientation.w,
+    s.orientation.x, s.orientation.y, s.orientation.z, s.linear_velocity.x, s.linear_velocity.y,
+    s.linear_velocity.z, s.angular_velocity.x, s.angular_velocity.y, s.angular_velocity.z,
+    StrictBool{s.at_rest});
+}
+template <class Archive> void serialize(Archive& a, Removal& m) { a(m.frame, m.object); }
+template <class Archive> void serialize(Archive& a, WorldChanges& m) {
+  a(BoundedVector<Spawn>{m.spawns}, BoundedVector<Removal>{m.removals}, StrictBool{m.live_set});
+}
 template <class Archive> void serialize(Archive& a, Ping& m) { a(m.sent_us); }
 template <class Archive> void serialize(Archive& a, Pong& m) {
   a(m.echoed_sent_us, m.wall_frame, m.pace_wall, m.pace_match, m.pace_rate, m.lag_frames);
@@ -249,6 +264,16 @@ bool plausible(const Pong& pong) {
 bool plausible(const Baseline& baseline) {
   for (const BaselineObject& o : baseline.objects) {
     if (!is_plausible(o.state)) return false;
+  }
+  return true;
+}
+
+bool plausible(const WorldChanges& changes) {
+  for (const Spawn& spawn : changes.spawns) {
+    if (!is_plausible(spawn.state) || spawn.frame < 0 || (spawn.object & kSpawnedIdBit) == 0) return false;
+  }
+  for (const Removal& removal : changes.removals) {
+    if (removal.frame < 0 || (removal.object & kSpawnedIdBit) == 0) return false;
   }
   return true;
 }
@@ -323,6 +348,9 @@ bool encode(const BaselineRequest& m, std::vector<std::uint8_t>& out) {
 bool encode(const Baseline& m, std::vector<std::uint8_t>& out) {
   return encode_message(MessageKind::baseline, m, out);
 }
+bool encode(const WorldChanges& m, std::vector<std::uint8_t>& out) {
+  return encode_message(MessageKind::world_changes, m, out);
+}
 bool encode(const Ping& m, std::vector<std::uint8_t>& out) {
   return encode_message(MessageKind::ping, m, out);
 }
@@ -353,6 +381,9 @@ DecodeStatus decode(std::span<const std::uint8_t> d, BaselineRequest& m) {
 }
 DecodeStatus decode(std::span<const std::uint8_t> d, Baseline& m) {
   return decode_message(MessageKind::baseline, d, m);
+}
+DecodeStatus decode(std::span<const std::uint8_t> d, WorldChanges& m) {
+  return decode_message(MessageKind::world_changes, d, m);
 }
 DecodeStatus decode(std::span<const std::uint8_t> d, Ping& m) {
   return decode_message(MessageKind::ping, d, m);

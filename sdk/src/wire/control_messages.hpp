@@ -128,6 +128,38 @@ struct Baseline {
   bool operator==(const Baseline&) const = default;
 };
 
+/// An object that appears during play: from `frame` on it is in spawn slot `slot` (counted
+/// from the first slot), of game type `type`, in `state` at that frame. `object` carries the
+/// spawning peer (kSpawnedIdBit | peer << 16 | sequence).
+struct Spawn {
+  Frame frame = kNoFrame;
+  ObjectId object = 0;
+  std::uint32_t slot = 0;
+  std::uint16_t type = 0;
+  ObjectState state;
+
+  bool operator==(const Spawn&) const = default;
+};
+
+/// An object that is gone from `frame` on (its owner removed it).
+struct Removal {
+  Frame frame = kNoFrame;
+  ObjectId object = 0;
+
+  bool operator==(const Removal&) const = default;
+};
+
+/// Spawns and removals, on the reliable channel, in the order they were made; or, with
+/// `live_set`, the objects alive at the sender, for a newcomer (their frames are their spawn
+/// frames, their states those of the newest frame the sender simulated).
+struct WorldChanges {
+  std::vector<Spawn> spawns;
+  std::vector<Removal> removals;
+  bool live_set = false;
+
+  bool operator==(const WorldChanges&) const = default;
+};
+
 struct Ping {
   std::int64_t sent_us = 0;
 
@@ -159,6 +191,7 @@ struct Pong {
 [[nodiscard]] bool encode(const Checksum& message, std::vector<std::uint8_t>& out);
 [[nodiscard]] bool encode(const BaselineRequest& message, std::vector<std::uint8_t>& out);
 [[nodiscard]] bool encode(const Baseline& message, std::vector<std::uint8_t>& out);
+[[nodiscard]] bool encode(const WorldChanges& message, std::vector<std::uint8_t>& out);
 [[nodiscard]] bool encode(const Ping& message, std::vector<std::uint8_t>& out);
 [[nodiscard]] bool encode(const Pong& message, std::vector<std::uint8_t>& out);
 
@@ -173,6 +206,7 @@ DecodeStatus decode(std::span<const std::uint8_t> datagram, Ownership& message);
 DecodeStatus decode(std::span<const std::uint8_t> datagram, Checksum& message);
 DecodeStatus decode(std::span<const std::uint8_t> datagram, BaselineRequest& message);
 DecodeStatus decode(std::span<const std::uint8_t> datagram, Baseline& message);
+DecodeStatus decode(std::span<const std::uint8_t> datagram, WorldChanges& message);
 DecodeStatus decode(std::span<const std::uint8_t> datagram, Ping& message);
 DecodeStatus decode(std::span<const std::uint8_t> datagram, Pong& message);
 

@@ -23,6 +23,7 @@ struct EncodingSettings {
   float max_angular_speed_radps = SnapshotConfig{}.max_angular_speed_radps;
   float velocity_units_per_mps = SnapshotConfig{}.velocity_units_per_mps;
   std::int32_t max_baseline_age_frames = SnapshotConfig{}.max_baseline_age_frames;
+  std::int32_t input_bytes = SnapshotConfig{}.input_bytes;
 
   bool operator==(const EncodingSettings&) const = default;
 };
@@ -32,7 +33,7 @@ inline EncodingSettings encoding_settings(const SnapshotConfig& config) {
   return {config.quantize,          config.velocities_at_rest,    config.delta,
           config.world_min,         config.world_max,             config.position_units_per_m,
           config.orientation_bits,  config.max_linear_speed_mps,  config.max_angular_speed_radps,
-          config.velocity_units_per_mps, config.max_baseline_age_frames};
+          config.velocity_units_per_mps, config.max_baseline_age_frames, config.input_bytes};
 }
 
 }  // namespace shoal::wire

@@ -13,6 +13,7 @@ bool is_known_kind(std::uint8_t value) {
     case MessageKind::checksum:
     case MessageKind::baseline_request:
     case MessageKind::baseline:
+    case MessageKind::world_changes:
     case MessageKind::refusal:
     case MessageKind::ping:
     case MessageKind::pong:

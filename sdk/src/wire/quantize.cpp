@@ -108,6 +108,9 @@ Quantizer::Quantizer(const SnapshotConfig& c) : config_(c) {
   require(c.max_baseline_age_frames >= 1 && c.max_baseline_age_frames <= 1056,
           "max_baseline_age_frames is " + std::to_string(c.max_baseline_age_frames) +
               ", expected 1..1056");
+  require(c.input_bytes >= 0 && c.input_bytes <= static_cast<int>(kMaxInputBytes),
+          "input_bytes is " + std::to_string(c.input_bytes) + ", expected 0.." + std::to_string(kMaxInputBytes));
+  limits_.input_bytes = static_cast<std::uint32_t>(c.input_bytes);
 }
 
 QuantizedState Quantizer::quantize(const ObjectState& s, std::uint64_t* clamped) const {

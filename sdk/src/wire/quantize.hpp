@@ -48,6 +48,7 @@ struct QuantizedLimits {
   std::uint32_t smallest = 0;
   std::uint32_t linear = 0, angular = 0;
   std::uint32_t linear_zero = 0, angular_zero = 0;  ///< the value that means 0 (half the max)
+  std::uint32_t input_bytes = 0;  ///< the most game input bytes a snapshot's input may carry
 };
 
 /// settle()'s result with its dequantised state, and whether quantising that state gives the

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "wire/recording_codec.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <stdexcept>
@@ -42,6 +43,15 @@ struct Out {
     raw({reinterpret_cast<const std::uint8_t*>(v.data()), v.size()});
   }
   void operator()(Vec3& v) { (*this)(v.x), (*this)(v.y), (*this)(v.z); }
+  // An input's game bytes: varint count up to the last non-zero one, then those bytes.
+  void operator()(std::array<std::uint8_t, kMaxInputBytes>& v) {
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (v[i] != 0) count = i + 1;
+    }
+    varint(count);
+    raw(std::span<const std::uint8_t>(v.data(), count));
+  }
   template <class Enum>
     requires std::is_enum_v<Enum>
   void operator()(Enum& v) { u8(static_cast<std::uint8_t>(v)); }
@@ -119,6 +129,13 @@ struct In {
     v.assign(text.begin(), text.end());
   }
   void operator()(Vec3& v) { (*this)(v.x), (*this)(v.y), (*this)(v.z); }
+  void operator()(std::array<std::uint8_t, kMaxInputBytes>& v) {
+    const auto count = bounded<std::size_t>(varint(), kMaxInputBytes);
+    const std::span<const std::uint8_t> taken = raw(count);
+    v = {};
+    std::copy(taken.begin(), taken.end(), v.begin());
+    if (count > 0 && taken.size() == count && v[count - 1] == 0) fail(DropReason::malformed);  // not the shortest
+  }
   template <class Enum>
     requires std::is_enum_v<Enum>
   void operator()(Enum& v) { v = static_cast<Enum>(u8()); }
@@ -141,11 +158,23 @@ void visit_config(Visitor& v, PeerConfig& c) {
   v(s.max_baseline_age_frames), v(s.prioritize), v(s.packet_budget_bytes), v(s.bytes_per_second);
   v(s.rest_priority), v(s.controlled_priority), v(s.came_to_rest_priority), v(s.settled_refresh_s);
   v(s.coasting_interval_frames), v(s.lod_near_m), v(s.lod_far_m), v(s.lod_far_factor);
+  v(s.input_bytes);  // since version 2
   v(c.catchup), v(c.freeze_outside_simulated_region);
   AuthorityConfig& a = c.authority;
   v(a.r_min), v(a.T), v(a.T_predict), v(a.hysteresis), v(a.simulated_radius), v(a.max_owner_changes_per_second);
   v(a.default_owner);
   v(c.sync_test_frames), v(c.measure_update_cost);
+  // Since version 2. Written from a copy and read into a fresh config, so the locals serve
+  // both directions.
+  SpawnConfig& sp = c.spawning;
+  std::uint64_t per_peer = sp.max_objects_per_peer;
+  v(per_peer), v(sp.max_spawns_per_second);
+  sp.max_objects_per_peer = static_cast<std::size_t>(per_peer);
+  auto types = static_cast<std::uint16_t>(std::min<std::size_t>(sp.removed_on_leave.size(), 0xFFFF));
+  v(types);
+  sp.removed_on_leave.resize(types);
+  for (std::uint16_t& type : sp.removed_on_leave) v(type);
+  // Since version 3.
   PaceConfig& p = c.pace;
   v(p.enabled), v(p.min_rate), v(p.lag_frames), v(p.decrease), v(p.increase), v(p.interval_ms), v(p.recover_ms);
 }
@@ -203,7 +232,7 @@ void RecordingWriter::header(const RecordingHeader& h) {
   out.varint(copy.world.size());
   out.raw(copy.world);
   out(copy.secret), out(copy.has_controlled), out(copy.controlled);
-  out(copy.input.axis), out(copy.input.buttons);
+  out(copy.input.axis), out(copy.input.buttons), out(copy.input.bytes);
   out(copy.body_count), out(copy.world_states);
 }
 
@@ -249,7 +278,7 @@ void RecordingWriter::input(const Input& input) {
   Out out{out_};
   out.u8(static_cast<std::uint8_t>(RecordKind::input));
   Input copy = input;
-  out(copy.axis), out(copy.buttons);
+  out(copy.axis), out(copy.buttons), out(copy.bytes);
 }
 
 void RecordingWriter::controlled(ObjectId object) {
@@ -307,7 +336,7 @@ DecodeStatus RecordingReader::header(RecordingHeader& h) {
   const std::span<const std::uint8_t> world = in.raw(world_size);
   h.world.assign(world.begin(), world.end());
   in(h.secret), in(h.has_controlled), in(h.controlled);
-  in(h.input.axis), in(h.input.buttons);
+  in(h.input.axis), in(h.input.buttons), in(h.input.bytes);
   in(h.body_count), in(h.world_states);
   if (in.ok && h.body_count > kMaxBodies) in.fail(DropReason::malformed);
   return status_of(in);
@@ -349,7 +378,7 @@ DecodeStatus RecordingReader::next(Record& r, bool& at_end) {
       r.connection = in.bounded<ConnectionId>(in.varint(), 0xFFFFFFFFu);
       r.address = read_address(in);
       break;
-    case RecordKind::input: in(r.input.axis), in(r.input.buttons); break;
+    case RecordKind::input: in(r.input.axis), in(r.input.buttons), in(r.input.bytes); break;
     case RecordKind::controlled: r.object = in.bounded<ObjectId>(in.varint(), 0xFFFFFFFFu); break;
     case RecordKind::check:
     case RecordKind::end: {

@@ -105,7 +105,32 @@ bool serialize_vector(Stream& s, VectorField& f, bool with_baseline, const Class
 
 bool same_bits(const Input& a, const Input& b) {
   return std::bit_cast<std::array<std::uint32_t, 3>>(a.axis) == std::bit_cast<std::array<std::uint32_t, 3>>(b.axis) &&
-         a.buttons == b.buttons;
+         a.buttons == b.buttons && a.bytes == b.bytes;
+}
+
+// The game's input bytes: a 7-bit count up to the last non-zero byte (0..64), then the bytes.
+// Trailing zeros are not sent; a count past what the receiver's game uses is oversize.
+template <class Stream>
+bool serialize_input_bytes(Stream& s, Input& input, std::uint32_t max_bytes) {
+  std::uint32_t count = 0;
+  if constexpr (Stream::writing) {
+    for (std::uint32_t i = 0; i < kMaxInputBytes; ++i) {
+      if (input.bytes[i] != 0) count = i + 1;
+    }
+  }
+  if (!s.bits(count, 7)) return false;
+  if constexpr (Stream::reading) {
+    if (count > max_bytes) return s.fail(DropReason::oversize);
+  }
+  for (std::uint32_t i = 0; i < count; ++i) {
+    std::uint32_t byte = input.bytes[i];
+    if (!s.bits(byte, 8)) return false;
+    if constexpr (Stream::reading) input.bytes[i] = static_cast<std::uint8_t>(byte);
+  }
+  if constexpr (Stream::reading) {
+    if (count > 0 && input.bytes[count - 1] == 0) return s.fail(DropReason::malformed);  // not the shortest
+  }
+  return true;
 }
 
 template <class Stream>
@@ -265,7 +290,7 @@ bool serialize_ack(Stream& s, SnapshotAck& ack) {
 
 // Everything before the records.
 template <class Stream>
-bool serialize_header(Stream& s, Snapshot& m) {
+bool serialize_header(Stream& s, Snapshot& m, std::uint32_t max_input_bytes = kMaxInputBytes) {
   std::uint32_t sender = m.sender, frame = static_cast<std::uint32_t>(m.frame), sequence = m.sequence;
   bool has_controlled = m.controlled != kNoObject;
   if (!s.bits(sender, 16) || !s.bits(frame, 32) || !s.bits(sequence, 16) ||
@@ -313,7 +338,11 @@ bool serialize_header(Stream& s, Snapshot& m) {
       if constexpr (Stream::reading) r.input = m.inputs[k - 1].input;
       continue;
     }
-    if (!serialize_vec3(s, r.input.axis) || !s.bits(r.input.buttons, 32)) return false;
+    if constexpr (Stream::reading) r.input = Input{};
+    if (!serialize_vec3(s, r.input.axis) || !s.bits(r.input.buttons, 32) ||
+        !serialize_input_bytes(s, r.input, max_input_bytes)) {
+      return false;
+    }
     if constexpr (Stream::reading) {
       if (k > 0 && same_bits(r.input, m.inputs[k - 1].input)) return s.fail(DropReason::malformed);
     }
@@ -323,7 +352,7 @@ bool serialize_header(Stream& s, Snapshot& m) {
 
 bool read_snapshot(BitReader& s, Snapshot& m, const QuantizedLimits& limits,
                    std::span<const std::uint8_t> user_bytes_sizes) {
-  if (!serialize_header(s, m)) return false;
+  if (!serialize_header(s, m, limits.input_bytes)) return false;
   std::uint32_t count = 0;
   if (!serialize_uint(s, count, 0, kMaxObjectCount)) return false;
   if (count * kMinRecordBits > s.remaining_bits()) return s.fail(DropReason::truncated);

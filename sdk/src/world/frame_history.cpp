@@ -169,7 +169,18 @@ void FrameHistory::prefetch_advance() const {
   }
 }
 
-void FrameHistory::start_frame(Frame f) {
+void FrameHistory::start_frame(Frame f, bool first) {
+  // Bodies exist until removed: a new frame's slots start as the frame before left them.
+  const std::size_t to = slot(f) * slot_count_;
+  const auto rows = static_cast<std::ptrdiff_t>(slot_count_);
+  if (first) {
+    std::fill_n(slot_exists_.begin() + static_cast<std::ptrdiff_t>(to), rows, 0);
+    std::fill_n(slot_types_.begin() + static_cast<std::ptrdiff_t>(to), rows, 0);
+  } else if (slot(f - 1) != slot(f)) {
+    const auto from = static_cast<std::ptrdiff_t>(slot(f - 1) * slot_count_);
+    std::copy_n(slot_exists_.begin() + from, rows, slot_exists_.begin() + static_cast<std::ptrdiff_t>(to));
+    std::copy_n(slot_types_.begin() + from, rows, slot_types_.begin() + static_cast<std::ptrdiff_t>(to));
+  }
   const std::size_t base = slot(f) * body_count_;
   std::fill_n(confirmed_.begin() + static_cast<std::ptrdiff_t>(base), body_count_, 0);
   std::fill_n(frozen_.begin() + static_cast<std::ptrdiff_t>(base), body_count_, 0);
@@ -207,7 +218,7 @@ void FrameHistory::advance() {
     previous_row_ = newest_row_;
   }
   newest_ = f;
-  start_frame(f);
+  start_frame(f, false);
 }
 
 void FrameHistory::record(Frame f, std::span<const ObjectState> states) {
@@ -227,7 +238,7 @@ void FrameHistory::record(Frame f, std::span<const ObjectState> states) {
     std::copy(states.begin(), states.end(), before_.begin());
     std::copy(states.begin(), states.end(), newest_row_.begin());
     oldest_ = newest_ = f;
-    start_frame(f);
+    start_frame(f, true);
     return;
   }
   if (f == newest_ + 1) {
@@ -269,6 +280,38 @@ std::span<const std::uint8_t> FrameHistory::user_bytes(Frame f, BodyIndex body) 
   if (!holds(f, body) || user_bytes_per_body_ == 0) return {};
   return {user_bytes_.data() + (slot(f) * body_count_ + body) * user_bytes_per_body_,
           user_bytes_per_body_};
+}
+
+void FrameHistory::set_spawn_slots(BodyIndex first, std::size_t count) {
+  if (first + count > body_count_) {
+    throw std::invalid_argument("FrameHistory::set_spawn_slots: slots " + std::to_string(first) + ".." +
+                                std::to_string(first + count) + " beyond the " + std::to_string(body_count_) +
+                                " bodies");
+  }
+  first_slot_ = first;
+  slot_count_ = count;
+  slot_exists_.assign(static_cast<std::size_t>(depth_) * count, 0);
+  slot_types_.assign(static_cast<std::size_t>(depth_) * count, 0);
+}
+
+std::span<std::uint8_t> FrameHistory::slot_exists(Frame f) {
+  if (!has(f)) return {};
+  return {slot_exists_.data() + slot(f) * slot_count_, slot_count_};
+}
+
+std::span<const std::uint8_t> FrameHistory::slot_exists(Frame f) const {
+  if (!has(f)) return {};
+  return {slot_exists_.data() + slot(f) * slot_count_, slot_count_};
+}
+
+std::span<std::uint16_t> FrameHistory::slot_types(Frame f) {
+  if (!has(f)) return {};
+  return {slot_types_.data() + slot(f) * slot_count_, slot_count_};
+}
+
+std::span<const std::uint16_t> FrameHistory::slot_types(Frame f) const {
+  if (!has(f)) return {};
+  return {slot_types_.data() + slot(f) * slot_count_, slot_count_};
 }
 
 void FrameHistory::clear() {

@@ -82,6 +82,21 @@ class FrameHistory {
   std::span<std::uint8_t> user_bytes(Frame f, BodyIndex body);
   std::span<const std::uint8_t> user_bytes(Frame f, BodyIndex body) const;
 
+  /// Spawn slots (Simulation::spawn_slot_count): bodies first..first+count-1 get, per frame,
+  /// whether the slot holds a body and of which type, so that restoring a frame restores
+  /// which bodies exist. A new frame starts with the frame before's; the first frame with every
+  /// slot empty. Call before recording a frame (it forgets the rows); count 0: no slots.
+  void set_spawn_slots(BodyIndex first, std::size_t count);
+  BodyIndex first_spawn_slot() const { return first_slot_; }
+  std::size_t spawn_slot_count() const { return slot_count_; }
+  /// Per slot of held frame f (index 0 = first_spawn_slot()): 1 when it holds a body; empty
+  /// for a frame not held.
+  std::span<std::uint8_t> slot_exists(Frame f);
+  std::span<const std::uint8_t> slot_exists(Frame f) const;
+  /// Per slot of held frame f: the type of the body it holds (0 when empty).
+  std::span<std::uint16_t> slot_types(Frame f);
+  std::span<const std::uint16_t> slot_types(Frame f) const;
+
   /// Forgets every frame, e.g. before starting again at another frame.
   void clear();
 
@@ -106,7 +121,7 @@ class FrameHistory {
   // After body's change at f was made or removed: the rows of the newest two frames take its
   // state at f where no later change hides it.
   void follow_rows(BodyIndex body, Frame f);
-  void start_frame(Frame f);
+  void start_frame(Frame f, bool first);  // first: the history's first frame
   void drop_oldest();
 
   std::size_t body_count_;
@@ -125,6 +140,10 @@ class FrameHistory {
   std::vector<std::uint8_t> confirmed_;   // depth x body_count
   std::vector<std::uint8_t> frozen_;      // depth x body_count
   std::vector<std::uint8_t> user_bytes_;  // depth x body_count x user_bytes_per_body
+  BodyIndex first_slot_ = 0;
+  std::size_t slot_count_ = 0;
+  std::vector<std::uint8_t> slot_exists_;  // depth x slot_count_
+  std::vector<std::uint16_t> slot_types_;  // depth x slot_count_
 };
 
 }  // namespace shoal::world

@@ -18,8 +18,18 @@ class ObjectTable {
   ObjectTable() = default;
   /// Body i has ids[i]. Throws std::invalid_argument when two bodies share an id.
   explicit ObjectTable(std::span<const ObjectId> ids);
-  /// Built from the simulation's bodies, in body order. Same duplicate rule.
+  /// The id an empty spawn slot is known by (k: its place among the slots). The spawning
+  /// peer 0x7FFF is never a member's, so no spawned object has it.
+  static constexpr ObjectId empty_slot_id(std::size_t k) {
+    return kSpawnedIdBit | 0x7FFF0000u | static_cast<ObjectId>(k & 0xFFFFu);
+  }
+  /// Built from the simulation's bodies, in body order (spawn slots with their
+  /// empty_slot_id()). Same duplicate rule.
   explicit ObjectTable(const Simulation& simulation);
+
+  /// Gives body a new id (a spawn slot taking a spawned object's id, or its placeholder back
+  /// when the object is removed). Throws std::invalid_argument when another body has the id.
+  void rename(BodyIndex body, ObjectId id);
 
   std::optional<BodyIndex> find(ObjectId id) const;
   bool contains(ObjectId id) const { return find(id).has_value(); }

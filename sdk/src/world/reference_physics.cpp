@@ -76,28 +76,13 @@ Vec3 push_direction(Vec3 axis) {
 
 BodyIndex ReferencePhysics::Impl::add(ObjectId id, const Shape& shape, float mass,
                                       Vec3 inertia_factors, const ObjectState& state) {
-  if (!std::isfinite(mass) || mass < 0) {
-    throw std::invalid_argument("ReferencePhysics: body " + std::to_string(id) + " has mass " +
-                                std::to_string(mass) + ", expected a finite mass >= 0 (0 = static)");
+  if (slots_added) {
+    throw std::logic_error("ReferencePhysics: body " + std::to_string(id) +
+                           " added after the spawn slots, expected every fixed body first");
   }
-  if (!finite(state)) {
-    throw std::invalid_argument("ReferencePhysics: body " + std::to_string(id) +
-                                " has a non-finite initial state");
-  }
-  Body body;
-  body.id = id;
-  body.shape = shape;
-  body.state = state;
-  if (mass > 0) {
-    body.inverse_mass = 1 / mass;
-    body.inverse_inertia_local = {1 / (mass * inertia_factors.x), 1 / (mass * inertia_factors.y),
-                                  1 / (mass * inertia_factors.z)};
-  } else {
-    body.state.at_rest = true;  // static bodies never move
-  }
-  body.bounding_radius =
-      shape.kind == ShapeKind::sphere ? shape.radius : length(shape.half_extents);
+  const Body body = make_body(id, shape, mass, inertia_factors, state);
   bodies.push_back(body);
+  present.push_back(1);
   types.push_back(0);
   user_bytes.resize(bodies.size() * kMaxUserBytes, 0);
   if (type_user_bytes[0] != 0) counting.push_back(static_cast<BodyIndex>(bodies.size() - 1));
@@ -125,6 +110,32 @@ BodyIndex ReferencePhysics::Impl::add(ObjectId id, const Shape& shape, float mas
   return static_cast<BodyIndex>(n - 1);
 }
 
+Body ReferencePhysics::Impl::make_body(ObjectId id, const Shape& shape, float mass,
+                                       Vec3 inertia_factors, const ObjectState& state) {
+  if (!std::isfinite(mass) || mass < 0) {
+    throw std::invalid_argument("ReferencePhysics: body " + std::to_string(id) + " has mass " +
+                                std::to_string(mass) + ", expected a finite mass >= 0 (0 = static)");
+  }
+  if (!finite(state)) {
+    throw std::invalid_argument("ReferencePhysics: body " + std::to_string(id) +
+                                " has a non-finite initial state");
+  }
+  Body body;
+  body.id = id;
+  body.shape = shape;
+  body.state = state;
+  if (mass > 0) {
+    body.inverse_mass = 1 / mass;
+    body.inverse_inertia_local = {1 / (mass * inertia_factors.x), 1 / (mass * inertia_factors.y),
+                                  1 / (mass * inertia_factors.z)};
+  } else {
+    body.state.at_rest = true;  // static bodies never move
+  }
+  body.bounding_radius =
+      shape.kind == ShapeKind::sphere ? shape.radius : length(shape.half_extents);
+  return body;
+}
+
 void ReferencePhysics::Impl::step(std::span<const BodyInput> inputs) {
   std::fill(pushed.begin(), pushed.end(), 0);
   for (const BodyInput& in : inputs) {
@@ -137,7 +148,8 @@ void ReferencePhysics::Impl::step(std::span<const BodyInput> inputs) {
   for (const BodyInput& in : inputs) {  // the last input for a body wins
     const Vec3 d = push_direction(in.input.axis);
     push[in.body] = d * config.push_acceleration;
-    pushed[in.body] = length_squared(d) > 0 && bodies[in.body].inverse_mass > 0 && frozen[in.body] == 0 ? 1 : 0;
+    pushed[in.body] = length_squared(d) > 0 && bodies[in.body].inverse_mass > 0 && frozen[in.body] == 0 &&
+                              present[in.body] != 0 ? 1 : 0;
     if (pushed[in.body] != 0 && bodies[in.body].state.at_rest) wake(in.body);
   }
   for (BodyIndex b = 0; b < bodies.size(); ++b) {
@@ -194,7 +206,10 @@ void ReferencePhysics::Impl::collect_contacts() {
   }
   grid.rebuild(centers, radii);
   grid.for_each_pair([this](BodyIndex a, BodyIndex b) {
-    if (was_moving[a] != 0 || was_moving[b] != 0) add_pair_contacts(a, b);
+    // An empty spawn slot touches nothing (present = 0 never moves, so one check suffices).
+    if ((was_moving[a] != 0 && present[b] != 0) || (was_moving[b] != 0 && present[a] != 0)) {
+      add_pair_contacts(a, b);
+    }
   });
   wake_touched_sleepers();
   // Pairs of a body woken just now with still bodies were skipped above; add them.
@@ -202,7 +217,7 @@ void ReferencePhysics::Impl::collect_contacts() {
     if (woken[w] == 0) continue;
     grid.query_sphere(centers[w], radii[w], [&](BodyIndex other) {
       // A pair of two woken bodies is added from the lower index only.
-      if (other == w || was_moving[other] != 0 || (woken[other] != 0 && other < w)) return;
+      if (other == w || was_moving[other] != 0 || (woken[other] != 0 && other < w) || present[other] == 0) return;
       add_pair_contacts(std::min(w, other), std::max(w, other));
     });
   }

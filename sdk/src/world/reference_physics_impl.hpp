@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <span>
 #include <vector>
 
@@ -56,6 +57,9 @@ struct ReferencePhysics::Impl {
 
   BodyIndex add(ObjectId id, const world::Shape& shape, float mass, Vec3 inertia_factors,
                 const ObjectState& state);
+  // A body of this shape, mass (0: static) and state; throws for a bad mass or state.
+  static world::reference::Body make_body(ObjectId id, const world::Shape& shape, float mass,
+                                          Vec3 inertia_factors, const ObjectState& state);
   void step(std::span<const BodyInput> inputs);
   void collect_contacts();
   void add_pair_contacts(BodyIndex a, BodyIndex b);
@@ -70,7 +74,7 @@ struct ReferencePhysics::Impl {
   }
   BodyIndex find_island(BodyIndex b);
   bool moving(BodyIndex b) const {
-    return bodies[b].inverse_mass > 0 && !bodies[b].state.at_rest && frozen[b] == 0;
+    return bodies[b].inverse_mass > 0 && !bodies[b].state.at_rest && frozen[b] == 0 && present[b] != 0;
   }
   void wake(BodyIndex b) {
     bodies[b].state.at_rest = false;
@@ -89,6 +93,17 @@ struct ReferencePhysics::Impl {
   std::vector<std::uint8_t> user_bytes;           // body x kMaxUserBytes
   std::vector<BodyIndex> counting;                // bodies whose type has user bytes
   std::vector<std::uint8_t> frozen;               // per body: set_frozen(), left out of the step
+  std::vector<std::uint8_t> present;              // per body: 0 for an empty spawn slot
+  // Spawning: what add_body() builds per type, and where the slots begin (bodies.size(): none).
+  struct SpawnTemplate {
+    world::Shape shape;
+    float mass = 0;
+    Vec3 inertia_factors;
+  };
+  std::map<std::uint16_t, SpawnTemplate> spawn_templates;
+  std::size_t first_slot = 0;
+  bool slots_added = false;
+  bool is_slot(BodyIndex b) const { return slots_added && b >= first_slot && b < bodies.size(); }
   // Engine-private state, saved per frame.
   std::vector<int> sleep_counters;
   world::ContactCache contact_cache;

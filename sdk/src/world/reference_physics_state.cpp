@@ -29,6 +29,7 @@ void ReferencePhysics::write(BodyIndex body, const ObjectState& state) {
     throw std::invalid_argument("ReferencePhysics::write: non-finite state for body " +
                                 std::to_string(body));
   }
+  if (impl_->present[body] == 0) return;  // an empty spawn slot keeps reading as empty
   Body& b = impl_->bodies[body];
   if (state.at_rest) {
     impl_->sleep_counters[body] = impl_->config.sleep_frames;
@@ -116,6 +117,7 @@ void ReferencePhysics::read_user_bytes(BodyIndex body, std::span<std::uint8_t> o
 }
 
 void ReferencePhysics::write_user_bytes(BodyIndex body, std::span<const std::uint8_t> bytes) {
+  if (impl_->present.at(body) == 0) return;
   const std::span<std::uint8_t> held = impl_->user_bytes_of(body);
   std::copy_n(bytes.begin(), std::min(bytes.size(), held.size()), held.begin());
 }

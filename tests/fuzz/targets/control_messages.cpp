@@ -29,6 +29,9 @@ bool plausible(const Pong& m) {
   return std::isfinite(m.wall_frame) && std::isfinite(m.pace_wall) && std::isfinite(m.pace_match) && m.pace_rate > 0 &&
          m.pace_rate <= 1;
 }
+bool plausible(const WorldChanges& m) {
+  return std::all_of(m.spawns.begin(), m.spawns.end(), [](const Spawn& s) { return is_plausible(s.state) && s.frame >= 0; });
+}
 template <class Message>
 bool plausible(const Message&) { return true; }
 
@@ -62,6 +65,7 @@ SHOAL_FUZZ_TARGET(control_messages) {
     case MessageKind::checksum: decode_and_check<Checksum>(datagram); break;
     case MessageKind::baseline_request: decode_and_check<BaselineRequest>(datagram); break;
     case MessageKind::baseline: decode_and_check<Baseline>(datagram); break;
+    case MessageKind::world_changes: decode_and_check<WorldChanges>(datagram); break;
     case MessageKind::ping: decode_and_check<Ping>(datagram); break;
     case MessageKind::pong: decode_and_check<Pong>(datagram); break;
     case MessageKind::refusal: {

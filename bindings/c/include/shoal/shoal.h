@@ -31,7 +31,7 @@
 /** Incremented whenever this header changes: a declaration added (the ABI stays compatible)
  *  or changed. Changes that break the ABI also change libshoal_c's SOVERSION
  *  (SHOAL_C_ABI_VERSION); CHANGELOG.md lists both. */
-#define SHOAL_C_API_VERSION 10
+#define SHOAL_C_API_VERSION 11
 /** The C ABI's version: libshoal_c's SOVERSION. Incremented only when a change breaks programs
  *  built against an older header (a struct's size, a value or a function removed or changed). */
 #define SHOAL_C_ABI_VERSION 1
@@ -327,9 +327,28 @@ typedef struct shoal_simulation_callbacks {
   void (*write_user_bytes)(void* user, uint32_t body, const uint8_t* bytes, uint32_t size);
 } shoal_simulation_callbacks;
 
+/** Spawning (since version 11): bodies that appear and vanish during play go into spawn slots,
+ *  the last `spawn_slot_count` body indices, empty at first (see Simulation::spawn_slot_count
+ *  in shoal/simulation.hpp for what an empty slot must do). Shoal fills and empties them only
+ *  through these callbacks, at the same frames and in the same order on every peer, and again
+ *  when it re-simulates. */
+typedef struct shoal_spawn_callbacks {
+  uint32_t spawn_slot_count;           /**< how many of the last body indices are spawn slots; 0 = none */
+  /** Fills empty slot `body` with a body of game-defined `type` in *state (its state at the
+   *  frame it appears in). Deterministic, like step. */
+  void (*add_body)(void* user, uint32_t body, uint16_t type, const shoal_object_state* state);
+  /** Empties slot `body`: it then reads as the default state at rest and touches nothing. */
+  void (*remove_body)(void* user, uint32_t body);
+} shoal_spawn_callbacks;
+
 /** Wraps the callbacks (copied; `user` must outlive the simulation) in *out_simulation. */
 SHOAL_C_API int shoal_simulation_create(const shoal_simulation_callbacks* callbacks,
                                         shoal_simulation** out_simulation);
+/** Gives the simulation spawn slots (since version 11). Both callbacks are required when
+ *  spawn_slot_count > 0, and the count must not exceed body_count or 65536; refused while a peer uses the
+ *  simulation. The callbacks' `user` is the simulation's. */
+SHOAL_C_API int shoal_simulation_set_spawning(shoal_simulation* simulation,
+                                              const shoal_spawn_callbacks* callbacks);
 /** Destroys a simulation; NULL is a no-op. Refused while a peer uses it. */
 SHOAL_C_API int shoal_simulation_destroy(shoal_simulation* simulation);
 

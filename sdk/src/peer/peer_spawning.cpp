@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+// Objects spawned and removed during play: Peer::spawn and Peer::remove, the changes other
+// peers send, and the leave rule. A change becomes part of the timeline the resimulator
+// replays (sync::WorldChanges); one of a frame this peer has already simulated is caught up
+// from the frame before it by the next corrections, like an owner frame heard late, or, past
+// what a catch-up may re-simulate, put in place at the newest frame.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "peer/peer_impl.hpp"
+#include "wire/state_checks.hpp"
+
+namespace shoal {
+
+ObjectId Peer::spawn(std::uint16_t type, const ObjectState& state) {
+  Impl& m = *impl_;
+  if (m.session.phase != Impl::Phase::in_match) throw std::logic_error("shoal::Peer::spawn: not in a match yet");
+  if (!m.spawning.enabled()) throw std::logic_error("shoal::Peer::spawn: the simulation has no spawn slots");
+  if (!m.sim.can_spawn(type)) {
+    throw std::invalid_argument("shoal::Peer::spawn: the simulation does not spawn type " + std::to_string(type));
+  }
+  if (!wire::is_plausible(state)) throw std::invalid_argument("shoal::Peer::spawn: a non-finite state or a non-unit orientation");
+  const PeerId self = m.session.members.self();
+  Spawning& s = m.spawning;
+  if (s.live_of(self) >= s.per_peer) {
+    throw std::runtime_error("shoal::Peer::spawn: " + std::to_string(s.per_peer) +
+                             " objects of this peer alive (SpawnConfig::max_objects_per_peer)");
+  }
+  const Frame frame = m.history.newest() + 1;  // the next frame stepped is the first it exists in
+  if (!s.take_rate(self, frame, m.config.tick_hz)) {
+    throw std::runtime_error("shoal::Peer::spawn: past SpawnConfig::max_spawns_per_second");
+  }
+  // The lowest empty slot of this peer's range; the lowest sequence whose id is not alive.
+  // Objects inherited from a departed peer of the same range may fill it too.
+  const std::size_t begin = s.range_of(self) * s.per_peer;
+  const std::size_t end = std::min(begin + s.per_peer, s.slots);
+  std::size_t k = begin;
+  while (k < end && s.slot_object[k] != 0) ++k;
+  if (k == end) throw std::runtime_error("shoal::Peer::spawn: every slot of this peer's range is taken");
+  ObjectId id = Spawning::make_id(self, s.next_sequence++);
+  while (m.objects.contains(id)) id = Spawning::make_id(self, s.next_sequence++);
+  const wire::Spawn made{frame, id, static_cast<std::uint32_t>(k), type, state};
+  m.apply_spawn(self, made);
+  s.out.spawns.assign(1, made);
+  s.out.removals.clear();
+  s.out.live_set = false;
+  m.broadcast(s.out);
+  return id;
+}
+
+void Peer::remove(ObjectId object) {
+  Impl& m = *impl_;
+  if (m.session.phase != Impl::Phase::in_match) throw std::logic_error("shoal::Peer::remove: not in a match");
+  const std::optional<BodyIndex> body = m.objects.find(object);
+  if (!body || !m.spawning.is_slot(*body)) {
+    throw std::invalid_argument("shoal::Peer::remove: object " + std::to_string(object) + " is no live spawned object");
+  }
+  if (m.authority.owner_of(*body) != m.session.members.self()) {
+    throw std::logic_error("shoal::Peer::remove: object " + std::to_string(object) + " is owned by peer " +
+                           std::to_string(m.authority.owner_of(*body)) + ", not this one");
+  }
+  m.remove_spawned(*body);
+}
+
+std::vector<ObjectId> Peer::spawned_objects() const {
+  std::vector<ObjectId> live;
+  for (ObjectId id : impl_->spawning.slot_object) {
+    if (id != 0) live.push_back(id);
+  }
+  std::ranges::sort(live);
+  return live;
+}
+
+void Peer::Impl::remove_spawned(BodyIndex body) {
+  const wire::Removal made{history.newest() + 1, objects.id(body)};
+  apply_removal(made, body);
+  spawning.out.spawns.clear();
+  spawning.out.removals.assign(1, made);
+  spawning.out.live_set = false;
+  broadcast(spawning.out);
+}
+
+// A newcomer's baseline request: the live objects this peer owns go first, so that the
+// baseline after it (same channel, in order) names objects the newcomer knows.
+void Peer::Impl::send_live_set(ConnectionId connection) {
+  if (session.phase != Phase::in_match || !spawning.enabled()) return;
+  constexpr std::size_t kObjectsPerMessage = 300;  // each message well under the control limit
+  wire::WorldChanges& m = spawning.out;
+  m.spawns.clear();
+  m.removals.clear();
+  m.live_set = true;
+  const std::span<const ObjectState> states = history.newest_states();
+  for (std::size_t k = 0; k < spawning.slots; ++k) {
+    const auto body = static_cast<BodyIndex>(spawning.first_slot + k);
+    if (spawning.slot_object[k] == 0 || authority.owned_by_me[body] == 0) continue;
+    m.spawns.push_back({spawning.slot_since[k], spawning.slot_object[k], static_cast<std::uint32_t>(k),
+                        spawning.slot_type[k], states[body]});
+    if (m.spawns.size() == kObjectsPerMessage) {
+      send_to(connection, m);
+      m.spawns.clear();
+    }
+  }
+  if (!m.spawns.empty()) send_to(connection, m);
+}
+
+// A live set, as this newcomer gets it from each older peer: the objects the sender owns,
+// which exist here from the newest frame on (their owner's snapshots then correct them).
+// Kept while the match has not started here, like early baselines.
+void Peer::Impl::on_live_set(PeerId from, const wire::WorldChanges& message) {
+  Spawning& s = spawning;
+  if (session.phase != Phase::in_match) {
+    if (s.early_live_sets.size() < session.members.remotes().size() * (s.slots / 300 + 1) + 8) {
+      s.early_live_sets.emplace_back(from, message);
+    }
+    return;
+  }
+  for (wire::Spawn spawn : message.spawns) {
+    const std::size_t k = spawn.slot;
+    // A peer asks for baselines again (after a loss, say): what it knows already is no news.
+    if (k < s.slots && s.slot_object[k] == spawn.object) continue;
+    const bool in_range = k < s.slots && k / s.per_peer == s.range_of(Spawning::spawner_of(spawn.object));
+    if (!in_range || objects.contains(spawn.object) || !sim.can_spawn(spawn.type) || s.slot_object[k] != 0) {
+      drop(DropReason::bad_spawn);
+      continue;
+    }
+    spawn.frame = history.newest();  // here it exists from now: this peer holds no frame before
+    apply_spawn(from, spawn);
+  }
+}
+
+void Peer::Impl::apply_early_live_sets() {
+  for (const auto& [from, message] : spawning.early_live_sets) on_live_set(from, message);
+  spawning.early_live_sets.clear();
+}
+
+void Peer::Impl::on_world_changes(PeerId from, const wire::WorldChanges& message) {
+  if (message.live_set) return on_live_set(from, message);
+  if (session.phase != Phase::in_match) return drop(DropReason::stale);
+  Spawning& s = spawning;
+  for (const wire::Removal& r : message.removals) {
+    const std::optional<BodyIndex> body = objects.find(r.object);
+    if (!body || !s.is_slot(*body) || r.frame < s.slot_since[*body - s.first_slot]) {
+      drop(DropReason::bad_spawn);
+    } else if (authority.owner_of(*body) != from) {
+      drop(DropReason::not_owner);
+    } else {
+      apply_removal(r, *body);
+    }
+  }
+  for (const wire::Spawn& spawn : message.spawns) {
+    const std::size_t k = spawn.slot;
+    const bool ours = Spawning::spawner_of(spawn.object) == (from & 0x7FFF) && k < s.slots &&
+                      k / s.per_peer == s.range_of(from);
+    if (!ours || objects.contains(spawn.object) || !sim.can_spawn(spawn.type) ||
+        spawn.frame > history.newest() + config.history_frames) {
+      drop(DropReason::bad_spawn);
+    } else if (s.live_of(from) >= s.per_peer || !s.take_rate(from, spawn.frame, config.tick_hz)) {
+      drop(DropReason::over_limit);
+    } else if (s.slot_object[k] != 0) {
+      drop(DropReason::bad_spawn);
+    } else {
+      apply_spawn(from, spawn);
+    }
+  }
+}
+
+void Peer::Impl::apply_spawn(PeerId spawner, const wire::Spawn& spawn) {
+  const auto body = static_cast<BodyIndex>(spawning.first_slot + spawn.slot);
+  if (!schedule_existence({spawn.frame, sync::WorldChange::Kind::spawn, body, spawn.type, spawn.state})) return;
+  spawning.slot_object[spawn.slot] = spawn.object;
+  spawning.slot_type[spawn.slot] = spawn.type;
+  spawning.slot_since[spawn.slot] = spawn.frame;
+  objects.rename(body, spawn.object);
+  authority.ownership->assign(body, spawner, spawn.frame);
+  note_owner_change(body);
+  ++stats.objects_spawned;
+}
+
+void Peer::Impl::apply_removal(const wire::Removal& removal, BodyIndex body) {
+  if (!schedule_existence({removal.frame, sync::WorldChange::Kind::remove, body, 0, {}})) return;
+  const std::size_t k = body - spawning.first_slot;
+  spawning.slot_object[k] = 0;
+  spawning.slot_type[k] = 0;
+  objects.rename(body, world::ObjectTable::empty_slot_id(k));
+  authority.ownership->assign(body, authority.ownership->default_owner(), removal.frame);
+  note_owner_change(body);
+  ++stats.objects_removed;
+}
+
+// Puts a change into the timeline. One of a frame already simulated is re-simulated from the
+// frame before it at the next corrections; past what a catch-up may reach, it takes effect at
+// the newest frame (its owner's snapshots correct the rest). False, changing nothing, when the
+// timeline is full (a flood the rate limit let through): dropped as over_limit.
+bool Peer::Impl::schedule_existence(const sync::WorldChange& change) {
+  spawning.timeline.forget_before(history.oldest());
+  if (!spawning.timeline.add(change)) {
+    drop(DropReason::over_limit);
+    return false;
+  }
+  if (change.frame > history.newest()) return true;  // the straight run applies it
+  const Frame from = change.frame - 1;
+  if (history.has(from) && history.newest() - from <= config.max_resimulated_frames) {
+    spawning.resimulate_from = spawning.resimulate_from == kNoFrame ? from : std::min(spawning.resimulate_from, from);
+  } else {
+    resimulator.apply_now(change);
+    touch(std::span(&change.body, 1));
+  }
+  return true;
+}
+
+// Once per frame: forgets what no catch-up can reach, and removes the objects this peer
+// inherited from a peer that left when their type says so.
+void Peer::Impl::spawning_frame() {
+  if (!spawning.enabled()) return;
+  spawning.timeline.forget_before(history.oldest());
+  const PeerId self = session.members.self();
+  for (std::size_t k = 0; k < spawning.slots; ++k) {
+    const ObjectId id = spawning.slot_object[k];
+    if (id == 0 || std::ranges::find(spawning.config.removed_on_leave, spawning.slot_type[k]) ==
+                       spawning.config.removed_on_leave.end()) {
+      continue;
+    }
+    const auto body = static_cast<BodyIndex>(spawning.first_slot + k);
+    if (authority.owner_of(body) == self && !authority.ownership->is_live(Spawning::spawner_of(id))) remove_spawned(body);
+  }
+}
+
+}  // namespace shoal
