@@ -7,7 +7,8 @@
 //   never by running time backwards or repeating a frame; a clock ahead by more than the
 //   resync threshold waits (its ticks slow down as far as to a stop) until it is within it;
 // - the very first target may move a joining peer forward in one jump (it has no history to
-//   preserve), never backwards: a peer ahead of the target only slows down;
+//   preserve), never backwards: a peer ahead of the target slows down, or waits when it is
+//   ahead by more than the resync threshold (the match's pace can drop faster than a 5% stretch follows);
 // - later, a peer found far behind moves its timeline forward and simulates the missed frames
 //   at most max_catchup_frames_per_update at a time, like after a hitch, so the cost of one
 //   update stays bounded (no spiral of death).
