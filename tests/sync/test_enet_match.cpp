@@ -340,11 +340,15 @@ TEST_CASE("over ENet: three peers at 80 ms and 10% loss fire projectiles for 30 
   REQUIRE(m.run(10, [&] { return m.connected(); }));
   m.enable_bots(60);
   Guns guns(5, 90);
+  const Frame first = m.players[0].peer->frame();
   m.run(30, [&] {  // 30 s: hundreds of spawns and removals under loss
     guns.fire(m.players, true);
     return false;
   });
-  CHECK(guns.fired >= 3 * 5 * 28);
+  // A loaded machine slows the match's pace: the guns fire by frames, 5 a second of match time.
+  const Frame played = m.players[0].peer->frame() - first;
+  CHECK(played >= 600);
+  CHECK(guns.fired >= 3 * (played / 12) - 3);
   // Firing stops and the removals due wait, until every change has arrived everywhere.
   CHECK(m.run(10, [&] {
     guns.fire(m.players, false, false);
