@@ -9,6 +9,7 @@
 #include "peer/authority_state.hpp"
 #include "peer/corrections.hpp"
 #include "peer/frame_scratch.hpp"
+#include "peer/game_messages.hpp"
 #include "peer/peer_support.hpp"
 #include "peer/presentation.hpp"
 #include "peer/recorder.hpp"
@@ -68,6 +69,7 @@ struct Peer::Impl {
   void on_message(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes, std::int64_t now_us);
   void on_ownership(PeerId from, const wire::Ownership& message);
   void on_checksum(PeerId from, const wire::Checksum& message);
+  void on_game_message(PeerId from, std::span<const std::uint8_t> bytes, std::int64_t now_us);  // peer_game_messages.cpp
   // --- members coming, going, lost and dialled again (peer_membership.cpp) ---
   void on_connected(ConnectionId connection);
   void on_disconnected(ConnectionId connection, bool timed_out, std::int64_t now_us);
@@ -122,8 +124,10 @@ struct Peer::Impl {
   template <class Message>
   void broadcast(const Message& message) { send_encoded(wire::encode(message, scratch.out), kNoConnection); }
   void send_encoded(bool encoded, ConnectionId to);  // scratch.out on its kind's channel; to everyone: kNoConnection
-  void drop(DropReason reason) { stats.dropped.add(reason); }
+  void drop(DropReason reason);  // counted, and logged
   void emit(Event event);
+  template <class Format>  // Format() -> std::string, called only when a callback wants `level`: no callback, no formatting
+  void log(LogLevel level, Format&& format) const { if (config.log.callback && level >= config.log.level) config.log.callback(level, format()); }
   BodyIndex body_of(ObjectId object) const;  // throws std::invalid_argument
 
   PeerConfig config;
@@ -145,6 +149,7 @@ struct Peer::Impl {
   Presentation visuals;                     // what the game draws
   SessionState session;  // members, clock, joining
   Spawning spawning;     // objects spawned during play: slots, timeline, rates
+  GameMessages messages;  // the game's own messages: this peer's rate, each sender's
   std::optional<BodyIndex> controlled;
   Input current_input;
   std::vector<std::pair<PeerId, BodyIndex>> remote_controlled;
