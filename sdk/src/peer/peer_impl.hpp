@@ -119,15 +119,14 @@ struct Peer::Impl {
   // --- shared helpers (peer.cpp) ---
   std::span<std::uint8_t> held_user_bytes(Frame frame, BodyIndex body);  // its size; empty: none
   ObjectDiagnosis diagnose(BodyIndex body, Frame frame) const;
-  template <class Message>
-  void send_to(ConnectionId connection, const Message& message) { send_encoded(wire::encode(message, scratch.out), connection); }
-  template <class Message>
-  void broadcast(const Message& message) { send_encoded(wire::encode(message, scratch.out), kNoConnection); }
+  template <class Message> void send_to(ConnectionId to, const Message& message) { send_encoded(wire::encode(message, scratch.out), to); }
+  template <class Message> void broadcast(const Message& message) { send_encoded(wire::encode(message, scratch.out), kNoConnection); }
   void send_encoded(bool encoded, ConnectionId to);  // scratch.out on its kind's channel; to everyone: kNoConnection
   void drop(DropReason reason);  // counted, and logged
   void emit(Event event);
-  template <class Format>  // Format() -> std::string, called only when a callback wants `level`: no callback, no formatting
-  void log(LogLevel level, Format&& format) const { if (config.log.callback && level >= config.log.level) config.log.callback(level, format()); }
+  template <class Format> void log(LogLevel level, Format&& format) const {  // format() only if a callback wants level
+    if (config.log.callback && level >= config.log.level) config.log.callback(level, format());
+  }
   BodyIndex body_of(ObjectId object) const;  // throws std::invalid_argument
 
   PeerConfig config;
