@@ -133,7 +133,6 @@ namespace {
 
 struct FloodRun {
   std::uint64_t snapshots_received = 0;
-  std::uint64_t overrides = 0;
   std::uint64_t messages_received = 0;
   std::uint64_t over_limit = 0;
   std::uint64_t stale = 0;
@@ -156,8 +155,8 @@ FloodRun run_with_flood(bool flood) {
     inbox.take(match.peer(0));
   });
   const PeerStats after = match.peer(0).stats();
-  return {after.snapshots_received - before.snapshots_received, after.overrides - before.overrides,
-          after.messages_received, after.dropped[DropReason::over_limit], after.dropped[DropReason::stale]};
+  return {after.snapshots_received - before.snapshots_received, after.messages_received,
+          after.dropped[DropReason::over_limit], after.dropped[DropReason::stale]};
 }
 
 }  // namespace

@@ -228,9 +228,14 @@ void Peer::set_controlled(ObjectId object) {
 
 void Peer::set_input(const Input& input) {
   const auto used = static_cast<std::size_t>(impl_->config.snapshots.input_bytes);
-  if (std::any_of(input.bytes.begin() + static_cast<std::ptrdiff_t>(used), input.bytes.end(), [](std::uint8_t b) { return b != 0; })) {
-    throw std::invalid_argument("shoal::Peer::set_input: input bytes past SnapshotConfig::input_bytes (" +
-                                std::to_string(used) + ") must be 0");
+  const auto past = std::find_if(input.bytes.begin() + static_cast<std::ptrdiff_t>(used), input.bytes.end(),
+                                 [](std::uint8_t b) { return b != 0; });
+  if (past != input.bytes.end()) {
+    // Only the first `used` bytes travel: a game writing more would see its peers disagree.
+    throw std::invalid_argument("shoal::Peer::set_input: Input::bytes[" + std::to_string(past - input.bytes.begin()) +
+                                "] is " + std::to_string(*past) + ", but only the first " + std::to_string(used) +
+                                " bytes travel (SnapshotConfig::input_bytes): expected the game's input in those "
+                                "and 0 past them");
   }
   if (impl_->recorder) impl_->recorder->input(input);
   impl_->current_input = input;
