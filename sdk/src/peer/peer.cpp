@@ -368,7 +368,7 @@ void Peer::Impl::drop(DropReason reason) {
   stats.dropped.add(reason);
   // Stale datagrams and a sender's excess are the network's and a busy sender's ordinary lot.
   const bool routine = reason == DropReason::stale || reason == DropReason::over_limit;
-  log(routine ? LogLevel::debug : LogLevel::warn, [&] {
+  log_line(config.log, routine ? LogLevel::debug : LogLevel::warn, [&] {
     return "dropped an incoming message: " + std::string(to_string(reason)) + " (" +
            std::to_string(stats.dropped[reason]) + " so far)";
   });

@@ -146,7 +146,7 @@ void Peer::Impl::snap_to(BodyIndex body, Frame frame, const ObjectState& owner_s
     sim.write_user_bytes(body, owner_user_bytes);
   }
   ++stats.snaps;
-  log(LogLevel::info, [&] {
+  log_line(config.log, LogLevel::info, [&] {
     return "snapped object " + std::to_string(objects.id(body)) + " to its owner's frame " + std::to_string(frame) + ", " +
            std::to_string(newest - frame) + " frames back: too far to re-simulate";
   });

@@ -124,9 +124,6 @@ struct Peer::Impl {
   void send_encoded(bool encoded, ConnectionId to);  // scratch.out on its kind's channel; to everyone: kNoConnection
   void drop(DropReason reason);  // counted, and logged
   void emit(Event event);
-  template <class Format> void log(LogLevel level, Format&& format) const {  // format() only if a callback wants level
-    if (config.log.callback && level >= config.log.level) config.log.callback(level, format());
-  }
   BodyIndex body_of(ObjectId object) const;  // throws std::invalid_argument
 
   PeerConfig config;
