@@ -327,3 +327,37 @@ TEST_CASE("log hook: a join that fails says where and why, at error") {
   for (const auto& [level, text] : lines) found = found || (level == LogLevel::error && text.find("join failed") != std::string::npos);
   CHECK(found);
 }
+
+TEST_CASE("messages: messages the full event queue pushes out no longer count as waiting") {
+  // Two senders, each under the victim's per-sender queue limit, together past the 4096
+  // events the queue holds: it drops the oldest, which must leave their senders' counts too,
+  // or they would be refused for ever after.
+  PeerConfig victim = flooder();
+  victim.messages.max_queued = 4096;
+  MessageMatch match({victim, flooder(), flooder()}, 57);
+  REQUIRE(match.connect());
+  Inbox().take(match.peer(0));
+  std::uint32_t n = 0;
+  match.run(1, [&] {
+    for (int i = 0; i < 50; ++i, ++n) {
+      CHECK(match.peer(1).send_message(0, numbered(n)));
+      CHECK(match.peer(2).send_message(0, numbered(n)));
+    }
+  });
+  match.run(0.5, [] {});
+  REQUIRE(2 * n > 4096);
+  CHECK(match.peer(0).stats().messages_received == 2 * n);
+  CHECK(match.peer(0).stats().messages_queued <= 4096);
+  Inbox inbox;
+  inbox.take(match.peer(0));
+  CHECK(inbox.from[1].size() + inbox.from[2].size() <= 4096);
+  CHECK(number_of(inbox.from[1].back().bytes) == n - 1);  // the newest stayed
+  CHECK(match.peer(0).stats().messages_queued == 0);
+  REQUIRE(match.peer(1).send_message(0, numbered(n)));
+  REQUIRE(match.peer(2).send_message(0, numbered(n)));
+  inbox = {};
+  match.run(0.5, [&] { inbox.take(match.peer(0)); });
+  REQUIRE(inbox.from[1].size() == 1);
+  REQUIRE(inbox.from[2].size() == 1);
+  CHECK(match.peer(0).stats().dropped[DropReason::over_limit] == 0);
+}
