@@ -156,6 +156,7 @@ struct Peer::Impl {
   // A game that never polls must not grow memory without bound: past 4096 the oldest go.
   core::BoundedQueue<Event> events{4096};
   PeerStats stats;
+  DropCounters logged_transport_drops;  // what the log hook was told of the transport's own drops
   std::int64_t last_update_us = -1;
 };
 
