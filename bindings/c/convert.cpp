@@ -27,6 +27,34 @@ static_assert(same_kind<shoal::EventKind::snapped, SHOAL_EVENT_SNAPPED>);
 static_assert(same_kind<shoal::EventKind::desync, SHOAL_EVENT_DESYNC>);
 static_assert(same_kind<shoal::EventKind::join_failed, SHOAL_EVENT_JOIN_FAILED>);
 static_assert(same_kind<shoal::EventKind::incompatible_peer, SHOAL_EVENT_INCOMPATIBLE_PEER>);
+static_assert(same_kind<shoal::EventKind::message, SHOAL_EVENT_MESSAGE>);
+static_assert(static_cast<int>(shoal::LogLevel::off) == SHOAL_LOG_OFF && static_cast<int>(shoal::LogLevel::warn) == SHOAL_LOG_WARN);
+static_assert(shoal::kMaxReliableMessageBytes == SHOAL_MAX_RELIABLE_MESSAGE_BYTES);
+static_assert(shoal::kMaxUnreliableMessageBytes == SHOAL_MAX_UNRELIABLE_MESSAGE_BYTES);
+
+// A count from C, or an Error naming the field when it is negative (the C++ checks the rest).
+std::size_t count_from_c(std::int32_t value, const char* field) {
+  if (value < 0) throw Error(SHOAL_ERROR_INVALID_ARGUMENT, std::string(field) + " is " + std::to_string(value) + ", expected >= 0");
+  return static_cast<std::size_t>(value);
+}
+
+void messages_and_log_to_cpp(const shoal_peer_config& c, shoal::PeerConfig& p) {
+  p.messages.max_message_bytes = count_from_c(c.max_message_bytes, "shoal_peer_config.max_message_bytes");
+  p.messages.max_bytes_per_second = count_from_c(c.message_bytes_per_second, "shoal_peer_config.message_bytes_per_second");
+  p.messages.max_messages_per_second = c.messages_per_second;
+  p.messages.max_queued = count_from_c(c.max_queued_messages, "shoal_peer_config.max_queued_messages");
+  if (c.log_level < SHOAL_LOG_DEBUG || c.log_level > SHOAL_LOG_OFF) {
+    throw Error(SHOAL_ERROR_INVALID_ARGUMENT, "shoal_peer_config.log_level is " + std::to_string(c.log_level) +
+                                                  ", expected a shoal_log_level (SHOAL_LOG_DEBUG 0 .. SHOAL_LOG_OFF 4)");
+  }
+  p.log.level = static_cast<shoal::LogLevel>(c.log_level);
+  if (c.log_callback == nullptr) return;
+  // The text as C wants it: NUL-terminated. Only lines the level lets through get here.
+  p.log.callback = [callback = c.log_callback, user = c.log_user](shoal::LogLevel level, std::string_view text) {
+    const std::string line(text);
+    callback(user, static_cast<std::int32_t>(level), line.c_str());
+  };
+}
 static_assert(static_cast<int>(shoal::JoinStep::failed) == SHOAL_JOIN_FAILED);
 static_assert(static_cast<int>(shoal::JoinFailure::host_lost) == SHOAL_JOIN_FAILURE_HOST_LOST);
 static_assert(static_cast<int>(shoal::JoinFailure::incompatible) == SHOAL_JOIN_FAILURE_INCOMPATIBLE);
@@ -179,6 +207,7 @@ shoal::PeerConfig to_cpp(const shoal_peer_config& c) {
   p.authority.simulated_radius = c.simulated_radius_m;
   p.smoothing = smoothing_to_cpp(c);
   snapshots_to_cpp(c, p);
+  messages_and_log_to_cpp(c, p);
   return p;
 }
 
@@ -211,6 +240,13 @@ shoal_peer_config to_c(const shoal::PeerConfig& p) {
   c.smoothing_rules = nullptr;  // C++ defaults name no (type, mode)
   c.smoothing_rule_count = 0;
   snapshots_to_c(p, c);
+  c.max_message_bytes = static_cast<std::int32_t>(p.messages.max_message_bytes);
+  c.message_bytes_per_second = static_cast<std::int32_t>(p.messages.max_bytes_per_second);
+  c.messages_per_second = p.messages.max_messages_per_second;
+  c.max_queued_messages = static_cast<std::int32_t>(p.messages.max_queued);
+  c.log_callback = nullptr;  // a C++ callback has no C form
+  c.log_user = nullptr;
+  c.log_level = static_cast<std::int32_t>(p.log.level);
   return c;
 }
 

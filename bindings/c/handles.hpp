@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "callback_simulation.hpp"
 #include "shoal/lan_discovery.hpp"
@@ -64,6 +65,9 @@ struct shoal_peer {
   bool* driving_flag;                         // the world's or simulation's driving_peer
   shoal_c::CallbackSimulation* callbacks;     // the game's simulation, NULL on a world
   std::string last_event_reason;              // the last polled event's, for shoal_peer_event_reason
+  bool last_event_is_message = false;         // ... and for shoal_peer_event_message
+  bool last_event_reliable = false;
+  std::vector<std::uint8_t> last_event_bytes;
 };
 
 namespace shoal_c {

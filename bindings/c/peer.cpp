@@ -173,6 +173,9 @@ int shoal_peer_poll_event(shoal_peer* peer, shoal_event* out_event) {
     if (!p.peer->poll_event(event)) return 0;
     out = shoal_c::to_c(event);
     p.last_event_reason = std::move(event.reason);
+    p.last_event_is_message = event.kind == shoal::EventKind::message;
+    p.last_event_reliable = event.reliable;
+    p.last_event_bytes = std::move(event.bytes);
     return 1;
   });
 }

@@ -64,3 +64,18 @@ TEST_CASE("bounded queue: a limit of 0 and a pop from an empty queue are refused
   CHECK(queue.push(2));  // the limit: 1 goes
   CHECK(queue.pop() == 2);
 }
+
+TEST_CASE("bounded queue: front is the oldest value, full says whether the next push drops it") {
+  core::BoundedQueue<int> queue(3);
+  CHECK_THROWS_AS((void)queue.front(), std::logic_error);
+  for (int i = 1; i <= 3; ++i) {
+    CHECK_FALSE(queue.full());
+    queue.push(i);
+  }
+  CHECK(queue.full());
+  CHECK(queue.front() == 1);
+  CHECK(queue.push(4));  // the one front named goes
+  CHECK(queue.front() == 2);
+  CHECK(queue.pop() == 2);
+  CHECK_FALSE(queue.full());
+}

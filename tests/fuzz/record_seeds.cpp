@@ -140,6 +140,15 @@ int main(int argc, char** argv) {
       joiner->update(static_cast<int>(now_ms - last_ms));
       host->update(static_cast<int>(now_ms - last_ms));
       last_ms = now_ms;
+      // Game messages, both ways of delivery, from the peers that do not record themselves
+      // (Peer::send_message is not in a recording).
+      for (std::size_t p : {std::size_t{0}, std::size_t{2}}) {
+        Peer& peer = *match.players[p].peer;
+        if (!peer.in_match() || peer.frame() % 20 != 0 || peer.peers().size() < 3) continue;
+        const Bytes note{'s', 'c', 'o', 'r', 'e', static_cast<std::uint8_t>(peer.frame())};
+        peer.send_message(kNoPeer, note, Delivery::reliable, peer.frame());
+        peer.send_message(1, note, Delivery::unreliable);
+      }
     });
     if (!match.all_in_match()) {
       std::fprintf(stderr, "shoal-fuzz-record-seeds: the match never formed\n");

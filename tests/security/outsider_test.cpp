@@ -6,6 +6,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "../sync/hostile_peers.hpp"
 #include "../sync/match_harness.hpp"
@@ -25,6 +28,7 @@ struct Outcome {
   PeerId owner = kNoPeer;  ///< of the target afterwards, as the host sees it
   float moved_m = 0;       ///< how far the target moved on the host
   DropCounters dropped;    ///< the host's
+  std::vector<std::string> warnings;  ///< what the host's log hook said at warn
 };
 
 // What the attacker sends: a claim of the host's object in `as`'s name, and a snapshot in the
@@ -61,7 +65,11 @@ Outcome attack(Attack kind, bool secure) {
     security.credentials = test_credentials();
     return make_secure_transport(std::move(t), security);
   };
-  FakeMatch m(2, ArenaSpec{2, 4}, PeerConfig{}, 94, -1, wrap);
+  auto warnings = std::make_shared<std::vector<std::string>>();
+  PeerConfig config;
+  config.log.level = LogLevel::warn;
+  config.log.callback = [warnings](LogLevel, std::string_view text) { warnings->emplace_back(text); };
+  FakeMatch m(2, ArenaSpec{2, 4}, config, 94, -1, wrap);
   REQUIRE(m.connect(5));
   Peer& host = *m.players[0].peer;
   const ObjectId target = kFirstObject;
@@ -101,6 +109,7 @@ Outcome attack(Attack kind, bool secure) {
   outcome.owner = host.owner(target);
   outcome.moved_m = distance(host.state(target).position, before.position);
   outcome.dropped = host.stats().dropped;
+  outcome.warnings = *warnings;
   return outcome;
 }
 
@@ -130,4 +139,9 @@ TEST_CASE("an outsider's snapshot and ownership claim injected into a member's l
   CHECK(sealed.moved_m < 0.01f);
   // The claim and all 31 snapshots: none authenticates under the link's key.
   CHECK(sealed.dropped[DropReason::forged] + sealed.dropped[DropReason::truncated] == 32);
+  // The log hook says why (security drops happen in the transport, below the peer's checks).
+  const bool told = std::ranges::any_of(sealed.warnings, [](const std::string& line) {
+    return line.find("the transport dropped") != std::string::npos && line.find("forged") != std::string::npos;
+  });
+  CHECK(told);
 }

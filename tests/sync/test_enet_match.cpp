@@ -368,3 +368,42 @@ TEST_CASE("over ENet: three peers at 80 ms and 10% loss fire projectiles for 30 
     CHECK(p.peer->stats().dropped[DropReason::bad_spawn] == 0);
   }
 }
+
+TEST_CASE("over ENet: game messages at 60 ms and 10% loss: the reliable ones arrive once each and in order") {
+  ArenaSpec spec{2, 6, 12};
+  EnetMatch m(2, spec, one_way(link(60, 0.10f)), 700);
+  REQUIRE(m.run(10, [&] { return m.connected(); }));
+  m.enable_bots(70);
+  constexpr std::uint32_t kCount = 1000;
+  std::uint32_t sent = 0, next = 0, unreliable_sent = 0, unreliable_got = 0;
+  bool in_order = true;
+  Peer& sender = *m.players[1].peer;
+  CHECK(m.run(30, [&] {
+    // 10 a round at most: under the default 600 a second, whatever the rounds' pace.
+    for (int i = 0; i < 10 && sent < kCount; ++i) {
+      std::uint8_t bytes[8] = {};
+      std::memcpy(bytes, &sent, 4);
+      if (sender.send_message(0, bytes, Delivery::reliable, sender.frame())) ++sent;
+    }
+    const std::uint8_t note[3] = {1, 2, 3};
+    if (sent < kCount && sender.send_message(kNoPeer, note, Delivery::unreliable)) ++unreliable_sent;
+    for (Event e; m.players[0].peer->poll_event(e);) {
+      if (e.kind != EventKind::message) continue;
+      if (!e.reliable) {
+        unreliable_got += e.bytes.size() == 3 ? 1 : 0;
+        continue;
+      }
+      std::uint32_t n = 0;
+      std::memcpy(&n, e.bytes.data(), 4);
+      in_order = in_order && n == next && e.peer == 1 && e.frame >= 0;
+      ++next;
+    }
+    return next == kCount;
+  }));
+  CHECK(next == kCount);
+  CHECK(in_order);
+  CHECK(unreliable_sent > 0);
+  CHECK(unreliable_got > unreliable_sent / 2);  // most of them, through the loss
+  CHECK(unreliable_got <= unreliable_sent);
+  CHECK(m.players[0].peer->stats().dropped[DropReason::over_limit] == 0);
+}

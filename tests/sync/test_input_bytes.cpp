@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "match_harness.hpp"
@@ -121,6 +122,15 @@ TEST_CASE("input bytes past SnapshotConfig::input_bytes are refused") {
   CHECK_NOTHROW(peer.set_input(in));
   in.bytes[8] = 1;
   CHECK_THROWS_AS(peer.set_input(in), std::invalid_argument);
+  in.bytes[8] = 0;
+  in.bytes[63] = 5;  // the last byte: longer than the game's 8 by far
+  try {
+    peer.set_input(in);
+    FAIL("set_input took bytes past SnapshotConfig::input_bytes");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()).find("Input::bytes[63] is 5") != std::string::npos);
+    CHECK(std::string(e.what()).find("first 8 bytes") != std::string::npos);
+  }
   config.snapshots.input_bytes = 65;
   CHECK_THROWS_AS(Peer(config, physics, net.create_endpoint()), std::invalid_argument);
 }

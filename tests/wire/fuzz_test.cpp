@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "shoal/simulation.hpp"
+#include "wire/game_message.hpp"
 #include "wire/control_messages.hpp"
 #include "wire/refusal.hpp"
 #include "wire/snapshot_codec.hpp"
@@ -61,6 +62,15 @@ struct Decoders {
     CHECK(std::equal(datagram.begin(), datagram.end(), reencoded.begin(), reencoded.end()));
     return DecodeStatus::success();
   }
+  DecodeStatus check_game_message(std::span<const std::uint8_t> datagram, bool reliable) {
+    GameMessage message;
+    const DecodeStatus status = decode(datagram, message);
+    if (status) {
+      REQUIRE(encode(message, reliable, reencoded));
+      CHECK(std::equal(datagram.begin(), datagram.end(), reencoded.begin(), reencoded.end()));
+    }
+    return status;
+  }
   DecodeStatus check_snapshot(std::span<const std::uint8_t> datagram) {
     const DecodeStatus status = decode(datagram, quantizer.limits(), snapshot, sizes);
     if (status) {
@@ -94,6 +104,8 @@ struct Decoders {
       case MessageKind::baseline: return check(datagram, baseline);
       case MessageKind::world_changes: return check(datagram, world_changes);
       case MessageKind::refusal: return check_refusal(datagram);
+      case MessageKind::game_message:
+      case MessageKind::game_datagram: return check_game_message(datagram, kind == MessageKind::game_message);
     }
     return DropReason::unknown_kind;
   }
@@ -119,6 +131,12 @@ std::vector<std::vector<std::uint8_t>> valid_datagrams() {
   add(Ownership{{{10, 1, 5, 1, 300}, {11, 2, 6, 2, 301}}});
   add(Checksum{300, {{10, 0xDEADBEEF}, {11, 7}}});
   add(BaselineRequest{});
+  for (const bool reliable : {true, false}) {
+    const std::vector<std::uint8_t> note{'g', 'g'};
+    std::vector<std::uint8_t> bytes;
+    REQUIRE(encode(GameMessage{42, note}, reliable, bytes));
+    all.push_back(bytes);
+  }
   {
     WorldChanges changes;
     changes.spawns.push_back({40, kSpawnedIdBit | (1u << 16) | 2u, 3, 11, {}});

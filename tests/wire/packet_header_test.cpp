@@ -53,7 +53,10 @@ TEST_CASE("header: kinds map to their channels and limits") {
   CHECK(is_known_kind(8));
   CHECK(is_known_kind(9));  // world_changes, since version 10
   CHECK(channel_of(MessageKind::world_changes) == Channel::control);
-  CHECK_FALSE(is_known_kind(10));
+  CHECK(is_known_kind(10));  // game_message, since version 12
+  CHECK(is_known_kind(18));  // game_datagram, since version 12
+  CHECK_FALSE(is_known_kind(11));
+  CHECK_FALSE(is_known_kind(19));
   CHECK_FALSE(is_known_kind(255));
 }
 

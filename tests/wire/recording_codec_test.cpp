@@ -72,5 +72,22 @@ TEST_CASE("recording codec: the header carries the spawning limits (version 2)")
   CHECK(read.config.spawning.max_objects_per_peer == 17);
   CHECK(read.config.spawning.max_spawns_per_second == 9);
   CHECK(read.config.spawning.removed_on_leave == std::vector<std::uint16_t>{3, 11, 400});
-  CHECK(kRecordingVersion == 3);
+  CHECK(kRecordingVersion == 4);
+}
+
+TEST_CASE("recording codec: the header carries the message limits (version 4)") {
+  PeerConfig config;
+  config.messages.max_message_bytes = 3000;
+  config.messages.max_bytes_per_second = 123456;
+  config.messages.max_messages_per_second = 77;
+  config.messages.max_queued = 9;
+  config.log.level = LogLevel::debug;  // not recorded: a replay logs as its own config says
+  const std::vector<std::uint8_t> bytes = header_bytes(config);
+  RecordingHeader read;
+  REQUIRE(RecordingReader(bytes).header(read).ok());
+  CHECK(read.config.messages.max_message_bytes == 3000);
+  CHECK(read.config.messages.max_bytes_per_second == 123456);
+  CHECK(read.config.messages.max_messages_per_second == 77);
+  CHECK(read.config.messages.max_queued == 9);
+  CHECK(read.config.log.level == LogLevel::info);
 }

@@ -29,7 +29,9 @@ enum class DropReason : std::uint8_t {
   /// a spawn of an id already alive, of another peer's id or slot, into a slot not empty, of a
   /// type the game does not spawn; or a removal of an object that is not alive
   bad_spawn,
-  over_limit,           ///< a spawn past the sender's limit of live objects or spawns per second
+  /// a spawn past the sender's limit of live objects or spawns per second; a game message past
+  /// the sender's rate (MessageConfig) or while too many of its messages wait to be polled
+  over_limit,
   count                 ///< number of reasons; not a reason itself
 };
 

@@ -29,6 +29,8 @@ enum class EventKind : std::uint8_t {
   incompatible_peer,  ///< a peer of another wire version or snapshot encoding was refused by
                       ///< this one, or refused it; `reason` names what differs and both
                       ///< values (a joiner gets join_failed instead)
+  message,            ///< a game message from peer (Peer::send_message): `bytes`, `frame` its
+                      ///< tag (kNoFrame: none), `reliable` how it travelled
 };
 
 /// Something the game may want to know about (Peer::poll_event); which fields mean something
@@ -48,6 +50,8 @@ struct Event {
   /// join_failed (incompatible) and incompatible_peer: what differs, with both values, e.g.
   /// "wire versions differ: the host speaks wire version 8, the joiner 9".
   std::string reason;
+  std::vector<std::uint8_t> bytes;  ///< message only: what the sender sent
+  bool reliable = false;            ///< message only: sent with Delivery::reliable
 };
 
 }  // namespace shoal

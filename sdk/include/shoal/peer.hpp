@@ -27,6 +27,7 @@
 #include "shoal/drop_reason.hpp"
 #include "shoal/events.hpp"
 #include "shoal/join.hpp"
+#include "shoal/messages.hpp"
 #include "shoal/peer_config.hpp"
 #include "shoal/simulation.hpp"
 #include "shoal/state.hpp"
@@ -66,6 +67,10 @@ struct PeerStats {
   std::uint64_t desyncs = 0;  ///< checksums of confirmed frames that disagreed with a peer's (EventKind::desync)
   std::uint64_t objects_spawned = 0;  ///< spawns applied here, this peer's and the others' (Peer::spawn)
   std::uint64_t objects_removed = 0;  ///< removals applied here, this peer's and the others'
+  std::uint64_t messages_sent = 0;      ///< game messages sent (one per send_message, whatever the recipients)
+  std::uint64_t messages_received = 0;  ///< game messages accepted and queued as events
+  /// Game messages received and not taken by poll_event yet, every sender's.
+  std::size_t messages_queued = 0;
   std::size_t owned_objects = 0;  ///< objects this peer owns now
   /// How fast the match's timeline runs now, as a fraction of tick_hz: below 1 while the host
   /// slows it for a peer that cannot keep up (PaceConfig).
@@ -133,6 +138,15 @@ class Peer {
   /// Throws std::invalid_argument for an object that is not a live spawned one,
   /// std::logic_error when another peer owns it (or before the match).
   void remove(ObjectId object);
+  /// Sends a game message (shoal/messages.hpp, docs/messages.md) to peer `to`, or to every
+  /// other peer with kNoPeer; it reaches them as EventKind::message, tagged with `frame`
+  /// (kNoFrame: no tag; Shoal only carries it). Returns false, sending nothing, when it would
+  /// exceed this peer's MessageConfig rate (bytes or messages per second): try again later.
+  /// Throws std::logic_error outside the match, std::invalid_argument for bytes longer than
+  /// MessageConfig::max_message_bytes (or kMaxUnreliableMessageBytes when unreliable), a frame
+  /// below kNoFrame, or a `to` that is this peer or no live member.
+  bool send_message(PeerId to, std::span<const std::uint8_t> bytes, Delivery delivery = Delivery::reliable,
+                    Frame frame = kNoFrame);
   /// The spawned objects alive here, ascending id: what this peer has heard of so far.
   std::vector<ObjectId> spawned_objects() const;
 

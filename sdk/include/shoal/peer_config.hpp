@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "shoal/authority_config.hpp"
+#include "shoal/log.hpp"
+#include "shoal/messages.hpp"
 #include "shoal/smoothing.hpp"
 #include "shoal/snapshot_config.hpp"
 
@@ -116,6 +118,10 @@ struct PeerConfig {
   AuthorityConfig authority;  ///< regions, ownership claims and hand-over
   SmoothingRules smoothing = SmoothingRules{};  ///< how corrections are blended into what is drawn, per body type
   SpawnConfig spawning;  ///< limits of objects spawned during play, and what a leaving owner's become
+  MessageConfig messages;  ///< limits of game messages, sent and received (Peer::send_message)
+  /// Where log lines go: why Shoal dropped, snapped or expelled something (shoal/log.hpp).
+  /// Not part of a recording, and not compared between peers.
+  LogConfig log;
   /// Sync-test mode (as in GGPO): every frame, roll back this many frames and re-simulate,
   /// raising a desync event if the result differs bit for bit. 0 = off.
   int sync_test_frames = 0;

@@ -23,6 +23,13 @@ class BoundedQueue {
 
   bool empty() const { return count_ == 0; }
   std::size_t size() const { return count_; }
+  /// Whether the next push drops the oldest value.
+  bool full() const { return count_ == limit_; }
+  /// The oldest value. Throws std::logic_error when the queue is empty.
+  const T& front() const {
+    if (count_ == 0) throw std::logic_error("BoundedQueue::front: the queue is empty");
+    return ring_[head_];
+  }
   /// Values the ring holds room for: it grows up to the limit, never shrinks.
   std::size_t capacity() const { return ring_.size(); }
 

@@ -52,6 +52,18 @@ const PeerConfig& validated(const PeerConfig& c) {
   require(c.spawning.max_spawns_per_second >= 1 && c.spawning.max_spawns_per_second <= 10000,
           "spawning.max_spawns_per_second is " + std::to_string(c.spawning.max_spawns_per_second) +
               ", expected 1..10000");
+  const MessageConfig& m = c.messages;
+  require(m.max_message_bytes >= 1 && m.max_message_bytes <= kMaxReliableMessageBytes,
+          "messages.max_message_bytes is " + std::to_string(m.max_message_bytes) + ", expected 1.." +
+              std::to_string(kMaxReliableMessageBytes));
+  require(m.max_bytes_per_second >= m.max_message_bytes && m.max_bytes_per_second <= 1'000'000'000,
+          "messages.max_bytes_per_second is " + std::to_string(m.max_bytes_per_second) +
+              ", expected max_message_bytes (" + std::to_string(m.max_message_bytes) + ") to 10^9");
+  require(m.max_messages_per_second >= 1 && m.max_messages_per_second <= 100'000,
+          "messages.max_messages_per_second is " + std::to_string(m.max_messages_per_second) + ", expected 1..100000");
+  require(m.max_queued >= 1 && m.max_queued <= 4096,
+          "messages.max_queued is " + std::to_string(m.max_queued) + ", expected 1..4096");
+  require(c.log.level <= LogLevel::off, "log.level is not a LogLevel");
   require(c.sync_test_frames >= 0 && c.sync_test_frames < c.history_frames,
           "sync_test_frames is " + std::to_string(c.sync_test_frames) +
               ", expected 0 (off) up to history_frames - 1");
@@ -130,6 +142,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       visuals(body_count, config.smoothing, body_types_of(simulation)),
       session(config.tick_hz, config.pace),
       spawning(config.spawning, simulation, config.history_frames),
+      messages(config.messages),
       corrections(body_count, config.tick_hz),
       scratch(body_count, user_bytes.max),
       links(body_count, user_bytes.max),
@@ -215,9 +228,14 @@ void Peer::set_controlled(ObjectId object) {
 
 void Peer::set_input(const Input& input) {
   const auto used = static_cast<std::size_t>(impl_->config.snapshots.input_bytes);
-  if (std::any_of(input.bytes.begin() + static_cast<std::ptrdiff_t>(used), input.bytes.end(), [](std::uint8_t b) { return b != 0; })) {
-    throw std::invalid_argument("shoal::Peer::set_input: input bytes past SnapshotConfig::input_bytes (" +
-                                std::to_string(used) + ") must be 0");
+  const auto past = std::find_if(input.bytes.begin() + static_cast<std::ptrdiff_t>(used), input.bytes.end(),
+                                 [](std::uint8_t b) { return b != 0; });
+  if (past != input.bytes.end()) {
+    // Only the first `used` bytes travel: a game writing more would see its peers disagree.
+    throw std::invalid_argument("shoal::Peer::set_input: Input::bytes[" + std::to_string(past - input.bytes.begin()) +
+                                "] is " + std::to_string(*past) + ", but only the first " + std::to_string(used) +
+                                " bytes travel (SnapshotConfig::input_bytes): expected the game's input in those "
+                                "and 0 past them");
   }
   if (impl_->recorder) impl_->recorder->input(input);
   impl_->current_input = input;
@@ -231,6 +249,7 @@ void Peer::wait(int timeout_ms) { impl_->transport->wait(timeout_ms); }
 bool Peer::poll_event(Event& event) {
   if (impl_->events.empty()) return false;
   event = impl_->events.pop();
+  if (event.kind == EventKind::message) impl_->messages.dequeued(event.peer);
   return true;
 }
 
@@ -269,6 +288,7 @@ PeerStats Peer::stats() const {
   s.quantization_clamps = impl_->quantize_filter.clamped();
   s.owned_objects = impl_->authority.owned_bodies.size();
   s.pace = impl_->session.pace.rate;
+  s.messages_queued = impl_->messages.queued();
   // Counted here, not every step: only the stats show it.
   if (impl_->scratch.freezing) {
     s.frozen_objects = static_cast<std::size_t>(std::ranges::count(impl_->scratch.frozen_next, std::uint8_t{1}));
@@ -339,7 +359,19 @@ std::span<std::uint8_t> Peer::Impl::held_user_bytes(Frame frame, BodyIndex body)
 
 void Peer::Impl::emit(Event event) {
   if (recorder) recorder->event(event);
+  // A message the queue pushes out to make room is no longer waiting: its sender may send more.
+  if (events.full() && events.front().kind == EventKind::message) messages.dequeued(events.front().peer);
   events.push(std::move(event));
+}
+
+void Peer::Impl::drop(DropReason reason) {
+  stats.dropped.add(reason);
+  // Stale datagrams and a sender's excess are the network's and a busy sender's ordinary lot.
+  const bool routine = reason == DropReason::stale || reason == DropReason::over_limit;
+  log_line(config.log, routine ? LogLevel::debug : LogLevel::warn, [&] {
+    return "dropped an incoming message: " + std::string(to_string(reason)) + " (" +
+           std::to_string(stats.dropped[reason]) + " so far)";
+  });
 }
 
 }  // namespace shoal

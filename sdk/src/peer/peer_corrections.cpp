@@ -146,6 +146,10 @@ void Peer::Impl::snap_to(BodyIndex body, Frame frame, const ObjectState& owner_s
     sim.write_user_bytes(body, owner_user_bytes);
   }
   ++stats.snaps;
+  log_line(config.log, LogLevel::info, [&] {
+    return "snapped object " + std::to_string(objects.id(body)) + " to its owner's frame " + std::to_string(frame) + ", " +
+           std::to_string(newest - frame) + " frames back: too far to re-simulate";
+  });
   emit(make_event(EventKind::snapped, authority.owner_of(body), objects.id(body), frame, newest - frame));
 }
 

@@ -9,6 +9,7 @@
 #include "peer/authority_state.hpp"
 #include "peer/corrections.hpp"
 #include "peer/frame_scratch.hpp"
+#include "peer/game_messages.hpp"
 #include "peer/peer_support.hpp"
 #include "peer/presentation.hpp"
 #include "peer/recorder.hpp"
@@ -68,6 +69,7 @@ struct Peer::Impl {
   void on_message(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes, std::int64_t now_us);
   void on_ownership(PeerId from, const wire::Ownership& message);
   void on_checksum(PeerId from, const wire::Checksum& message);
+  void on_game_message(PeerId from, std::span<const std::uint8_t> bytes, std::int64_t now_us);  // peer_game_messages.cpp
   // --- members coming, going, lost and dialled again (peer_membership.cpp) ---
   void on_connected(ConnectionId connection);
   void on_disconnected(ConnectionId connection, bool timed_out, std::int64_t now_us);
@@ -117,12 +119,10 @@ struct Peer::Impl {
   // --- shared helpers (peer.cpp) ---
   std::span<std::uint8_t> held_user_bytes(Frame frame, BodyIndex body);  // its size; empty: none
   ObjectDiagnosis diagnose(BodyIndex body, Frame frame) const;
-  template <class Message>
-  void send_to(ConnectionId connection, const Message& message) { send_encoded(wire::encode(message, scratch.out), connection); }
-  template <class Message>
-  void broadcast(const Message& message) { send_encoded(wire::encode(message, scratch.out), kNoConnection); }
+  template <class Message> void send_to(ConnectionId to, const Message& message) { send_encoded(wire::encode(message, scratch.out), to); }
+  template <class Message> void broadcast(const Message& message) { send_encoded(wire::encode(message, scratch.out), kNoConnection); }
   void send_encoded(bool encoded, ConnectionId to);  // scratch.out on its kind's channel; to everyone: kNoConnection
-  void drop(DropReason reason) { stats.dropped.add(reason); }
+  void drop(DropReason reason);  // counted, and logged
   void emit(Event event);
   BodyIndex body_of(ObjectId object) const;  // throws std::invalid_argument
 
@@ -145,6 +145,7 @@ struct Peer::Impl {
   Presentation visuals;                     // what the game draws
   SessionState session;  // members, clock, joining
   Spawning spawning;     // objects spawned during play: slots, timeline, rates
+  GameMessages messages;  // the game's own messages: this peer's rate, each sender's
   std::optional<BodyIndex> controlled;
   Input current_input;
   std::vector<std::pair<PeerId, BodyIndex>> remote_controlled;
@@ -155,6 +156,7 @@ struct Peer::Impl {
   // A game that never polls must not grow memory without bound: past 4096 the oldest go.
   core::BoundedQueue<Event> events{4096};
   PeerStats stats;
+  DropCounters logged_transport_drops;  // what the log hook was told of the transport's own drops
   std::int64_t last_update_us = -1;
 };
 

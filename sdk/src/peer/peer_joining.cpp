@@ -43,6 +43,10 @@ void Peer::Impl::fail_join(std::int64_t now_us, JoinFailure failure) {
   event.step = step;
   event.failure = failure;
   if (failure == JoinFailure::incompatible) event.reason = session.joining.incompatibility();
+  log_line(config.log, LogLevel::error, [&] {
+    return "join failed while " + std::string(to_string(step)) + ": " + std::string(to_string(failure)) +
+           (event.reason.empty() ? "" : " (" + event.reason + ")");
+  });
   session.joining.finish(now_us, true);
   // Whoever admitted this peer forgets it at once rather than after a timeout.
   if (session.members.self() != kNoPeer) broadcast(wire::PeerLeft{session.members.self()});
@@ -202,6 +206,7 @@ void Peer::Impl::refuse(ConnectionId connection, int their_version, const std::s
 }
 
 void Peer::Impl::note_incompatible(const std::string& reason) {
+  log_line(config.log, LogLevel::warn, [&] { return "incompatible peer: " + reason; });
   // A joiner's join fails with the reason; anyone else tells the game.
   if (session.phase == Phase::joining || session.phase == Phase::syncing) return session.joining.set_incompatible(reason);
   Event event = make_event(EventKind::incompatible_peer, kNoPeer);

@@ -113,6 +113,9 @@ void Peer::Impl::on_departure_announced(PeerId from, PeerId peer) {
   // Only the membership authority speaks for others. About this peer itself: the authority
   // lost it, and the others will drop their links to it; nothing here can undo that.
   if (peer == session.members.self() || from != session.membership_authority(peer)) return drop(DropReason::not_owner);
+  log_line(config.log, LogLevel::info, [&] {
+    return "peer " + std::to_string(peer) + " expelled: the membership authority, peer " + std::to_string(from) + ", lost it";
+  });
   if (const session::Member* member = session.members.find(peer)) {
     transport->disconnect(member->connection);
     session.members.remove(peer);
@@ -137,6 +140,10 @@ void Peer::Impl::start_rejoin() {
 
 void Peer::Impl::expire_absent(std::int64_t now_us) {
   for (PeerId id : session.members.expire_absent(now_us)) {
+    log_line(config.log, LogLevel::info, [&] {
+      return "peer " + std::to_string(id) + " expelled: it stayed away past the rejoin grace period (" +
+             std::to_string(config.rejoin_grace_ms) + " ms); its objects pass on";
+    });
     announce_departure(id);
     peer_gone(id);
   }

@@ -128,6 +128,9 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
       if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
       return on_baseline(from, m);
     }
+    case wire::MessageKind::game_message:
+    case wire::MessageKind::game_datagram:
+      return on_game_message(from, bytes, now_us);
     case wire::MessageKind::peer_left: {
       wire::PeerLeft m;
       if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());

@@ -23,6 +23,13 @@ inline Event make_event(EventKind kind, PeerId peer, ObjectId object = 0, Frame 
   return e;
 }
 
+/// Hands `format()` (a std::string) to the log callback when one is set and wants `level`:
+/// with none, nothing is formatted.
+template <class Format>
+void log_line(const LogConfig& log, LogLevel level, Format&& format) {
+  if (log.callback && level >= log.level) log.callback(level, format());
+}
+
 /// Digest of every body's state: what a recording began with, checked by its replay.
 std::uint64_t world_digest(const Simulation& simulation);
 

@@ -43,6 +43,18 @@ void Peer::Impl::update(std::int64_t now_us) {
   const std::uint64_t corrections_before = stats.catchup_frames + stats.snaps;
   session.joining.tick(now_us);
   drain_transport(now_us);
+  if (config.log.callback) {  // what the transport dropped itself (forged, replayed...), told once
+    const DropCounters below = transport->drops();
+    for (std::size_t i = 0; i < kDropReasonCount; ++i) {
+      const std::uint64_t more = below.counts[i] - logged_transport_drops.counts[i];
+      if (more == 0) continue;
+      log_line(config.log, LogLevel::warn, [&] {
+        return "the transport dropped " + std::to_string(more) + " incoming datagram(s): " +
+               std::string(to_string(static_cast<DropReason>(i)));
+      });
+    }
+    logged_transport_drops = below;
+  }
   cost_clock.lap(&UpdateCost::receive_ns);
   expire_absent(now_us);
   switch (session.phase) {

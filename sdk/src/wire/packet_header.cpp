@@ -14,9 +14,11 @@ bool is_known_kind(std::uint8_t value) {
     case MessageKind::baseline_request:
     case MessageKind::baseline:
     case MessageKind::world_changes:
+    case MessageKind::game_message:
     case MessageKind::refusal:
     case MessageKind::ping:
     case MessageKind::pong:
+    case MessageKind::game_datagram:
     case MessageKind::snapshot:
     case MessageKind::snapshot_ack:
       return true;
@@ -28,6 +30,9 @@ Channel channel_of(MessageKind kind) {
   switch (kind) {
     case MessageKind::ping:
     case MessageKind::pong:
+    // Unsequenced, unlike the state channel, whose sequence a message would share: a snapshot
+    // overtaken by a later message there would be dropped as stale.
+    case MessageKind::game_datagram:
       return Channel::time;
     case MessageKind::snapshot:
     case MessageKind::snapshot_ack:

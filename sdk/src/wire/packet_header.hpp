@@ -16,7 +16,7 @@ namespace shoal::wire {
 /// Bytes 'S' 'H' on the wire (read as a little-endian 16-bit value: 0x4853).
 inline constexpr std::uint16_t kProtocolMagic = 0x4853;
 /// Version 8: the refusal, and the snapshot encoding in JoinRequest, Welcome and Hello.
-inline constexpr std::uint8_t kProtocolVersion = 11;
+inline constexpr std::uint8_t kProtocolVersion = 12;
 inline constexpr std::size_t kHeaderSize = 4;
 
 /// Unreliable datagrams (state, time) stay under the common path MTU so IP never fragments
@@ -37,10 +37,12 @@ enum class MessageKind : std::uint8_t {
   baseline_request = 7,
   baseline = 8,
   world_changes = 9,  ///< objects spawned and removed during play (version 10)
+  game_message = 10,  ///< a game's own reliable message (version 12): wire/game_message.hpp
   refusal = 15,  ///< frozen layout in every version from 8 on: wire/refusal.hpp
   // time channel
   ping = 16,
   pong = 17,
+  game_datagram = 18,  ///< a game's own unreliable message (version 12): apart from snapshots
   // state channel
   snapshot = 32,
   snapshot_ack = 33,

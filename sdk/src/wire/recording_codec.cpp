@@ -177,6 +177,13 @@ void visit_config(Visitor& v, PeerConfig& c) {
   // Since version 3.
   PaceConfig& p = c.pace;
   v(p.enabled), v(p.min_rate), v(p.lag_frames), v(p.decrease), v(p.increase), v(p.interval_ms), v(p.recover_ms);
+  // Since version 4: what a peer accepts of others' game messages decides the events it emits.
+  MessageConfig& m = c.messages;
+  std::uint64_t message_bytes = m.max_message_bytes, bytes_per_second = m.max_bytes_per_second, queued = m.max_queued;
+  v(message_bytes), v(bytes_per_second), v(m.max_messages_per_second), v(queued);
+  m.max_message_bytes = static_cast<std::size_t>(message_bytes);
+  m.max_bytes_per_second = static_cast<std::size_t>(bytes_per_second);
+  m.max_queued = static_cast<std::size_t>(queued);
 }
 
 template <class Visitor>

@@ -16,7 +16,7 @@
 
 namespace shoal::wire {
 
-inline constexpr std::uint16_t kRecordingVersion = 3;
+inline constexpr std::uint16_t kRecordingVersion = 4;
 
 enum class RecordKind : std::uint8_t {
   update = 1,          ///< the game called update at time_us

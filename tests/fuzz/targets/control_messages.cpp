@@ -8,6 +8,7 @@
 
 #include "fuzz_target.hpp"
 #include "wire/control_messages.hpp"
+#include "wire/game_message.hpp"
 #include "wire/refusal.hpp"
 #include "wire/state_checks.hpp"
 
@@ -74,6 +75,17 @@ SHOAL_FUZZ_TARGET(control_messages) {
       if (decode_refusal(datagram, refusal)) {
         FUZZ_CHECK(refusal.reason.size() <= kMaxRefusalReason, "an accepted refusal's reason stays in bounds");
       }
+      break;
+    }
+    case MessageKind::game_message:
+    case MessageKind::game_datagram: {
+      GameMessage message;
+      if (!decode(datagram, message)) break;
+      FUZZ_CHECK(message.frame >= kNoFrame, "an accepted game message has a frame tag of -1 or more");
+      std::vector<std::uint8_t> again;
+      FUZZ_CHECK(encode(message, kind == MessageKind::game_message, again), "an accepted game message can be encoded");
+      FUZZ_CHECK(std::equal(datagram.begin(), datagram.end(), again.begin(), again.end()),
+                 "an accepted game message re-encodes to the same bytes");
       break;
     }
     case MessageKind::snapshot:

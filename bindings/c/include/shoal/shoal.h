@@ -31,7 +31,7 @@
 /** Incremented whenever this header changes: a declaration added (the ABI stays compatible)
  *  or changed. Changes that break the ABI also change libshoal_c's SOVERSION
  *  (SHOAL_C_ABI_VERSION); CHANGELOG.md lists both. */
-#define SHOAL_C_API_VERSION 11
+#define SHOAL_C_API_VERSION 12
 /** The C ABI's version: libshoal_c's SOVERSION. Incremented only when a change breaks programs
  *  built against an older header (a struct's size, a value or a function removed or changed). */
 #define SHOAL_C_ABI_VERSION 1
@@ -59,6 +59,8 @@ extern "C" {
 #define SHOAL_SESSION_CAPACITY 256     /**< bytes of shoal_peer_config.session, NUL included */
 #define SHOAL_HOST_CAPACITY 256        /**< bytes of a host name field, NUL included */
 #define SHOAL_EVENT_MAX_OBJECTS 32     /**< objects a desync event lists at most */
+#define SHOAL_MAX_RELIABLE_MESSAGE_BYTES 16384   /**< the most bytes one reliable game message carries (since version 12) */
+#define SHOAL_MAX_UNRELIABLE_MESSAGE_BYTES 1192  /**< the most bytes one unreliable game message carries (since version 12) */
 
 /** Status codes: SHOAL_OK or one of the negative errors below. */
 typedef enum shoal_error {
@@ -171,6 +173,20 @@ typedef struct shoal_smoothing_entry {
   shoal_smoothing_rule rule;           /**< the rule for that type and mode */
 } shoal_smoothing_entry;
 
+/** How much a log line matters (mirrors shoal::LogLevel; since version 12). */
+typedef enum shoal_log_level {
+  SHOAL_LOG_DEBUG = 0,                 /**< routine: a stale snapshot dropped, a message over a sender's rate */
+  SHOAL_LOG_INFO = 1,                  /**< worth knowing: an object snapped to its owner, a peer expelled */
+  SHOAL_LOG_WARN = 2,                  /**< a malformed or hostile message dropped, a peer refused */
+  SHOAL_LOG_ERROR = 3,                 /**< this peer failed at something: a join that gave up */
+  SHOAL_LOG_OFF = 4                    /**< as shoal_peer_config.log_level: no line at all */
+} shoal_log_level;
+
+/** Receives one log line (since version 12): the config's log_user, a shoal_log_level, and
+ *  NUL-terminated text saying what happened and why, valid only during the call. Called from
+ *  inside the peer's calls (shoal_peer_update mostly), on their thread. */
+typedef void (*shoal_log_callback)(void* user, int32_t level, const char* text);
+
 /** The commonly tuned fields of shoal::PeerConfig (since version 5 all of its SnapshotConfig);
  *  the others keep their C++ defaults. */
 typedef struct shoal_peer_config {
@@ -227,6 +243,14 @@ typedef struct shoal_peer_config {
   int32_t input_delay_frames;          /**< frames between shoal_peer_set_input and the frame the input applies to, 0..16: remote peers then know it before they simulate that frame (GGPO's frame delay) */
   /* Since version 8. */
   int32_t join_timeout_ms;             /**< how long a join may take, every step included, 100..600000; past it SHOAL_EVENT_JOIN_FAILED */
+  /* Since version 12: game messages (shoal_peer_send_message), per sender, and the log hook. */
+  int32_t max_message_bytes;           /**< the most bytes one message may carry, 1..SHOAL_MAX_RELIABLE_MESSAGE_BYTES; longer ones received are dropped */
+  int32_t message_bytes_per_second;    /**< bytes one peer may send per second, >= max_message_bytes; a receiver drops the excess (counted) */
+  int32_t messages_per_second;         /**< messages one peer may send per second, 1..100000 */
+  int32_t max_queued_messages;         /**< one sender's messages waiting for shoal_peer_poll_event, 1..4096; past it its messages are dropped */
+  shoal_log_callback log_callback;     /**< NULL (default): no log line is even formatted */
+  void* log_user;                      /**< handed to log_callback */
+  int32_t log_level;                   /**< the least shoal_log_level passed to log_callback (default SHOAL_LOG_INFO) */
 } shoal_peer_config;
 
 /** Fills *config with the defaults of a default-constructed shoal::PeerConfig. */
@@ -608,9 +632,17 @@ typedef enum shoal_event_kind {
   SHOAL_EVENT_DESYNC = 8,              /**< frame disagrees with peer's checksum for objects */
   SHOAL_EVENT_JOIN_FAILED = 9,         /**< gave up joining (since version 8): join_step says where, join_failure why,
                                             peer which member never answered (SHOAL_NO_PEER: the host) */
-  SHOAL_EVENT_INCOMPATIBLE_PEER = 10   /**< a peer of another wire version or snapshot encoding was refused, by this
+  SHOAL_EVENT_INCOMPATIBLE_PEER = 10,  /**< a peer of another wire version or snapshot encoding was refused, by this
                                             peer or by it; shoal_peer_event_reason names both values (since version 9) */
+  SHOAL_EVENT_MESSAGE = 11             /**< a game message from peer, frame its tag (SHOAL_NO_FRAME: none); its bytes:
+                                            shoal_peer_event_message (since version 12) */
 } shoal_event_kind;
+
+/** How a game message travels (mirrors shoal::Delivery; since version 12). */
+typedef enum shoal_delivery {
+  SHOAL_DELIVERY_RELIABLE = 0,         /**< arrives once, in order per sender, whatever the network loses */
+  SHOAL_DELIVERY_UNRELIABLE = 1        /**< may be lost or reordered, never waits; apart from the snapshots */
+} shoal_delivery;
 
 /** The steps of joining a match, in order (mirrors shoal::JoinStep; since version 8). */
 typedef enum shoal_join_step {
@@ -724,6 +756,19 @@ SHOAL_C_API int shoal_peer_poll_event(shoal_peer* peer, shoal_event* out_event);
  *  SHOAL_EVENT_JOIN_FAILED (e.g. "wire versions differ: the host speaks wire version 8, the
  *  joiner 9"); "" for other events or a NULL peer. Valid until the next poll. Since version 9. */
 SHOAL_C_API const char* shoal_peer_event_reason(const shoal_peer* peer);
+/** Sends a game message (since version 12, shoal::Peer::send_message): `size` bytes (NULL with 0
+ *  is an empty message) to peer `to`, or to every other peer with SHOAL_NO_PEER, as a
+ *  shoal_delivery, tagged with `frame` (SHOAL_NO_FRAME: none). Returns 1 when sent, 0 when it
+ *  would exceed this peer's message rate (nothing sent: try later), < 0 on error:
+ *  SHOAL_ERROR_INVALID_ARGUMENT for too many bytes, a bad delivery or frame, or a `to` that is no
+ *  other live peer; SHOAL_ERROR_INVALID_STATE outside the match. */
+SHOAL_C_API int shoal_peer_send_message(shoal_peer* peer, uint16_t to, const uint8_t* bytes, size_t size,
+                                        int32_t delivery, int32_t frame);
+/** The last event polled, when a SHOAL_EVENT_MESSAGE (since version 12): *out_bytes and
+ *  *out_size its bytes (valid until the next poll), *out_reliable 1 if it came reliably. Any
+ *  out-pointer may be NULL. SHOAL_ERROR_INVALID_STATE when the last event was no message. */
+SHOAL_C_API int shoal_peer_event_message(const shoal_peer* peer, const uint8_t** out_bytes, size_t* out_size,
+                                         int32_t* out_reliable);
 /** Changes the simulated network of the peer's transport at run time. */
 SHOAL_C_API int shoal_peer_set_conditions(shoal_peer* peer, const shoal_conditioner* conditions);
 
