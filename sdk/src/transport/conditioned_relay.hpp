@@ -101,6 +101,7 @@ class ConditionedRelay {
   struct Pipe;
   Pipe* open_pipe(const Endpoint& remote);
   void update_rates(Pipe& pipe, std::int64_t now_us);
+  void read_ready();  // every datagram in the sockets pump_fds_ found readable
 
   RelayConfig config_;
   UdpSocket public_socket_;
@@ -110,6 +111,7 @@ class ConditionedRelay {
   std::unordered_map<Endpoint, ConditionerConfig, EndpointHash> own_conditions_;  ///< set_conditions_for
   std::vector<std::uint8_t> datagram_;  ///< one release buffer, reused
   mutable std::vector<pollfd> poll_fds_;  ///< reused by wait
+  std::vector<pollfd> pump_fds_;  ///< pump's: the public socket, then each pipe's in opening order
   RelayCounters counters_;
 };
 
