@@ -64,6 +64,7 @@ struct shoal_peer {
   bool* driving_flag;                         // the world's or simulation's driving_peer
   shoal_c::CallbackSimulation* callbacks;     // the game's simulation, NULL on a world
   std::string last_event_reason;              // the last polled event's, for shoal_peer_event_reason
+  shoal::Input input;                         // the input set so far: axis and buttons, and the game's bytes
 };
 
 namespace shoal_c {
