@@ -70,4 +70,39 @@ class Box2dScene {
   }
 };
 
+/// The scene with three spawn slots: shots (small heavy discs) and crates.
+class Box2dSpawnScene : public Box2dScene {
+ public:
+  static constexpr std::uint16_t kShot = 21, kCrate = 22;
+
+  Box2dSpawnScene() {
+    simulation.set_spawn_type(kShot, [](b2World& w) -> b2Body& {
+      b2CircleShape disc;
+      disc.m_radius = 0.2f;
+      return make(w, disc, 6);
+    });
+    simulation.set_spawn_type(kCrate, [](b2World& w) -> b2Body& {
+      b2PolygonShape box;
+      box.SetAsBox(0.3f, 0.3f);
+      return make(w, box, 1);
+    });
+    simulation.add_spawn_slots(3);
+  }
+
+ private:
+  static b2Body& make(b2World& w, const b2Shape& shape, float density) {
+    b2BodyDef def;
+    def.type = b2_dynamicBody;
+    def.linearDamping = 0.05f;
+    b2Body* body = w.CreateBody(&def);
+    b2FixtureDef fixture;
+    fixture.shape = &shape;
+    fixture.density = density;
+    fixture.friction = 0.5f;
+    fixture.restitution = 0.3f;
+    body->CreateFixture(&fixture);
+    return *body;
+  }
+};
+
 }  // namespace shoal::test
