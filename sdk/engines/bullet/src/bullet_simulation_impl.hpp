@@ -3,6 +3,7 @@
 // save and restore (bullet_snapshot.cpp).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "body_table.hpp"
@@ -47,7 +48,7 @@ struct Snapshot {
 
 struct BulletSimulation::Impl {
   Impl(BulletWorld& w, const BulletSimulationConfig& c)
-      : parts(w.parts()), config(c), snapshots(c.history_frames) {}
+      : world(w), parts(w.parts()), config(c), snapshots(c.history_frames) {}
 
   /// write()'s effect on the engine: pose, velocities, and sleep or wake as at_rest says (a
   /// body already awake keeps its deactivation timer). Also what the adapter answers read().
@@ -56,6 +57,15 @@ struct BulletSimulation::Impl {
   ObjectState engine_state(BodyIndex b) const;
   void freeze(BodyIndex b);
   void thaw(BodyIndex b);
+  /// What freezing a body does to it, and what thawing undoes (as `kept` says).
+  static void make_static(btRigidBody& body);
+  static void make_dynamic(btRigidBody& body, const bullet::SetAside& kept);
+  /// Spawn slot `b` holds no body (bullet_spawning.cpp): the engine's calls leave it alone.
+  bool empty_slot(BodyIndex b) const {
+    return b >= first_slot && b - first_slot < slot_filled.size() && slot_filled[b - first_slot] == 0;
+  }
+  /// Throws std::invalid_argument (naming `call`) for a body add_body(id, body) refuses.
+  void check_new_body(btRigidBody& body, const char* call, const std::string& which) const;
   void push(btRigidBody& body, const Input& input) const;
   /// Throws std::logic_error when the world holds a dynamic body nobody registered.
   void check_every_dynamic_body_registered();
@@ -73,11 +83,23 @@ struct BulletSimulation::Impl {
   /// A frame not held: no contacts, timers from the at_rest flags.
   void restore_fresh();
 
+  BulletWorld& world;
   BulletWorld::Parts& parts;
   BulletSimulationConfig config;
   engines::BodyTable table{"BulletSimulation"};
   std::vector<btRigidBody*> bodies;            // per registered body
   std::vector<bullet::SetAside> set_aside;     // per body, while frozen
+  // Spawning (bullet_spawning.cpp): slot k's body of spawned type t is pool[k * types + t].
+  struct SpawnType {
+    std::uint16_t type;
+    BodyMaker make;
+  };
+  std::vector<SpawnType> spawn_types;          // in declaration order
+  BodyIndex first_slot = 0;
+  std::vector<std::uint8_t> slot_filled;       // per slot
+  std::vector<btRigidBody*> pool;              // slots x types, parked while unused
+  std::vector<bullet::SetAside> pool_dynamic;  // per pooled body: what makes it dynamic again
+  std::vector<float> pool_radii;               // per pooled body
   std::vector<btMatrix3x3> applied_basis;      // per body: the rotation its last write set
   std::vector<std::uint8_t> was_active;        // step scratch
   std::vector<const btCollisionObject*> registered;  // sorted, for the check above
