@@ -150,6 +150,10 @@ void CallbackSimulation::add_body(shoal::BodyIndex body, std::uint16_t type, con
   if (spawning_.add_body != nullptr) spawning_.add_body(callbacks_.user, body, type, &c_state);
 }
 
+bool CallbackSimulation::can_spawn(std::uint16_t type) const {
+  return spawning_.can_spawn == nullptr || spawning_.can_spawn(callbacks_.user, type) != 0;
+}
+
 void CallbackSimulation::remove_body(shoal::BodyIndex body) {
   if (spawning_.remove_body != nullptr) spawning_.remove_body(callbacks_.user, body);
 }

@@ -41,6 +41,7 @@ class CallbackSimulation final : public shoal::Simulation {
   void add_body(shoal::BodyIndex body, std::uint16_t type, const shoal::ObjectState& state,
                 std::span<const std::uint8_t> spawn_bytes) override;
   void remove_body(shoal::BodyIndex body) override;
+  bool can_spawn(std::uint16_t type) const override;
   /// Throws Error for a count above the bodies or 65536, or a missing callback.
   void set_spawning(const shoal_spawn_callbacks& spawning);
 

@@ -370,6 +370,10 @@ typedef struct shoal_spawn_callbacks {
    *  size is 0), as the spawner gave shoal_peer_spawn. Then add_body may be NULL. */
   void (*add_body_with_bytes)(void* user, uint32_t body, uint16_t type, const shoal_object_state* state,
                               const uint8_t* bytes, uint32_t size);
+  /** Optional, since version 12: 1 when add_body can build bodies of `type`, else 0. Spawns of
+   *  other types are refused (shoal_peer_spawn) or dropped (from other peers), so add_body never
+   *  sees them. NULL = every type. */
+  int (*can_spawn)(void* user, uint16_t type);
 } shoal_spawn_callbacks;
 
 /** Wraps the callbacks (copied; `user` must outlive the simulation) in *out_simulation. */
