@@ -52,6 +52,7 @@ ObjectId Peer::spawn(std::uint16_t type, const ObjectState& state, std::span<con
   s.out.removals.clear();
   s.out.live_set = false;
   m.broadcast(s.out);
+  if (m.recorder) m.recorder->write().spawn(type, state, spawn_bytes, id);
   return id;
 }
 
@@ -67,6 +68,7 @@ void Peer::remove(ObjectId object) {
                            std::to_string(m.authority.owner_of(*body)) + ", not this one");
   }
   m.remove_spawned(*body);
+  if (m.recorder) m.recorder->write().remove(object);
 }
 
 std::vector<ObjectId> Peer::spawned_objects() const {

@@ -177,6 +177,10 @@ void visit_config(Visitor& v, PeerConfig& c) {
   // Since version 3.
   PaceConfig& p = c.pace;
   v(p.enabled), v(p.min_rate), v(p.lag_frames), v(p.decrease), v(p.increase), v(p.interval_ms), v(p.recover_ms);
+  // Since version 4.
+  auto spawn_bytes = static_cast<std::uint16_t>(std::min<std::size_t>(sp.max_spawn_bytes, 0xFFFF));
+  v(spawn_bytes);
+  sp.max_spawn_bytes = spawn_bytes;
 }
 
 template <class Visitor>
@@ -297,6 +301,23 @@ void RecordingWriter::join(const Address& address) {
 
 void RecordingWriter::leave() { out_.push_back(static_cast<std::uint8_t>(RecordKind::leave)); }
 
+void RecordingWriter::spawn(std::uint16_t type, const ObjectState& state, std::span<const std::uint8_t> bytes,
+                            ObjectId object) {
+  Out out{out_};
+  out.u8(static_cast<std::uint8_t>(RecordKind::spawn));
+  out.varint(type);
+  write_state(out, state);
+  out.varint(bytes.size());
+  out.raw(bytes);
+  out.varint(object);
+}
+
+void RecordingWriter::remove(ObjectId object) {
+  Out out{out_};
+  out.u8(static_cast<std::uint8_t>(RecordKind::remove));
+  out.varint(object);
+}
+
 void RecordingWriter::check(const RecordedCheck& check) {
   Out out{out_};
   out.u8(static_cast<std::uint8_t>(RecordKind::check));
@@ -379,7 +400,16 @@ DecodeStatus RecordingReader::next(Record& r, bool& at_end) {
       r.address = read_address(in);
       break;
     case RecordKind::input: in(r.input.axis), in(r.input.buttons), in(r.input.bytes); break;
-    case RecordKind::controlled: r.object = in.bounded<ObjectId>(in.varint(), 0xFFFFFFFFu); break;
+    case RecordKind::controlled:
+    case RecordKind::remove: r.object = in.bounded<ObjectId>(in.varint(), 0xFFFFFFFFu); break;
+    case RecordKind::spawn: {
+      r.type = in.bounded<std::uint16_t>(in.varint(), 0xFFFF);
+      r.state = read_state(in);
+      const std::span<const std::uint8_t> bytes = in.raw(in.bounded<std::size_t>(in.varint(), kMaxSpawnBytes));
+      r.spawn_bytes.assign(bytes);
+      r.object = in.bounded<ObjectId>(in.varint(), 0xFFFFFFFFu);
+      break;
+    }
     case RecordKind::check:
     case RecordKind::end: {
       int frame = 0;
