@@ -83,7 +83,7 @@ Box2dSimulation::~Box2dSimulation() = default;
 BodyIndex Box2dSimulation::add_body(ObjectId id, b2Body& body, std::uint16_t type) {
   Impl& m = *impl_;
   const std::string which = "body " + std::to_string(id);
-  if (!m.pool.empty()) m.table.fail("add_body", which + " after the spawn slots: expected every body registered first");
+  if (!m.spawn.bodies.empty()) m.table.fail("add_body", which + " after the spawn slots: expected every body registered first");
   if (body.GetWorld() != &m.world) {
     m.table.fail("add_body", which + " belongs to another b2World: expected a body of the world given to the constructor");
   }

@@ -9,6 +9,7 @@
 #include "box2d_internals.hpp"
 #include "shoal/box2d_simulation.hpp"
 #include "snapshot_ring.hpp"
+#include "spawn_pool.hpp"
 
 namespace shoal {
 namespace box2d {
@@ -67,9 +68,7 @@ struct Box2dSimulation::Impl {
   void make_static(b2Body& body);
   void make_dynamic(b2Body& body, const Mass& mass);
   /// Spawn slot `b` holds no body (box2d_spawning.cpp): the engine's calls leave it alone.
-  bool empty_slot(BodyIndex b) const {
-    return b >= first_slot && b - first_slot < slot_filled.size() && slot_filled[b - first_slot] == 0;
-  }
+  bool empty_slot(BodyIndex b) const { return spawn.empty_slot(b); }
   void push(b2Body& body, const Input& input) const;
   /// Throws std::logic_error when the world holds a dynamic body nobody registered.
   void check_every_dynamic_body_registered();
@@ -88,17 +87,7 @@ struct Box2dSimulation::Impl {
   engines::BodyTable table{"Box2dSimulation"};
   std::vector<b2Body*> bodies;                      // per registered body
   std::vector<Mass> masses;                         // per body, as registered (for thawing)
-  // Spawning (box2d_spawning.cpp): slot k's body of spawned type t is pool[k * types + t].
-  struct SpawnType {
-    std::uint16_t type;
-    BodyMaker make;
-  };
-  std::vector<SpawnType> spawn_types;               // in declaration order
-  BodyIndex first_slot = 0;
-  std::vector<std::uint8_t> slot_filled;            // per slot
-  std::vector<b2Body*> pool;                        // slots x types, parked while unused
-  std::vector<Mass> pool_masses;                    // per pooled body, as made
-  std::vector<float> pool_radii;                    // per pooled body
+  engines::SpawnPool<b2Body, BodyMaker, Mass> spawn;  // spawn slots (box2d_spawning.cpp)
   std::vector<std::uint8_t> was_awake;              // step scratch
   std::vector<float> applied_angle;                 // per body: the angle its last write set
   std::vector<box2d::Snapshot::Body> kept_sleep;    // restore scratch

@@ -62,7 +62,7 @@ void BulletSimulation::Impl::check_new_body(btRigidBody& body, const char* call,
 BodyIndex BulletSimulation::add_body(ObjectId id, btRigidBody& body, std::uint16_t type) {
   Impl& m = *impl_;
   const std::string which = "body " + std::to_string(id);
-  if (!m.pool.empty()) m.table.fail("add_body", which + " after the spawn slots: expected every body registered first");
+  if (!m.spawn.bodies.empty()) m.table.fail("add_body", which + " after the spawn slots: expected every body registered first");
   m.check_new_body(body, "add_body", which);
   btVector3 center;
   btScalar radius = 0;

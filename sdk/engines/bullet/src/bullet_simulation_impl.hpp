@@ -10,6 +10,7 @@
 #include "bullet_world_parts.hpp"
 #include "shoal/bullet_simulation.hpp"
 #include "snapshot_ring.hpp"
+#include "spawn_pool.hpp"
 
 namespace shoal {
 namespace bullet {
@@ -61,9 +62,7 @@ struct BulletSimulation::Impl {
   static void make_static(btRigidBody& body);
   static void make_dynamic(btRigidBody& body, const bullet::SetAside& kept);
   /// Spawn slot `b` holds no body (bullet_spawning.cpp): the engine's calls leave it alone.
-  bool empty_slot(BodyIndex b) const {
-    return b >= first_slot && b - first_slot < slot_filled.size() && slot_filled[b - first_slot] == 0;
-  }
+  bool empty_slot(BodyIndex b) const { return spawn.empty_slot(b); }
   /// Throws std::invalid_argument (naming `call`) for a body add_body(id, body) refuses.
   void check_new_body(btRigidBody& body, const char* call, const std::string& which) const;
   void push(btRigidBody& body, const Input& input) const;
@@ -89,17 +88,7 @@ struct BulletSimulation::Impl {
   engines::BodyTable table{"BulletSimulation"};
   std::vector<btRigidBody*> bodies;            // per registered body
   std::vector<bullet::SetAside> set_aside;     // per body, while frozen
-  // Spawning (bullet_spawning.cpp): slot k's body of spawned type t is pool[k * types + t].
-  struct SpawnType {
-    std::uint16_t type;
-    BodyMaker make;
-  };
-  std::vector<SpawnType> spawn_types;          // in declaration order
-  BodyIndex first_slot = 0;
-  std::vector<std::uint8_t> slot_filled;       // per slot
-  std::vector<btRigidBody*> pool;              // slots x types, parked while unused
-  std::vector<bullet::SetAside> pool_dynamic;  // per pooled body: what makes it dynamic again
-  std::vector<float> pool_radii;               // per pooled body
+  engines::SpawnPool<btRigidBody, BodyMaker, bullet::SetAside> spawn;  // spawn slots (bullet_spawning.cpp)
   std::vector<btMatrix3x3> applied_basis;      // per body: the rotation its last write set
   std::vector<std::uint8_t> was_active;        // step scratch
   std::vector<const btCollisionObject*> registered;  // sorted, for the check above
