@@ -135,12 +135,7 @@ TEST_CASE("a late joiner gets the live set with its spawn bytes and spawn frames
 
 TEST_CASE("too many spawn bytes: Peer::spawn throws, a remote spawn is dropped as bad_spawn") {
   SpeakingTransport* liar = nullptr;
-  auto wrap = [&](int p, std::unique_ptr<Transport> t) -> std::unique_ptr<Transport> {
-    if (p != 1) return t;
-    auto speaking = std::make_unique<SpeakingTransport>(std::move(t));
-    liar = speaking.get();
-    return speaking;
-  };
+  const TransportWrapper wrap = speaking_player_1(liar);
   PeerConfig config = spawn_config();
   config.spawning.max_spawn_bytes = 8;
   FakeMatch m(3, kSpec, config, 353, -1, wrap, bytes_world);

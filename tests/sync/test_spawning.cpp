@@ -203,12 +203,7 @@ TEST_CASE("a leaving peer's projectiles vanish and its pickups pass to the defau
 
 TEST_CASE("hostile spawns and removals are dropped, counted by reason, and change nothing") {
   SpeakingTransport* liar = nullptr;
-  auto wrap = [&](int p, std::unique_ptr<Transport> t) -> std::unique_ptr<Transport> {
-    if (p != 1) return t;
-    auto speaking = std::make_unique<SpeakingTransport>(std::move(t));
-    liar = speaking.get();
-    return speaking;
-  };
+  const TransportWrapper wrap = speaking_player_1(liar);
   FakeMatch m(3, kSpec, spawn_config(), 346, -1, wrap, with_spawn_slots);
   REQUIRE(m.connect(10));
   REQUIRE(liar != nullptr);
