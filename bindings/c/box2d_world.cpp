@@ -45,9 +45,8 @@ struct shoal_box2d_world {
 
   // A dynamic body with one fixture of `shape`, registered as `object`, starting as `initial`
   // says (on the plane: x, y, the angle about z and the in-plane velocities).
-  void add(std::uint32_t object, const b2Shape& shape, float density, const shoal_object_state& initial) {
-    shoal_c::require_finite(density, "density", true);
-    const shoal::ObjectState state = shoal_c::to_cpp_finite(initial, "initial");
+  // A dynamic body with one fixture of `shape` at `state`'s pose, as the config says.
+  b2Body& make(const b2Shape& shape, float density, const shoal::ObjectState& state) {
     b2BodyDef def;
     def.type = b2_dynamicBody;
     def.position.Set(state.position.x, state.position.y);
@@ -61,7 +60,13 @@ struct shoal_box2d_world {
     fixture.friction = config.friction;
     fixture.restitution = config.restitution;
     body->CreateFixture(&fixture);
-    const shoal::BodyIndex index = simulation.add_body(object, *body);
+    return *body;
+  }
+
+  void add(std::uint32_t object, const b2Shape& shape, float density, const shoal_object_state& initial) {
+    shoal_c::require_finite(density, "density", true);
+    const shoal::ObjectState state = shoal_c::to_cpp_finite(initial, "initial");
+    const shoal::BodyIndex index = simulation.add_body(object, make(shape, density, state));
     shoal::ObjectState start = simulation.read(index);
     start.at_rest = state.at_rest;
     if (!state.at_rest) {
@@ -153,6 +158,50 @@ int shoal_box2d_world_add_box(shoal_box2d_world* world, uint32_t object, float h
     b2PolygonShape box;
     box.SetAsBox(half_x, half_y);
     w.add(object, box, density, require(initial, "initial"));
+    return SHOAL_OK;
+  });
+}
+
+int shoal_box2d_world_set_spawn_disc(shoal_box2d_world* world, uint16_t type, float radius, float density) {
+  return guarded(__func__, [&] {
+    shoal_box2d_world& w = require(world, "world");
+    require_finite(radius, "radius", true);
+    require_finite(density, "density", true);
+    w.simulation.set_spawn_type(type, [&w, radius, density](b2World&) -> b2Body& {
+      b2CircleShape disc;
+      disc.m_radius = radius;
+      return w.make(disc, density, {});
+    });
+    return SHOAL_OK;
+  });
+}
+
+int shoal_box2d_world_set_spawn_box(shoal_box2d_world* world, uint16_t type, float half_x, float half_y, float density) {
+  return guarded(__func__, [&] {
+    shoal_box2d_world& w = require(world, "world");
+    require_finite(half_x, "half_x", true);
+    require_finite(half_y, "half_y", true);
+    require_finite(density, "density", true);
+    w.simulation.set_spawn_type(type, [&w, half_x, half_y, density](b2World&) -> b2Body& {
+      b2PolygonShape box;
+      box.SetAsBox(half_x, half_y);
+      return w.make(box, density, {});
+    });
+    return SHOAL_OK;
+  });
+}
+
+int shoal_box2d_world_add_spawn_slots(shoal_box2d_world* world, uint32_t count) {
+  return guarded(__func__, [&] {
+    require(world, "world").simulation.add_spawn_slots(count);
+    return SHOAL_OK;
+  });
+}
+
+int shoal_box2d_world_spawn_callbacks(shoal_box2d_world* world, shoal_spawn_callbacks* out_callbacks) {
+  return guarded(__func__, [&] {
+    shoal_spawn_callbacks& out = require(out_callbacks, "out_callbacks");
+    out = shoal_c::spawn_callbacks(require(world, "world").callbacks_user);
     return SHOAL_OK;
   });
 }

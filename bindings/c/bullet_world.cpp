@@ -153,6 +153,48 @@ int shoal_bullet_world_add_box(shoal_bullet_world* world, uint32_t object, shoal
   });
 }
 
+int shoal_bullet_world_set_spawn_sphere(shoal_bullet_world* world, uint16_t type, float radius, float mass) {
+  return guarded(__func__, [&] {
+    shoal_bullet_world& w = require(world, "world");
+    require_finite(radius, "radius", true);
+    require_finite(mass, "mass", true);
+    w.simulation.set_spawn_type(type, [&w, radius, mass](shoal::BulletWorld&) -> btRigidBody& {
+      return w.add(std::make_unique<btSphereShape>(radius), mass, {});
+    });
+    return SHOAL_OK;
+  });
+}
+
+int shoal_bullet_world_set_spawn_box(shoal_bullet_world* world, uint16_t type, shoal_vec3 half_extents, float mass) {
+  return guarded(__func__, [&] {
+    shoal_bullet_world& w = require(world, "world");
+    require_finite(half_extents.x, "half_extents.x", true);
+    require_finite(half_extents.y, "half_extents.y", true);
+    require_finite(half_extents.z, "half_extents.z", true);
+    require_finite(mass, "mass", true);
+    const btVector3 half(half_extents.x, half_extents.y, half_extents.z);
+    w.simulation.set_spawn_type(type, [&w, half, mass](shoal::BulletWorld&) -> btRigidBody& {
+      return w.add(std::make_unique<btBoxShape>(half), mass, {});
+    });
+    return SHOAL_OK;
+  });
+}
+
+int shoal_bullet_world_add_spawn_slots(shoal_bullet_world* world, uint32_t count) {
+  return guarded(__func__, [&] {
+    require(world, "world").simulation.add_spawn_slots(count);
+    return SHOAL_OK;
+  });
+}
+
+int shoal_bullet_world_spawn_callbacks(shoal_bullet_world* world, shoal_spawn_callbacks* out_callbacks) {
+  return guarded(__func__, [&] {
+    shoal_spawn_callbacks& out = require(out_callbacks, "out_callbacks");
+    out = shoal_c::spawn_callbacks(require(world, "world").callbacks_user);
+    return SHOAL_OK;
+  });
+}
+
 int shoal_bullet_world_callbacks(shoal_bullet_world* world, shoal_simulation_callbacks* out_callbacks) {
   return guarded(__func__, [&] {
     shoal_simulation_callbacks& out = require(out_callbacks, "out_callbacks");

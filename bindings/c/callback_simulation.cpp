@@ -15,8 +15,8 @@ void require_callback(bool given, const char* name) {
   if (!given) {
     throw Error(SHOAL_ERROR_INVALID_ARGUMENT,
                 std::string("shoal_simulation_callbacks.") + name +
-                    " is NULL: expected a function (step, body_count, body_id, bounding_radius, "
-                    "read and write are required)");
+                    " is NULL: expected a function (step or step_with_bytes, body_count, body_id, "
+                    "bounding_radius, read and write are required)");
   }
 }
 
@@ -24,7 +24,7 @@ void require_callback(bool given, const char* name) {
 
 CallbackSimulation::CallbackSimulation(const shoal_simulation_callbacks& callbacks)
     : callbacks_(callbacks) {
-  require_callback(callbacks.step != nullptr, "step");
+  require_callback(callbacks.step != nullptr || callbacks.step_with_bytes != nullptr, "step");
   require_callback(callbacks.body_count != nullptr, "body_count");
   require_callback(callbacks.body_id != nullptr, "body_id");
   require_callback(callbacks.bounding_radius != nullptr, "bounding_radius");
@@ -45,7 +45,11 @@ void CallbackSimulation::fix_body_count() { fixed_body_count_ = callbacks_.body_
 void CallbackSimulation::step(shoal::Frame frame, std::span<const shoal::BodyInput> inputs) {
   inputs_.clear();
   for (const shoal::BodyInput& in : inputs) inputs_.push_back({in.body, to_c(in.input)});
-  callbacks_.step(callbacks_.user, frame, inputs_.data(), static_cast<std::uint32_t>(inputs_.size()));
+  const auto count = static_cast<std::uint32_t>(inputs_.size());
+  if (callbacks_.step_with_bytes == nullptr) return callbacks_.step(callbacks_.user, frame, inputs_.data(), count);
+  input_bytes_.clear();
+  for (const shoal::BodyInput& in : inputs) input_bytes_.insert(input_bytes_.end(), in.input.bytes.begin(), in.input.bytes.end());
+  callbacks_.step_with_bytes(callbacks_.user, frame, inputs_.data(), input_bytes_.data(), count);
 }
 
 std::size_t CallbackSimulation::body_count() const {
@@ -121,9 +125,11 @@ void CallbackSimulation::set_frozen(shoal::BodyIndex body, bool frozen) {
 }
 
 void CallbackSimulation::set_spawning(const shoal_spawn_callbacks& spawning) {
-  if (spawning.spawn_slot_count > 0 && (spawning.add_body == nullptr || spawning.remove_body == nullptr)) {
+  const bool adds = spawning.add_body != nullptr || spawning.add_body_with_bytes != nullptr;
+  if (spawning.spawn_slot_count > 0 && (!adds || spawning.remove_body == nullptr)) {
     throw Error(SHOAL_ERROR_INVALID_ARGUMENT,
-                "shoal_spawn_callbacks: add_body and remove_body are required when spawn_slot_count > 0");
+                "shoal_spawn_callbacks: add_body (or add_body_with_bytes) and remove_body are required when "
+                "spawn_slot_count > 0");
   }
   const std::size_t bodies = body_count();
   if (spawning.spawn_slot_count > bodies || spawning.spawn_slot_count > 65536) {
@@ -134,10 +140,18 @@ void CallbackSimulation::set_spawning(const shoal_spawn_callbacks& spawning) {
   spawning_ = spawning;
 }
 
-void CallbackSimulation::add_body(shoal::BodyIndex body, std::uint16_t type, const shoal::ObjectState& state) {
-  if (spawning_.add_body == nullptr) return;
+void CallbackSimulation::add_body(shoal::BodyIndex body, std::uint16_t type, const shoal::ObjectState& state,
+                                  std::span<const std::uint8_t> spawn_bytes) {
   const shoal_object_state c_state = to_c(state);
-  spawning_.add_body(callbacks_.user, body, type, &c_state);
+  if (spawning_.add_body_with_bytes != nullptr) {
+    return spawning_.add_body_with_bytes(callbacks_.user, body, type, &c_state, spawn_bytes.data(),
+                                         static_cast<std::uint32_t>(spawn_bytes.size()));
+  }
+  if (spawning_.add_body != nullptr) spawning_.add_body(callbacks_.user, body, type, &c_state);
+}
+
+bool CallbackSimulation::can_spawn(std::uint16_t type) const {
+  return spawning_.can_spawn == nullptr || spawning_.can_spawn(callbacks_.user, type) != 0;
 }
 
 void CallbackSimulation::remove_body(shoal::BodyIndex body) {

@@ -38,8 +38,10 @@ class CallbackSimulation final : public shoal::Simulation {
   std::optional<std::span<const shoal::BodyIndex>> changed_bodies() const override;
   void set_frozen(shoal::BodyIndex body, bool frozen) override;
   std::size_t spawn_slot_count() const override { return spawning_.spawn_slot_count; }
-  void add_body(shoal::BodyIndex body, std::uint16_t type, const shoal::ObjectState& state) override;
+  void add_body(shoal::BodyIndex body, std::uint16_t type, const shoal::ObjectState& state,
+                std::span<const std::uint8_t> spawn_bytes) override;
   void remove_body(shoal::BodyIndex body) override;
+  bool can_spawn(std::uint16_t type) const override;
   /// Throws Error for a count above the bodies or 65536, or a missing callback.
   void set_spawning(const shoal_spawn_callbacks& spawning);
 
@@ -48,6 +50,7 @@ class CallbackSimulation final : public shoal::Simulation {
   shoal_spawn_callbacks spawning_{};
   std::optional<std::size_t> fixed_body_count_;
   std::vector<shoal_body_input> inputs_;  // reused every step: no allocation per frame
+  std::vector<std::uint8_t> input_bytes_;  // step_with_bytes' bytes, SHOAL_MAX_INPUT_BYTES per input, reused
 };
 
 }  // namespace shoal_c

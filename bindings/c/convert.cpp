@@ -171,6 +171,20 @@ void snapshots_to_c(const shoal::PeerConfig& p, shoal_peer_config& c) {
   c.coasting_interval_frames = s.coasting_interval_frames;
 }
 
+// The fields since version 12; range checks stay with the C++ side (Peer).
+void spawning_to_cpp(const shoal_peer_config& c, shoal::PeerConfig& p) {
+  if (c.removed_on_leave_count > 0 && c.removed_on_leave == nullptr) {
+    throw Error(SHOAL_ERROR_INVALID_ARGUMENT, "shoal_peer_config.removed_on_leave is NULL with removed_on_leave_count " +
+                                                  std::to_string(c.removed_on_leave_count) +
+                                                  ": expected 0, or a count with that many types");
+  }
+  p.snapshots.input_bytes = c.input_bytes;
+  p.spawning.max_objects_per_peer = c.max_objects_per_peer;
+  p.spawning.max_spawns_per_second = c.max_spawns_per_second;
+  p.spawning.max_spawn_bytes = c.max_spawn_bytes;
+  p.spawning.removed_on_leave.assign(c.removed_on_leave, c.removed_on_leave + c.removed_on_leave_count);
+}
+
 }  // namespace
 
 shoal::PeerConfig to_cpp(const shoal_peer_config& c) {
@@ -208,6 +222,7 @@ shoal::PeerConfig to_cpp(const shoal_peer_config& c) {
   p.smoothing = smoothing_to_cpp(c);
   snapshots_to_cpp(c, p);
   messages_and_log_to_cpp(c, p);
+  spawning_to_cpp(c, p);
   return p;
 }
 
@@ -247,6 +262,12 @@ shoal_peer_config to_c(const shoal::PeerConfig& p) {
   c.log_callback = nullptr;  // a C++ callback has no C form
   c.log_user = nullptr;
   c.log_level = static_cast<std::int32_t>(p.log.level);
+  c.input_bytes = p.snapshots.input_bytes;
+  c.max_objects_per_peer = static_cast<uint32_t>(p.spawning.max_objects_per_peer);
+  c.max_spawns_per_second = p.spawning.max_spawns_per_second;
+  c.max_spawn_bytes = static_cast<uint32_t>(p.spawning.max_spawn_bytes);
+  c.removed_on_leave = nullptr;  // C++ defaults name no type
+  c.removed_on_leave_count = 0;
   return c;
 }
 

@@ -68,6 +68,7 @@ struct shoal_peer {
   bool last_event_is_message = false;         // ... and for shoal_peer_event_message
   bool last_event_reliable = false;
   std::vector<std::uint8_t> last_event_bytes;
+  shoal::Input input;                         // the input set so far: axis and buttons, and the game's bytes
 };
 
 namespace shoal_c {

@@ -138,7 +138,12 @@ int shoal_peer_set_controlled(shoal_peer* peer, uint32_t object) {
 int shoal_peer_set_input(shoal_peer* peer, const shoal_input* input) {
   return guarded(__func__, [&] {
     shoal_peer& p = require(peer, "peer");
-    p.peer->set_input(shoal_c::to_cpp(require(input, "input")));
+    const shoal::Input given = shoal_c::to_cpp(require(input, "input"));
+    shoal::Input next = p.input;  // the game's bytes stay (shoal_peer_set_input_bytes)
+    next.axis = given.axis;
+    next.buttons = given.buttons;
+    p.peer->set_input(next);
+    p.input = next;
     return SHOAL_OK;
   });
 }

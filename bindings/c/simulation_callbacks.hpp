@@ -20,5 +20,7 @@ struct SimulationUser {
 /// Every callback the simulation implements (body types and user bytes are left NULL: the C
 /// worlds give their bodies none). `user` must outlive every use of them.
 shoal_simulation_callbacks simulation_callbacks(SimulationUser& user);
+/// The simulation's spawn slots and its add_body / remove_body, for shoal_simulation_set_spawning.
+shoal_spawn_callbacks spawn_callbacks(SimulationUser& user);
 
 }  // namespace shoal_c

@@ -102,3 +102,29 @@ TEST_CASE("box2d: body types and user bytes are kept per body, and the step leav
   CHECK(std::memcmp(out, bytes, 5) == 0);
   CHECK_THROWS_AS(s.set_user_bytes_size(3, kMaxUserBytes + 1), std::invalid_argument);
 }
+
+TEST_CASE("box2d: an empty spawn slot is inert, a filled one is its type and moves, emptied it is inert again") {
+  check_slot_life<Box2dSpawnScene>();
+}
+
+TEST_CASE("box2d: spawns and removals replay bit for bit across rollbacks, and the shots hit the stacks") {
+  int hit = 0;
+  CHECK(spawn_frames_differ<Box2dSpawnScene>(400, hit) == 0);
+  CHECK(hit > 0);
+}
+
+TEST_CASE("box2d: spawn types and slots are refused out of order, with what was expected") {
+  Box2dSpawnScene scene;
+  Box2dSimulation& s = scene.simulation;
+  b2BodyDef dynamic;
+  dynamic.type = b2_dynamicBody;
+  CHECK_THROWS_WITH_AS(s.add_body(950, *scene.world.CreateBody(&dynamic)), doctest::Contains("after the spawn slots"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.add_spawn_slots(2), doctest::Contains("added already"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.set_spawn_type(5, [](b2World& w) -> b2Body& { return *w.CreateBody(nullptr); }),
+                       doctest::Contains("after add_spawn_slots"), std::invalid_argument);
+  Box2dScene plain;
+  CHECK_THROWS_WITH_AS(plain.simulation.add_spawn_slots(2), doctest::Contains("set_spawn_type() first"),
+                       std::invalid_argument);
+  CHECK(plain.simulation.spawn_slot_count() == 0);
+}

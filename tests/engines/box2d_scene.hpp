@@ -54,19 +54,45 @@ class Box2dScene {
     world.CreateBody(&def)->CreateFixture(&box, 0);
   }
   void add(ObjectId id, const b2Shape& shape, float density, b2Vec2 at) {
+    simulation.add_body(id, make_body(world, shape, density, at));
+  }
+
+ protected:
+  // A dynamic body of one fixture, as every body of the scene is made.
+  static b2Body& make_body(b2World& w, const b2Shape& shape, float density, b2Vec2 at = {0, 0}) {
     b2BodyDef def;
     def.type = b2_dynamicBody;
     def.position = at;
     def.linearDamping = 0.05f;
     def.angularDamping = 0.1f;
-    b2Body* body = world.CreateBody(&def);
+    b2Body* body = w.CreateBody(&def);
     b2FixtureDef fixture;
     fixture.shape = &shape;
     fixture.density = density;
     fixture.friction = 0.5f;
     fixture.restitution = 0.3f;
     body->CreateFixture(&fixture);
-    simulation.add_body(id, *body);
+    return *body;
+  }
+};
+
+/// The scene with three spawn slots: shots (small heavy discs) and crates.
+class Box2dSpawnScene : public Box2dScene {
+ public:
+  static constexpr std::uint16_t kShot = 21, kCrate = 22;
+
+  Box2dSpawnScene() {
+    simulation.set_spawn_type(kShot, [](b2World& w) -> b2Body& {
+      b2CircleShape disc;
+      disc.m_radius = 0.2f;
+      return make_body(w, disc, 6);
+    });
+    simulation.set_spawn_type(kCrate, [](b2World& w) -> b2Body& {
+      b2PolygonShape box;
+      box.SetAsBox(0.3f, 0.3f);
+      return make_body(w, box, 1);
+    });
+    simulation.add_spawn_slots(3);
   }
 };
 

@@ -95,3 +95,28 @@ TEST_CASE("bullet: body types and user bytes are kept per body, and the step lea
   CHECK(std::memcmp(out, bytes, 5) == 0);
   CHECK_THROWS_AS(s.set_user_bytes_size(3, kMaxUserBytes + 1), std::invalid_argument);
 }
+
+TEST_CASE("bullet: an empty spawn slot is inert, a filled one is its type and moves, emptied it is inert again") {
+  check_slot_life<BulletSpawnScene>();
+}
+
+TEST_CASE("bullet: spawns and removals replay bit for bit across rollbacks, and the shots hit the stacks") {
+  int hit = 0;
+  CHECK(spawn_frames_differ<BulletSpawnScene>(400, hit) == 0);
+  CHECK(hit > 0);
+}
+
+TEST_CASE("bullet: spawn types and slots are refused out of order, with what was expected") {
+  BulletSpawnScene scene;
+  BulletSimulation& s = scene.simulation;
+  CHECK_THROWS_WITH_AS(s.add_spawn_slots(2), doctest::Contains("added already"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.set_spawn_type(5, [&](BulletWorld&) -> btRigidBody& { return s.body(0); }),
+                       doctest::Contains("after add_spawn_slots"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(s.add_body(950, s.body(0)), doctest::Contains("after the spawn slots"), std::invalid_argument);
+  BulletScene plain;
+  CHECK_THROWS_WITH_AS(plain.simulation.add_spawn_slots(2), doctest::Contains("set_spawn_type() first"),
+                       std::invalid_argument);
+  plain.simulation.set_spawn_type(5, [&](BulletWorld&) -> btRigidBody& { return plain.simulation.body(0); });
+  CHECK_THROWS_WITH_AS(plain.simulation.add_spawn_slots(1), doctest::Contains("registered already"),
+                       std::invalid_argument);
+}

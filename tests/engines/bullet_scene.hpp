@@ -73,4 +73,42 @@ class BulletScene {
   std::vector<std::unique_ptr<btRigidBody>> bodies_;
 };
 
+/// The scene with three spawn slots: shots (small heavy spheres) and crates.
+class BulletSpawnScene : public BulletScene {
+ public:
+  static constexpr std::uint16_t kShot = 21, kCrate = 22;
+
+  BulletSpawnScene() {
+    simulation.set_spawn_type(kShot, [this](BulletWorld& w) -> btRigidBody& {
+      return make(w, std::make_unique<btSphereShape>(0.2f), 1.5f);
+    });
+    simulation.set_spawn_type(kCrate, [this](BulletWorld& w) -> btRigidBody& {
+      return make(w, std::make_unique<btBoxShape>(btVector3(0.3f, 0.3f, 0.3f)), 0.5f);
+    });
+    simulation.add_spawn_slots(3);
+  }
+  ~BulletSpawnScene() {
+    for (auto& body : made_) world.dynamics().removeRigidBody(body.get());
+  }
+  BulletSpawnScene(const BulletSpawnScene&) = delete;
+  BulletSpawnScene& operator=(const BulletSpawnScene&) = delete;
+
+ private:
+  btRigidBody& make(BulletWorld& w, std::unique_ptr<btCollisionShape> shape, float mass) {
+    btVector3 inertia(0, 0, 0);
+    shape->calculateLocalInertia(mass, inertia);
+    btRigidBody::btRigidBodyConstructionInfo info(mass, nullptr, shape.get(), inertia);
+    info.m_friction = 0.5f;
+    info.m_restitution = 0.3f;
+    info.m_linearDamping = 0.05f;
+    made_shapes_.push_back(std::move(shape));
+    made_.push_back(std::make_unique<btRigidBody>(info));
+    w.dynamics().addRigidBody(made_.back().get());
+    return *made_.back();
+  }
+
+  std::vector<std::unique_ptr<btCollisionShape>> made_shapes_;
+  std::vector<std::unique_ptr<btRigidBody>> made_;
+};
+
 }  // namespace shoal::test

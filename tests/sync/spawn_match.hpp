@@ -114,6 +114,17 @@ class SpeakingTransport final : public ForwardingTransport {
   std::vector<ConnectionId> connections_;
 };
 
+/// A transport wrapper (FakeMatch) that makes player 1 speak through a SpeakingTransport, which
+/// it hands to `liar`.
+inline TransportWrapper speaking_player_1(SpeakingTransport*& liar) {
+  return [&liar](int p, std::unique_ptr<Transport> t) -> std::unique_ptr<Transport> {
+    if (p != 1) return t;
+    auto speaking = std::make_unique<SpeakingTransport>(std::move(t));
+    liar = speaking.get();
+    return speaking;
+  };
+}
+
 /// Whether every live player holds the same spawned objects.
 inline bool same_live_sets(const std::vector<Player>& players) {
   const std::vector<ObjectId>* first = nullptr;

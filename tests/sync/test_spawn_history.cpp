@@ -80,10 +80,10 @@ struct Rig {
 };
 
 sync::WorldChange spawn(Frame frame, BodyIndex slot, const ObjectState& state) {
-  return {frame, sync::WorldChange::Kind::spawn, slot, kProjectile, state};
+  return {frame, sync::WorldChange::Kind::spawn, slot, kProjectile, state, {}};
 }
 sync::WorldChange removal(Frame frame, BodyIndex slot) {
-  return {frame, sync::WorldChange::Kind::remove, slot, 0, {}};
+  return {frame, sync::WorldChange::Kind::remove, slot, 0, {}, {}};
 }
 
 // Every held frame of both histories, states and slot rows, bit for bit.

@@ -203,12 +203,7 @@ TEST_CASE("a leaving peer's projectiles vanish and its pickups pass to the defau
 
 TEST_CASE("hostile spawns and removals are dropped, counted by reason, and change nothing") {
   SpeakingTransport* liar = nullptr;
-  auto wrap = [&](int p, std::unique_ptr<Transport> t) -> std::unique_ptr<Transport> {
-    if (p != 1) return t;
-    auto speaking = std::make_unique<SpeakingTransport>(std::move(t));
-    liar = speaking.get();
-    return speaking;
-  };
+  const TransportWrapper wrap = speaking_player_1(liar);
   FakeMatch m(3, kSpec, spawn_config(), 346, -1, wrap, with_spawn_slots);
   REQUIRE(m.connect(10));
   REQUIRE(liar != nullptr);
@@ -225,11 +220,11 @@ TEST_CASE("hostile spawns and removals are dropped, counted by reason, and chang
   wire::WorldChanges bad;
   // An existing id (the host's object, said to be the liar's), an id of another peer, a slot
   // outside the liar's range, a type nobody spawns.
-  bad.spawns.push_back({frame, own, liar_slot, kPickup, s});
-  bad.spawns.push_back({frame, kSpawnedIdBit | (7u << 16) | 1u, liar_slot, kPickup, s});
+  bad.spawns.push_back({frame, own, liar_slot, kPickup, s, {}});
+  bad.spawns.push_back({frame, kSpawnedIdBit | (7u << 16) | 1u, liar_slot, kPickup, s, {}});
   bad.spawns.push_back({frame, kSpawnedIdBit | (ObjectId{liar_id} << 16) | 2u,
-                        static_cast<std::uint32_t>((liar_id + 1) % 4 * kSlotsPerPeer), kPickup, s});
-  bad.spawns.push_back({frame, kSpawnedIdBit | (ObjectId{liar_id} << 16) | 3u, liar_slot, 999, s});
+                        static_cast<std::uint32_t>((liar_id + 1) % 4 * kSlotsPerPeer), kPickup, s, {}});
+  bad.spawns.push_back({frame, kSpawnedIdBit | (ObjectId{liar_id} << 16) | 3u, liar_slot, 999, s, {}});
   // A removal by a peer that does not own the object, and of an object that never lived.
   bad.removals.push_back({frame, own});
   bad.removals.push_back({frame, kSpawnedIdBit | (ObjectId{liar_id} << 16) | 99u});
@@ -238,7 +233,7 @@ TEST_CASE("hostile spawns and removals are dropped, counted by reason, and chang
   wire::WorldChanges flood;
   for (std::uint32_t i = 0; i < 30; ++i) {
     flood.spawns.push_back({frame, kSpawnedIdBit | (ObjectId{liar_id} << 16) | (100u + i),
-                            liar_slot + i % static_cast<std::uint32_t>(kSlotsPerPeer), kPickup, s});
+                            liar_slot + i % static_cast<std::uint32_t>(kSlotsPerPeer), kPickup, s, {}});
   }
   liar->inject(flood);
   m.run(1);

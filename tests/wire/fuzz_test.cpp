@@ -139,7 +139,9 @@ std::vector<std::vector<std::uint8_t>> valid_datagrams() {
   }
   {
     WorldChanges changes;
-    changes.spawns.push_back({40, kSpawnedIdBit | (1u << 16) | 2u, 3, 11, {}});
+    changes.spawns.push_back({40, kSpawnedIdBit | (1u << 16) | 2u, 3, 11, {}, {}});
+    const std::uint8_t spawn_bytes[] = {1, 2, 3, 4};
+    changes.spawns.back().bytes.assign(spawn_bytes);
     changes.removals.push_back({41, kSpawnedIdBit | (1u << 16) | 1u});
     add(changes);
   }

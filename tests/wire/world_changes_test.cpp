@@ -24,6 +24,8 @@ WorldChanges sample() {
   s.type = 11;
   s.state.position = {1.5f, 2, -3};
   s.state.linear_velocity = {4, 0, 0.25f};
+  const std::uint8_t bytes[] = {9, 8, 7};
+  s.bytes.assign(bytes);
   m.spawns.push_back(s);
   m.removals.push_back({118, kSpawnedIdBit | (1u << 16) | 3u});
   return m;
@@ -48,7 +50,7 @@ TEST_CASE("world changes: spawns and removals survive a round trip") {
 TEST_CASE("world changes: the byte layout is the one SPEC.md gives") {
   std::vector<std::uint8_t> bytes;
   REQUIRE(encode(sample(), bytes));
-  REQUIRE(bytes.size() == kHeaderSize + 1 + 4 + (4 + 4 + 4 + 2 + 13 * 4 + 1) + 4 + (4 + 4) + 1);
+  REQUIRE(bytes.size() == kHeaderSize + 1 + 4 + (4 + 4 + 4 + 2 + 13 * 4 + 1 + 1 + 3) + 4 + (4 + 4) + 1);
   CHECK(bytes[3] == 9);  // the world_changes kind
   CHECK(bytes[2] == kProtocolVersion);
   CHECK(kProtocolVersion >= 10);  // world_changes came with version 10
@@ -57,6 +59,11 @@ TEST_CASE("world changes: the byte layout is the one SPEC.md gives") {
   CHECK(count == 1);
   std::memcpy(&slot, bytes.data() + kHeaderSize + 1 + 4 + 8, 4);  // after frame and object
   CHECK(slot == 49);
+  const std::size_t spawn_bytes_at = kHeaderSize + 1 + 4 + (4 + 4 + 4 + 2 + 13 * 4 + 1);  // after at_rest
+  CHECK(kProtocolVersion >= 12);  // spawn bytes came with version 12
+  CHECK(bytes[spawn_bytes_at] == 3);
+  CHECK(bytes[spawn_bytes_at + 1] == 9);
+  CHECK(bytes[spawn_bytes_at + 3] == 7);
   CHECK(bytes.back() == 0);  // live_set
 }
 
@@ -73,6 +80,10 @@ TEST_CASE("world changes: impossible states, ids without the spawned bit and cut
   CHECK(decode(bytes, received).reason() == DropReason::malformed);
   bad = sample();
   bad.removals[0].frame = -4;
+  REQUIRE(encode(bad, bytes));
+  CHECK(decode(bytes, received).reason() == DropReason::malformed);
+  REQUIRE(encode(sample(), bytes));  // a spawn announcing more bytes than a spawn may carry
+  bytes[kHeaderSize + 1 + 4 + (4 + 4 + 4 + 2 + 13 * 4 + 1)] = static_cast<std::uint8_t>(kMaxSpawnBytes + 1);
   REQUIRE(encode(bad, bytes));
   CHECK(decode(bytes, received).reason() == DropReason::malformed);
   REQUIRE(encode(sample(), bytes));

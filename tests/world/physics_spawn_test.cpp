@@ -66,7 +66,7 @@ TEST_CASE("an empty spawn slot reads as empty, ignores writes and touches nothin
 TEST_CASE("a spawned body moves and collides like a fixed one and leaves nothing behind") {
   Rolling physics_world(1);
   ReferencePhysics& physics = physics_world.physics;
-  physics.add_body(1, kProjectile, at({4, 0.25f, 0}, {-6, 0, 0}));  // head-on into the ball
+  physics.add_body(1, kProjectile, at({4, 0.25f, 0}, {-6, 0, 0}), {});  // head-on into the ball
   CHECK(physics.slot_filled(1));
   CHECK(physics.body_type(1) == kProjectile);
   CHECK(physics.bounding_radius(1) == doctest::Approx(0.25f));
@@ -87,11 +87,11 @@ TEST_CASE("a spawned body moves and collides like a fixed one and leaves nothing
 TEST_CASE("spawning refuses what is not an empty slot of a declared type") {
   Rolling physics_world(1);
   ReferencePhysics& physics = physics_world.physics;
-  CHECK_THROWS_AS(physics.add_body(0, kProjectile, at({0, 1, 0})), std::invalid_argument);  // a fixed body
-  CHECK_THROWS_AS(physics.add_body(1, 99, at({0, 1, 0})), std::invalid_argument);  // no shape for type 99
+  CHECK_THROWS_AS(physics.add_body(0, kProjectile, at({0, 1, 0}), {}), std::invalid_argument);  // a fixed body
+  CHECK_THROWS_AS(physics.add_body(1, 99, at({0, 1, 0}), {}), std::invalid_argument);  // no shape for type 99
   CHECK_THROWS_AS(physics.remove_body(0), std::invalid_argument);
-  physics.add_body(1, kProjectile, at({0, 1, 0}));
-  CHECK_THROWS_AS(physics.add_body(1, kProjectile, at({0, 1, 0})), std::invalid_argument);  // taken
+  physics.add_body(1, kProjectile, at({0, 1, 0}), {});
+  CHECK_THROWS_AS(physics.add_body(1, kProjectile, at({0, 1, 0}), {}), std::invalid_argument);  // taken
   CHECK_THROWS_AS(physics.add_sphere(9, 1, 1, at({})), std::logic_error);  // a fixed body after the slots
   CHECK_THROWS_AS(physics.add_spawn_slots(1), std::logic_error);
   CHECK_THROWS_AS(physics.set_spawn_sphere(4, 0.5f, 0), std::invalid_argument);  // a spawned body moves
@@ -103,14 +103,14 @@ TEST_CASE("the same adds and removes give the same bits, whatever a slot held be
   ReferencePhysics& a = a_world.physics;
   Rolling b_world(2);
   ReferencePhysics& b = b_world.physics;
-  a.add_body(1, kProjectile, at({3, 2, 1}, {0, 0, -3}));
+  a.add_body(1, kProjectile, at({3, 2, 1}, {0, 0, -3}), {});
   for (Frame f = 1; f <= 20; ++f) {
     a.step(f, {});
     b.step(f, {});
   }
   a.remove_body(1);
-  a.add_body(1, kProjectile, at({2, 1, 0}, {-4, 0, 0}));
-  b.add_body(1, kProjectile, at({2, 1, 0}, {-4, 0, 0}));
+  a.add_body(1, kProjectile, at({2, 1, 0}, {-4, 0, 0}), {});
+  b.add_body(1, kProjectile, at({2, 1, 0}, {-4, 0, 0}), {});
   for (Frame f = 21; f <= 80; ++f) {
     a.step(f, {});
     b.step(f, {});

@@ -52,6 +52,7 @@ class BodyTable {
   std::size_t size() const { return ids_.size(); }
   ObjectId id(BodyIndex b) const { return ids_.at(b); }
   float radius(BodyIndex b) const { return radii_.at(b); }
+  void set_radius(BodyIndex b, float radius) { radii_.at(b) = radius; }
   std::uint16_t type(BodyIndex b) const { return types_.at(b); }
   void set_type(BodyIndex b, std::uint16_t type) { types_.at(check(b, "set_body_type")) = type; }
 

@@ -39,8 +39,9 @@ class ForwardingSimulation : public Simulation {
   void set_frozen(BodyIndex body, bool frozen) override { inner_.set_frozen(body, frozen); }
   std::size_t spawn_slot_count() const override { return inner_.spawn_slot_count(); }  ///< forwarded
   /// forwarded
-  void add_body(BodyIndex body, std::uint16_t type, const ObjectState& state) override {
-    inner_.add_body(body, type, state);
+  void add_body(BodyIndex body, std::uint16_t type, const ObjectState& state,
+                std::span<const std::uint8_t> spawn_bytes) override {
+    inner_.add_body(body, type, state, spawn_bytes);
   }
   void remove_body(BodyIndex body) override { inner_.remove_body(body); }  ///< forwarded
   bool can_spawn(std::uint16_t type) const override { return inner_.can_spawn(type); }  ///< forwarded

@@ -16,6 +16,7 @@
 //   }
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -81,6 +82,20 @@ struct PeerStats {
   std::vector<RemotePeerStats> remotes;  ///< one entry per connected remote peer
 };
 
+/// A live object spawned during play (Peer::spawned_object).
+struct SpawnedObject {
+  ObjectId id = 0;              ///< its id (it carries the spawner)
+  std::uint16_t type = 0;       ///< the game-defined type given to Peer::spawn
+  PeerId spawner = kNoPeer;     ///< the peer that spawned it
+  PeerId owner = kNoPeer;       ///< its owner now: the spawner, or the default owner once the spawner left
+  Frame frame = kNoFrame;       ///< the frame it was spawned in (its first), as the spawner named it
+  std::uint8_t byte_count = 0;  ///< how many of `bytes` the spawner gave
+  std::array<std::uint8_t, kMaxSpawnBytes> bytes{};  ///< its spawn bytes (the first byte_count)
+
+  /// The spawn bytes, byte_count of them.
+  std::span<const std::uint8_t> spawn_bytes() const { return {bytes.data(), byte_count}; }
+};
+
 /// One player's end of a match: hosts or joins, steps the shared world, sends what it owns and
 /// corrects what others own. See docs/concepts.md.
 class Peer {
@@ -129,11 +144,13 @@ class Peer {
   /// Spawns an object of game-defined `type` in `state` (see docs/spawning.md). It exists from
   /// the next frame stepped, is owned by this peer, and reaches every peer on the reliable
   /// channel with that frame; a peer that hears of it late re-simulates from it. The id carries
-  /// this peer (no peer asks another). Needs a Simulation with spawn slots. Throws
-  /// std::logic_error before the match or without slots, std::invalid_argument for a type the
-  /// simulation does not spawn or a non-finite state (or a non-unit orientation), and
-  /// std::runtime_error past SpawnConfig's limits (live objects, spawns per second).
-  ObjectId spawn(std::uint16_t type, const ObjectState& state);
+  /// this peer (no peer asks another). `spawn_bytes` (at most SpawnConfig::max_spawn_bytes)
+  /// travel with it: every peer's Simulation::add_body gets them, and spawned_object() tells
+  /// them. Needs a Simulation with spawn slots. Throws std::logic_error before the match or
+  /// without slots, std::invalid_argument for a type the simulation does not spawn, a
+  /// non-finite state (or a non-unit orientation) or too many bytes, and std::runtime_error
+  /// past SpawnConfig's limits (live objects, spawns per second).
+  ObjectId spawn(std::uint16_t type, const ObjectState& state, std::span<const std::uint8_t> spawn_bytes = {});
   /// Removes a spawned object this peer owns, from the next frame stepped, on every peer.
   /// Throws std::invalid_argument for an object that is not a live spawned one,
   /// std::logic_error when another peer owns it (or before the match).
@@ -149,6 +166,8 @@ class Peer {
                     Frame frame = kNoFrame);
   /// The spawned objects alive here, ascending id: what this peer has heard of so far.
   std::vector<ObjectId> spawned_objects() const;
+  /// A live spawned object's type, spawner, frame and spawn bytes; nullopt for any other id.
+  std::optional<SpawnedObject> spawned_object(ObjectId object) const;
 
   /// What to draw: the smoothed, render-interpolated state. Throws for an unknown object.
   VisualState visual(ObjectId object) const;

@@ -68,6 +68,10 @@ struct SpawnConfig {
   /// Spawns per second one peer may make, averaged over a second, 1..10000: more from a remote
   /// peer are dropped as over_limit; Peer::spawn throws past it.
   int max_spawns_per_second = 60;
+  /// The most spawn bytes one spawn may carry (Peer::spawn), 0..kMaxSpawnBytes: a longer
+  /// spawn from a remote peer is dropped as bad_spawn; Peer::spawn throws. Every peer keeps
+  /// this many per spawn slot and history frame, so a game that needs none saves that memory.
+  std::size_t max_spawn_bytes = 32;
   /// Types whose objects are removed when their owner leaves the match (projectiles); the
   /// objects of every other type pass to the default owner.
   std::vector<std::uint16_t> removed_on_leave;

@@ -108,8 +108,10 @@ class ReferencePhysics final : public Simulation {
   BodyIndex add_spawn_slots(std::size_t count);
   std::size_t spawn_slot_count() const override;
   /// Throws std::invalid_argument for a body that is not an empty slot, a type without
-  /// set_spawn_sphere/box, or a non-finite state. The state is used as given (at_rest too).
-  void add_body(BodyIndex body, std::uint16_t type, const ObjectState& state) override;
+  /// set_spawn_sphere/box, or a non-finite state. The state is used as given (at_rest too);
+  /// the spawn bytes are the game's, not the physics': ignored.
+  void add_body(BodyIndex body, std::uint16_t type, const ObjectState& state,
+                std::span<const std::uint8_t> spawn_bytes) override;
   /// Throws std::invalid_argument for a body that is not a slot; an empty slot stays empty.
   void remove_body(BodyIndex body) override;
   /// Whether `type` was declared with set_spawn_sphere / set_spawn_box.

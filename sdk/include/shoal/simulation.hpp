@@ -18,6 +18,10 @@ using BodyIndex = std::uint32_t;
 /// The most user bytes a body type may carry (Simulation::user_bytes_size).
 inline constexpr std::size_t kMaxUserBytes = 32;
 
+/// The most spawn bytes an object spawned during play may carry (Peer::spawn,
+/// SpawnConfig::max_spawn_bytes).
+inline constexpr std::size_t kMaxSpawnBytes = 64;
+
 /// Ids with this bit set are Shoal's own: the ids of objects spawned during play (they carry
 /// the spawning peer, so peers hand them out without asking each other). A game's fixed bodies
 /// use ids without it.
@@ -118,11 +122,16 @@ class Simulation {
   /// asked of a slot (Shoal names spawned objects itself). 0, the default, means no spawning.
   virtual std::size_t spawn_slot_count() const { return 0; }
   /// Fills empty spawn slot `body` with a new body of game-defined `type` in `state` (the
-  /// state it holds at the frame it appears in; step() has already run for that frame). Spawned
-  /// bodies carry no user bytes yet: Shoal sizes them per body once, from body_type() when a
-  /// Peer is built, and an empty slot reports type 0, whose size should then be 0. Deterministic like step(): the same calls
-  /// in the same order give the same bits, whatever the slot held before.
-  virtual void add_body(BodyIndex /*body*/, std::uint16_t /*type*/, const ObjectState& /*state*/) {}
+  /// state it holds at the frame it appears in; step() has already run for that frame).
+  /// `spawn_bytes` are the bytes the spawner gave Peer::spawn (0..SpawnConfig::max_spawn_bytes
+  /// of them, the same on every peer): what the game wants the engine to know at creation (a
+  /// projectile's weapon, a pickup's kind), fixed for the object's life. Spawned bodies carry
+  /// no user bytes (user_bytes_size): Shoal sizes those per body once, from body_type() when a
+  /// Peer is built, and an empty slot reports type 0, whose size should then be 0.
+  /// Deterministic like step(): the same calls in the same order give the same bits, whatever
+  /// the slot held before.
+  virtual void add_body(BodyIndex /*body*/, std::uint16_t /*type*/, const ObjectState& /*state*/,
+                        std::span<const std::uint8_t> /*spawn_bytes*/) {}
   /// Empties spawn slot `body`: from now on it is an empty slot (see spawn_slot_count).
   virtual void remove_body(BodyIndex /*body*/) {}
   /// Whether add_body() builds bodies of `type`. Shoal checks it before accepting a spawn

@@ -64,6 +64,9 @@ const PeerConfig& validated(const PeerConfig& c) {
   require(m.max_queued >= 1 && m.max_queued <= 4096,
           "messages.max_queued is " + std::to_string(m.max_queued) + ", expected 1..4096");
   require(c.log.level <= LogLevel::off, "log.level is not a LogLevel");
+  require(c.spawning.max_spawn_bytes <= kMaxSpawnBytes,
+          "spawning.max_spawn_bytes is " + std::to_string(c.spawning.max_spawn_bytes) + ", expected 0.." +
+              std::to_string(kMaxSpawnBytes));
   require(c.sync_test_frames >= 0 && c.sync_test_frames < c.history_frames,
           "sync_test_frames is " + std::to_string(c.sync_test_frames) +
               ", expected 0 (off) up to history_frames - 1");
@@ -152,6 +155,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
   resimulator.set_user_bytes(&user_bytes);
   for (BodyIndex b = 0; b < body_count; ++b) authority.radii[b] = sim.bounding_radius(b);
   resimulator.set_world_changes(&spawning.timeline);
+  resimulator.set_spawn_bytes(spawning.enabled() ? config.spawning.max_spawn_bytes : 0);
 }
 
 Peer::Peer(const PeerConfig& config, Simulation& simulation, std::unique_ptr<Transport> transport)

@@ -13,7 +13,7 @@
 
 namespace shoal {
 
-ObjectId Peer::spawn(std::uint16_t type, const ObjectState& state) {
+ObjectId Peer::spawn(std::uint16_t type, const ObjectState& state, std::span<const std::uint8_t> spawn_bytes) {
   Impl& m = *impl_;
   if (m.session.phase != Impl::Phase::in_match) throw std::logic_error("shoal::Peer::spawn: not in a match yet");
   if (!m.spawning.enabled()) throw std::logic_error("shoal::Peer::spawn: the simulation has no spawn slots");
@@ -21,6 +21,11 @@ ObjectId Peer::spawn(std::uint16_t type, const ObjectState& state) {
     throw std::invalid_argument("shoal::Peer::spawn: the simulation does not spawn type " + std::to_string(type));
   }
   if (!wire::is_plausible(state)) throw std::invalid_argument("shoal::Peer::spawn: a non-finite state or a non-unit orientation");
+  if (spawn_bytes.size() > m.config.spawning.max_spawn_bytes) {
+    throw std::invalid_argument("shoal::Peer::spawn: " + std::to_string(spawn_bytes.size()) +
+                                " spawn bytes, expected at most SpawnConfig::max_spawn_bytes (" +
+                                std::to_string(m.config.spawning.max_spawn_bytes) + ")");
+  }
   const PeerId self = m.session.members.self();
   Spawning& s = m.spawning;
   if (s.live_of(self) >= s.per_peer) {
@@ -40,12 +45,14 @@ ObjectId Peer::spawn(std::uint16_t type, const ObjectState& state) {
   if (k == end) throw std::runtime_error("shoal::Peer::spawn: every slot of this peer's range is taken");
   ObjectId id = Spawning::make_id(self, s.next_sequence++);
   while (m.objects.contains(id)) id = Spawning::make_id(self, s.next_sequence++);
-  const wire::Spawn made{frame, id, static_cast<std::uint32_t>(k), type, state};
+  wire::Spawn made{frame, id, static_cast<std::uint32_t>(k), type, state, {}};
+  made.bytes.assign(spawn_bytes);
   m.apply_spawn(self, made);
   s.out.spawns.assign(1, made);
   s.out.removals.clear();
   s.out.live_set = false;
   m.broadcast(s.out);
+  if (m.recorder) m.recorder->write().spawn(type, state, spawn_bytes, id);
   return id;
 }
 
@@ -61,6 +68,7 @@ void Peer::remove(ObjectId object) {
                            std::to_string(m.authority.owner_of(*body)) + ", not this one");
   }
   m.remove_spawned(*body);
+  if (m.recorder) m.recorder->write().remove(object);
 }
 
 std::vector<ObjectId> Peer::spawned_objects() const {
@@ -70,6 +78,23 @@ std::vector<ObjectId> Peer::spawned_objects() const {
   }
   std::ranges::sort(live);
   return live;
+}
+
+std::optional<SpawnedObject> Peer::spawned_object(ObjectId object) const {
+  const Impl& m = *impl_;
+  const std::optional<BodyIndex> body = m.objects.find(object);
+  if (!body || !m.spawning.is_slot(*body)) return std::nullopt;
+  const std::size_t k = *body - m.spawning.first_slot;
+  if (m.spawning.slot_object[k] != object) return std::nullopt;
+  SpawnedObject found;
+  found.id = object;
+  found.type = m.spawning.slot_type[k];
+  found.spawner = Spawning::spawner_of(object);
+  found.owner = m.authority.owner_of(*body);
+  found.frame = m.spawning.slot_born[k];
+  found.byte_count = m.spawning.slot_bytes[k].size;
+  found.bytes = m.spawning.slot_bytes[k].data;
+  return found;
 }
 
 void Peer::Impl::remove_spawned(BodyIndex body) {
@@ -94,8 +119,8 @@ void Peer::Impl::send_live_set(ConnectionId connection) {
   for (std::size_t k = 0; k < spawning.slots; ++k) {
     const auto body = static_cast<BodyIndex>(spawning.first_slot + k);
     if (spawning.slot_object[k] == 0 || authority.owned_by_me[body] == 0) continue;
-    m.spawns.push_back({spawning.slot_since[k], spawning.slot_object[k], static_cast<std::uint32_t>(k),
-                        spawning.slot_type[k], states[body]});
+    m.spawns.push_back({spawning.slot_born[k], spawning.slot_object[k], static_cast<std::uint32_t>(k),
+                        spawning.slot_type[k], states[body], spawning.slot_bytes[k]});
     if (m.spawns.size() == kObjectsPerMessage) {
       send_to(connection, m);
       m.spawns.clear();
@@ -120,12 +145,15 @@ void Peer::Impl::on_live_set(PeerId from, const wire::WorldChanges& message) {
     // A peer asks for baselines again (after a loss, say): what it knows already is no news.
     if (k < s.slots && s.slot_object[k] == spawn.object) continue;
     const bool in_range = k < s.slots && k / s.per_peer == s.range_of(Spawning::spawner_of(spawn.object));
-    if (!in_range || objects.contains(spawn.object) || !sim.can_spawn(spawn.type) || s.slot_object[k] != 0) {
+    if (!in_range || objects.contains(spawn.object) || !sim.can_spawn(spawn.type) || s.slot_object[k] != 0 ||
+        spawn.bytes.size > s.config.max_spawn_bytes) {
       drop(DropReason::bad_spawn);
       continue;
     }
+    const Frame born = spawn.frame;
     spawn.frame = history.newest();  // here it exists from now: this peer holds no frame before
     apply_spawn(from, spawn);
+    if (s.slot_object[k] == spawn.object) s.slot_born[k] = born;
   }
 }
 
@@ -153,7 +181,7 @@ void Peer::Impl::on_world_changes(PeerId from, const wire::WorldChanges& message
     const bool ours = Spawning::spawner_of(spawn.object) == (from & 0x7FFF) && k < s.slots &&
                       k / s.per_peer == s.range_of(from);
     if (!ours || objects.contains(spawn.object) || !sim.can_spawn(spawn.type) ||
-        spawn.frame > history.newest() + config.history_frames) {
+        spawn.frame > history.newest() + config.history_frames || spawn.bytes.size > s.config.max_spawn_bytes) {
       drop(DropReason::bad_spawn);
     } else if (s.live_of(from) >= s.per_peer || !s.take_rate(from, spawn.frame, config.tick_hz)) {
       drop(DropReason::over_limit);
@@ -167,10 +195,14 @@ void Peer::Impl::on_world_changes(PeerId from, const wire::WorldChanges& message
 
 void Peer::Impl::apply_spawn(PeerId spawner, const wire::Spawn& spawn) {
   const auto body = static_cast<BodyIndex>(spawning.first_slot + spawn.slot);
-  if (!schedule_existence({spawn.frame, sync::WorldChange::Kind::spawn, body, spawn.type, spawn.state})) return;
+  if (!schedule_existence({spawn.frame, sync::WorldChange::Kind::spawn, body, spawn.type, spawn.state, spawn.bytes})) {
+    return;
+  }
   spawning.slot_object[spawn.slot] = spawn.object;
   spawning.slot_type[spawn.slot] = spawn.type;
   spawning.slot_since[spawn.slot] = spawn.frame;
+  spawning.slot_born[spawn.slot] = spawn.frame;
+  spawning.slot_bytes[spawn.slot] = spawn.bytes;
   objects.rename(body, spawn.object);
   authority.ownership->assign(body, spawner, spawn.frame);
   note_owner_change(body);
@@ -178,10 +210,11 @@ void Peer::Impl::apply_spawn(PeerId spawner, const wire::Spawn& spawn) {
 }
 
 void Peer::Impl::apply_removal(const wire::Removal& removal, BodyIndex body) {
-  if (!schedule_existence({removal.frame, sync::WorldChange::Kind::remove, body, 0, {}})) return;
+  if (!schedule_existence({removal.frame, sync::WorldChange::Kind::remove, body, 0, {}, {}})) return;
   const std::size_t k = body - spawning.first_slot;
   spawning.slot_object[k] = 0;
   spawning.slot_type[k] = 0;
+  spawning.slot_bytes[k] = {};
   objects.rename(body, world::ObjectTable::empty_slot_id(k));
   authority.ownership->assign(body, authority.ownership->default_owner(), removal.frame);
   note_owner_change(body);

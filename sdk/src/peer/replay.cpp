@@ -37,6 +37,8 @@ std::string describe(wire::RecordKind kind) {
     case wire::RecordKind::leave: return "leave()";
     case wire::RecordKind::check: return "a check";
     case wire::RecordKind::end: return "the end";
+    case wire::RecordKind::spawn: return "a spawn";
+    case wire::RecordKind::remove: return "a removal";
   }
   return "an unknown record";
 }
@@ -266,6 +268,29 @@ struct ReplaySession::Impl {
     }
   }
 
+  // The game's spawn, again: the same id, or the replay went its own way.
+  void spawn(const wire::Record& record) {
+    ObjectId id = 0;
+    try {
+      id = peer.spawn(record.type, record.state, record.spawn_bytes.view());
+    } catch (const std::exception& e) {
+      throw Diverged{fmt::format("after update {}, the recorded spawn of object {} failed: {}", report.updates,
+                                 record.object, e.what())};
+    }
+    if (id != record.object) {
+      throw Diverged{fmt::format("after update {}, a spawn gave object {} in the replay, {} in the recording",
+                                 report.updates, id, record.object)};
+    }
+  }
+  void remove(ObjectId object) {
+    try {
+      peer.remove(object);
+    } catch (const std::exception& e) {
+      throw Diverged{fmt::format("after update {}, the recorded removal of object {} failed: {}", report.updates,
+                                 object, e.what())};
+    }
+  }
+
   // Applies records up to the next update; its time, or nothing at the end.
   std::optional<std::int64_t> advance() {
     for (const wire::Record* r; (r = cursor.peek()) != nullptr;) {
@@ -282,6 +307,8 @@ struct ReplaySession::Impl {
         case wire::RecordKind::host: peer.host(); break;
         case wire::RecordKind::join: peer.join(record.address); break;
         case wire::RecordKind::leave: break;  // the goodbye is not replayed; the end follows
+        case wire::RecordKind::spawn: spawn(record); break;
+        case wire::RecordKind::remove: remove(record.object); break;
         case wire::RecordKind::end: compare_end(record); return std::nullopt;
         default:
           throw Diverged{fmt::format("after update {}, the recording has {} where the replayed peer asked nothing",

@@ -34,7 +34,9 @@ struct Spawning {
         timeline(std::max<std::size_t>(4 * slots, 64) + static_cast<std::size_t>(history_frames) * 4),
         slot_object(slots, 0),
         slot_type(slots, 0),
-        slot_since(slots, kNoFrame) {}
+        slot_since(slots, kNoFrame),
+        slot_born(slots, kNoFrame),
+        slot_bytes(slots) {}
 
   /// Its invariants (the test build checks them every frame); throws std::logic_error.
   void validate() const {
@@ -93,7 +95,9 @@ struct Spawning {
   sync::WorldChanges timeline;
   std::vector<ObjectId> slot_object;   // per slot: the live object, 0 = empty
   std::vector<std::uint16_t> slot_type;
-  std::vector<Frame> slot_since;       // per slot: its object's spawn frame
+  std::vector<Frame> slot_since;       // per slot: its object's first frame here
+  std::vector<Frame> slot_born;        // per slot: its spawn frame as its spawner named it
+  std::vector<wire::SpawnBytes> slot_bytes;  // per slot: its spawn bytes
   std::uint16_t next_sequence = 0;
   struct Rate {
     PeerId peer;

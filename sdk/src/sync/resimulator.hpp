@@ -103,6 +103,9 @@ class Resimulator {
   /// frame's changes after Simulation::step and before saving and recording the frame, and a
   /// restore puts back which slots held which bodies at the restored frame.
   void set_world_changes(const WorldChanges* changes) { world_changes_ = changes; }
+  /// Keeps up to `max` spawn bytes per slot and frame (0..kMaxSpawnBytes), so that a restore
+  /// gives add_body() the bytes each slot's body was spawned with. Call before start().
+  void set_spawn_bytes(std::size_t max);
   /// A change of a frame too old to re-simulate from: it takes effect in the engine now, and
   /// every held frame from its own on says so (the body holding the spawn's state where it
   /// appears), so that a later catch-up keeps it.
@@ -144,6 +147,9 @@ class Resimulator {
   void restore_existence(Frame frame);
   // The frame's slot rows in the history, from what the engine holds after its changes.
   void record_existence(Frame frame);
+  // Slot k's spawn bytes in the engine, as a slot_bytes() row; and setting them.
+  std::span<std::uint8_t> engine_row(std::size_t k);
+  void set_engine_row(std::size_t k, std::span<const std::uint8_t> bytes);
   // changed plus slot_changes_, when any: what record_changed_bodies must read.
   std::span<const BodyIndex> with_slot_changes(std::span<const BodyIndex> changed);
 
@@ -152,6 +158,7 @@ class Resimulator {
   const WorldChanges* world_changes_ = nullptr;
   std::vector<std::uint8_t> engine_exists_;   // per slot: the engine holds a body there
   std::vector<std::uint16_t> engine_types_;   // per slot: of this type
+  std::vector<std::uint8_t> engine_bytes_;    // per slot: a slot_bytes() row, the bytes it was spawned with
   std::vector<BodyIndex> slot_changes_;       // the slots the last apply_world_changes touched
   std::vector<BodyIndex> changed_and_slots_;  // with_slot_changes' result
   const OwnerFrames& owner_frames_;

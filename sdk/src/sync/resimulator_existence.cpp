@@ -7,6 +7,35 @@
 #include "sync/resimulator.hpp"
 
 namespace shoal::sync {
+namespace {
+
+// A slot_bytes() row's bytes (its first byte counts them); a row of size 0 holds none.
+std::span<const std::uint8_t> row_bytes(std::span<const std::uint8_t> row) {
+  return row.empty() ? row : row.subspan(1, row[0]);
+}
+
+}  // namespace
+
+void Resimulator::set_spawn_bytes(std::size_t max) {
+  const std::size_t slots = engine_exists_.size();
+  history_.set_spawn_slots(history_.first_spawn_slot(), slots, max);
+  engine_bytes_.assign(slots * history_.slot_bytes_stride(), 0);
+}
+
+// Slot k's row of engine_bytes_ (empty without spawn bytes).
+std::span<std::uint8_t> Resimulator::engine_row(std::size_t k) {
+  const std::size_t stride = history_.slot_bytes_stride();
+  return std::span(engine_bytes_).subspan(k * stride, stride);
+}
+
+void Resimulator::set_engine_row(std::size_t k, std::span<const std::uint8_t> bytes) {
+  const std::span<std::uint8_t> row = engine_row(k);
+  if (row.empty()) return;
+  std::ranges::fill(row, 0);
+  const std::size_t count = std::min(bytes.size(), row.size() - 1);
+  row[0] = static_cast<std::uint8_t>(count);
+  std::copy_n(bytes.begin(), count, row.begin() + 1);
+}
 
 void Resimulator::apply_world_changes(Frame frame) {
   slot_changes_.clear();
@@ -21,11 +50,13 @@ void Resimulator::apply_world_changes(Frame frame) {
       sim_.remove_body(change.body);
       engine_exists_[k] = 0;
       engine_types_[k] = 0;
+      set_engine_row(k, {});
     } else {
       if (engine_exists_[k] != 0) continue;  // taken: the first spawn in order keeps it
-      sim_.add_body(change.body, change.type, change.state);
+      sim_.add_body(change.body, change.type, change.state, change.bytes.view());
       engine_exists_[k] = 1;
       engine_types_[k] = change.type;
+      set_engine_row(k, change.bytes.view());
     }
     if (std::ranges::find(slot_changes_, change.body) == slot_changes_.end()) slot_changes_.push_back(change.body);
   }
@@ -37,14 +68,16 @@ void Resimulator::apply_now(const WorldChange& change) {
   const std::size_t k = change.body - first;
   const bool spawn = change.kind == WorldChange::Kind::spawn;
   if (engine_exists_[k] != 0) sim_.remove_body(change.body);
-  if (spawn) sim_.add_body(change.body, change.type, change.state);
+  if (spawn) sim_.add_body(change.body, change.type, change.state, change.bytes.view());
   engine_exists_[k] = spawn ? 1 : 0;
   engine_types_[k] = spawn ? change.type : std::uint16_t{0};
+  set_engine_row(k, spawn ? change.bytes.view() : std::span<const std::uint8_t>{});
   const ObjectState state = spawn ? change.state : empty_slot_state();
   for (Frame f = std::max(change.frame, history_.oldest()); f <= history_.newest(); ++f) {
     history_.set(f, change.body, state);
     history_.slot_exists(f)[k] = engine_exists_[k];
     history_.slot_types(f)[k] = engine_types_[k];
+    std::ranges::copy(engine_row(k), history_.slot_bytes(f, k).begin());
   }
 }
 
@@ -53,13 +86,16 @@ void Resimulator::restore_existence(Frame frame) {
   const std::span<const std::uint16_t> types = history_.slot_types(frame);
   const BodyIndex first = history_.first_spawn_slot();
   for (std::size_t k = 0; k < exists.size(); ++k) {
-    const bool same = engine_exists_[k] == exists[k] && (exists[k] == 0 || engine_types_[k] == types[k]);
+    const std::span<const std::uint8_t> held = history_.slot_bytes(frame, k);
+    const bool same = engine_exists_[k] == exists[k] &&
+                      (exists[k] == 0 || (engine_types_[k] == types[k] && std::ranges::equal(engine_row(k), held)));
     if (same) continue;  // the usual case: its state is written with the others'
     const auto body = static_cast<BodyIndex>(first + k);
     if (engine_exists_[k] != 0) sim_.remove_body(body);
-    if (exists[k] != 0) sim_.add_body(body, types[k], history_.state(frame, body));
+    if (exists[k] != 0) sim_.add_body(body, types[k], history_.state(frame, body), row_bytes(held));
     engine_exists_[k] = exists[k];
     engine_types_[k] = exists[k] != 0 ? types[k] : std::uint16_t{0};
+    set_engine_row(k, exists[k] != 0 ? row_bytes(held) : std::span<const std::uint8_t>{});
   }
 }
 
@@ -67,6 +103,11 @@ void Resimulator::record_existence(Frame frame) {
   if (engine_exists_.empty()) return;
   std::ranges::copy(engine_exists_, history_.slot_exists(frame).begin());
   std::ranges::copy(engine_types_, history_.slot_types(frame).begin());
+  const std::size_t stride = history_.slot_bytes_stride();
+  if (stride > 0) {
+    const std::span<std::uint8_t> rows = history_.slot_bytes(frame, 0);
+    std::ranges::copy(engine_bytes_, std::span(rows.data(), engine_bytes_.size()).begin());
+  }
 }
 
 std::span<const BodyIndex> Resimulator::with_slot_changes(std::span<const BodyIndex> changed) {

@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "core/fixed_bytes.hpp"
 #include "shoal/simulation.hpp"
 
 namespace shoal::sync {
@@ -22,6 +23,7 @@ struct WorldChange {
   BodyIndex body = 0;      // the spawn slot
   std::uint16_t type = 0;  // spawn: the body's type
   ObjectState state;       // spawn: its state at `frame`
+  FixedBytes<kMaxSpawnBytes> bytes;  // spawn: the spawner's bytes (Simulation::add_body)
 
   // The order every peer applies a frame's changes in: removals first (so a slot freed and
   // filled in one frame works), then by slot. Slots are named by the spawner, so this order

@@ -105,7 +105,7 @@ template <> constexpr std::size_t min_encoded_size<Member>() { return 2 + kCount
 template <> constexpr std::size_t min_encoded_size<OwnershipChange>() { return 4 + 2 + 4 + 2 + 4; }
 template <> constexpr std::size_t min_encoded_size<ObjectHash>() { return 4 + 4; }
 template <> constexpr std::size_t min_encoded_size<BaselineObject>() { return 4 + 13 * 4 + 1 + 1; }
-template <> constexpr std::size_t min_encoded_size<Spawn>() { return 4 + 4 + 4 + 2 + 13 * 4 + 1; }
+template <> constexpr std::size_t min_encoded_size<Spawn>() { return 4 + 4 + 4 + 2 + 13 * 4 + 1 + 1; }
 template <> constexpr std::size_t min_encoded_size<Removal>() { return 4 + 4; }
 
 // A string with a 32-bit length prefix, at most kMaxNameLength bytes.
@@ -129,13 +129,14 @@ struct BoundedString {
   }
 };
 
-// User bytes with an 8-bit size prefix, at most kMaxUserBytes.
-struct BoundedUserBytes {
-  UserBytes& bytes;
+// User or spawn bytes with an 8-bit size prefix, at most their capacity.
+template <std::size_t N>
+struct BoundedBytes {
+  FixedBytes<N>& bytes;
 
   template <class Archive>
   void save(Archive& archive) const {
-    if (bytes.size > kMaxUserBytes) throw EncodeRefused{};
+    if (bytes.size > N) throw EncodeRefused{};
     archive(bytes.size);
     archive(cereal::binary_data(bytes.data.data(), bytes.size));
   }
@@ -143,13 +144,14 @@ struct BoundedUserBytes {
   void load(Archive& archive) {
     std::uint8_t size = 0;
     archive(size);
-    if (size > kMaxUserBytes) throw DecodeRefused{DropReason::malformed};
+    if (size > N) throw DecodeRefused{DropReason::malformed};
     if (size > bytes_remaining(archive)) throw DecodeRefused{DropReason::truncated};
     bytes.size = size;
     bytes.data = {};
     archive(cereal::binary_data(bytes.data.data(), bytes.size));
   }
 };
+template <std::size_t N> BoundedBytes(FixedBytes<N>&) -> BoundedBytes<N>;
 
 // A bool as one byte, 0 or 1. Cereal reads a bool as its raw byte, so any other value would
 // become a bool no program may hold (undefined behaviour where it is read): refused instead.
@@ -232,7 +234,7 @@ template <class Archive> void serialize(Archive& a, BaselineObject& m) {
   a(m.object, s.position.x, s.position.y, s.position.z, s.orientation.w, s.orientation.x,
     s.orientation.y, s.orientation.z, s.linear_velocity.x, s.linear_velocity.y,
     s.linear_velocity.z, s.angular_velocity.x, s.angular_velocity.y, s.angular_velocity.z,
-    StrictBool{s.at_rest}, BoundedUserBytes{m.user_bytes});
+    StrictBool{s.at_rest}, BoundedBytes{m.user_bytes});
 }
 template <class Archive> void serialize(Archive& a, Baseline& m) {
   a(m.frame, BoundedVector<BaselineObject>{m.objects}, StrictBool{m.last});
@@ -242,7 +244,7 @@ template <class Archive> void serialize(Archive& a, Spawn& m) {
   a(m.frame, m.object, m.slot, m.type, s.position.x, s.position.y, s.position.z, s.orientation.w,
     s.orientation.x, s.orientation.y, s.orientation.z, s.linear_velocity.x, s.linear_velocity.y,
     s.linear_velocity.z, s.angular_velocity.x, s.angular_velocity.y, s.angular_velocity.z,
-    StrictBool{s.at_rest});
+    StrictBool{s.at_rest}, BoundedBytes{m.bytes});
 }
 template <class Archive> void serialize(Archive& a, Removal& m) { a(m.frame, m.object); }
 template <class Archive> void serialize(Archive& a, WorldChanges& m) {

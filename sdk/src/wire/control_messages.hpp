@@ -129,14 +129,15 @@ struct Baseline {
 };
 
 /// An object that appears during play: from `frame` on it is in spawn slot `slot` (counted
-/// from the first slot), of game type `type`, in `state` at that frame. `object` carries the
-/// spawning peer (kSpawnedIdBit | peer << 16 | sequence).
+/// from the first slot), of game type `type`, in `state` at that frame, with the spawner's
+/// `bytes` (version 12). `object` carries the spawning peer (kSpawnedIdBit | peer << 16 | sequence).
 struct Spawn {
   Frame frame = kNoFrame;
   ObjectId object = 0;
   std::uint32_t slot = 0;
   std::uint16_t type = 0;
   ObjectState state;
+  SpawnBytes bytes;  ///< 0..kMaxSpawnBytes (the receiver checks SpawnConfig::max_spawn_bytes)
 
   bool operator==(const Spawn&) const = default;
 };

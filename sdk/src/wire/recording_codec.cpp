@@ -184,6 +184,10 @@ void visit_config(Visitor& v, PeerConfig& c) {
   m.max_message_bytes = static_cast<std::size_t>(message_bytes);
   m.max_bytes_per_second = static_cast<std::size_t>(bytes_per_second);
   m.max_queued = static_cast<std::size_t>(queued);
+  // Since version 4, too: what a spawn may carry.
+  auto spawn_bytes = static_cast<std::uint16_t>(std::min<std::size_t>(sp.max_spawn_bytes, 0xFFFF));
+  v(spawn_bytes);
+  sp.max_spawn_bytes = spawn_bytes;
 }
 
 template <class Visitor>
@@ -304,6 +308,23 @@ void RecordingWriter::join(const Address& address) {
 
 void RecordingWriter::leave() { out_.push_back(static_cast<std::uint8_t>(RecordKind::leave)); }
 
+void RecordingWriter::spawn(std::uint16_t type, const ObjectState& state, std::span<const std::uint8_t> bytes,
+                            ObjectId object) {
+  Out out{out_};
+  out.u8(static_cast<std::uint8_t>(RecordKind::spawn));
+  out.varint(type);
+  write_state(out, state);
+  out.varint(bytes.size());
+  out.raw(bytes);
+  out.varint(object);
+}
+
+void RecordingWriter::remove(ObjectId object) {
+  Out out{out_};
+  out.u8(static_cast<std::uint8_t>(RecordKind::remove));
+  out.varint(object);
+}
+
 void RecordingWriter::check(const RecordedCheck& check) {
   Out out{out_};
   out.u8(static_cast<std::uint8_t>(RecordKind::check));
@@ -386,7 +407,16 @@ DecodeStatus RecordingReader::next(Record& r, bool& at_end) {
       r.address = read_address(in);
       break;
     case RecordKind::input: in(r.input.axis), in(r.input.buttons), in(r.input.bytes); break;
-    case RecordKind::controlled: r.object = in.bounded<ObjectId>(in.varint(), 0xFFFFFFFFu); break;
+    case RecordKind::controlled:
+    case RecordKind::remove: r.object = in.bounded<ObjectId>(in.varint(), 0xFFFFFFFFu); break;
+    case RecordKind::spawn: {
+      r.type = in.bounded<std::uint16_t>(in.varint(), 0xFFFF);
+      r.state = read_state(in);
+      const std::span<const std::uint8_t> bytes = in.raw(in.bounded<std::size_t>(in.varint(), kMaxSpawnBytes));
+      r.spawn_bytes.assign(bytes);
+      r.object = in.bounded<ObjectId>(in.varint(), 0xFFFFFFFFu);
+      break;
+    }
     case RecordKind::check:
     case RecordKind::end: {
       int frame = 0;

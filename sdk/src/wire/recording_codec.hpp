@@ -13,6 +13,7 @@
 #include "shoal/state.hpp"
 #include "shoal/transport.hpp"
 #include "wire/packet_header.hpp"
+#include "wire/user_bytes.hpp"
 
 namespace shoal::wire {
 
@@ -32,6 +33,8 @@ enum class RecordKind : std::uint8_t {
   leave = 11,          ///< the peer left: nothing after it is replayed
   check = 12,          ///< what the peer held after an update that changed its frames
   end = 13,            ///< the last record: the newest frame's states
+  spawn = 14,          ///< the game spawned `object` of `type` in `state` with `spawn_bytes` (version 4)
+  remove = 15,         ///< the game removed `object` (version 4)
 };
 
 /// Digests (core::Digest) of what the peer did up to a point, to tell a replay's first
@@ -65,7 +68,10 @@ struct Record {
   std::span<const std::uint8_t> payload;    ///< poll: a view into the recording's bytes
   Address address;                          ///< local_address, remote_address, join
   Input input;                              ///< input
-  ObjectId object = 0;                      ///< controlled
+  ObjectId object = 0;                      ///< controlled, spawn (the id returned), remove
+  std::uint16_t type = 0;                   ///< spawn
+  ObjectState state;                        ///< spawn
+  SpawnBytes spawn_bytes;                   ///< spawn
   RecordedCheck check;                      ///< check, end
   std::vector<ObjectState> states;          ///< end: every body's, at check.frame
 };
@@ -85,6 +91,8 @@ class RecordingWriter {
   void host();
   void join(const Address& address);
   void leave();
+  void spawn(std::uint16_t type, const ObjectState& state, std::span<const std::uint8_t> bytes, ObjectId object);
+  void remove(ObjectId object);
   void check(const RecordedCheck& check);
   void end(const RecordedCheck& check, std::span<const ObjectState> states);
 

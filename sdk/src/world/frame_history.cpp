@@ -176,10 +176,14 @@ void FrameHistory::start_frame(Frame f, bool first) {
   if (first) {
     std::fill_n(slot_exists_.begin() + static_cast<std::ptrdiff_t>(to), rows, 0);
     std::fill_n(slot_types_.begin() + static_cast<std::ptrdiff_t>(to), rows, 0);
+    std::fill_n(slot_bytes_.begin() + static_cast<std::ptrdiff_t>(to * slot_stride_), rows * static_cast<std::ptrdiff_t>(slot_stride_), 0);
   } else if (slot(f - 1) != slot(f)) {
     const auto from = static_cast<std::ptrdiff_t>(slot(f - 1) * slot_count_);
     std::copy_n(slot_exists_.begin() + from, rows, slot_exists_.begin() + static_cast<std::ptrdiff_t>(to));
     std::copy_n(slot_types_.begin() + from, rows, slot_types_.begin() + static_cast<std::ptrdiff_t>(to));
+    const auto stride = static_cast<std::ptrdiff_t>(slot_stride_);
+    std::copy_n(slot_bytes_.begin() + from * stride, rows * stride,
+                slot_bytes_.begin() + static_cast<std::ptrdiff_t>(to) * stride);
   }
   const std::size_t base = slot(f) * body_count_;
   std::fill_n(confirmed_.begin() + static_cast<std::ptrdiff_t>(base), body_count_, 0);
@@ -282,7 +286,7 @@ std::span<const std::uint8_t> FrameHistory::user_bytes(Frame f, BodyIndex body) 
           user_bytes_per_body_};
 }
 
-void FrameHistory::set_spawn_slots(BodyIndex first, std::size_t count) {
+void FrameHistory::set_spawn_slots(BodyIndex first, std::size_t count, std::size_t max_spawn_bytes) {
   if (first + count > body_count_) {
     throw std::invalid_argument("FrameHistory::set_spawn_slots: slots " + std::to_string(first) + ".." +
                                 std::to_string(first + count) + " beyond the " + std::to_string(body_count_) +
@@ -292,6 +296,18 @@ void FrameHistory::set_spawn_slots(BodyIndex first, std::size_t count) {
   slot_count_ = count;
   slot_exists_.assign(static_cast<std::size_t>(depth_) * count, 0);
   slot_types_.assign(static_cast<std::size_t>(depth_) * count, 0);
+  slot_stride_ = max_spawn_bytes > 0 && count > 0 ? 1 + max_spawn_bytes : 0;
+  slot_bytes_.assign(static_cast<std::size_t>(depth_) * count * slot_stride_, 0);
+}
+
+std::span<std::uint8_t> FrameHistory::slot_bytes(Frame f, std::size_t k) {
+  if (!has(f) || slot_stride_ == 0 || k >= slot_count_) return {};
+  return {slot_bytes_.data() + (slot(f) * slot_count_ + k) * slot_stride_, slot_stride_};
+}
+
+std::span<const std::uint8_t> FrameHistory::slot_bytes(Frame f, std::size_t k) const {
+  if (!has(f) || slot_stride_ == 0 || k >= slot_count_) return {};
+  return {slot_bytes_.data() + (slot(f) * slot_count_ + k) * slot_stride_, slot_stride_};
 }
 
 std::span<std::uint8_t> FrameHistory::slot_exists(Frame f) {

@@ -83,10 +83,11 @@ class FrameHistory {
   std::span<const std::uint8_t> user_bytes(Frame f, BodyIndex body) const;
 
   /// Spawn slots (Simulation::spawn_slot_count): bodies first..first+count-1 get, per frame,
-  /// whether the slot holds a body and of which type, so that restoring a frame restores
-  /// which bodies exist. A new frame starts with the frame before's; the first frame with every
-  /// slot empty. Call before recording a frame (it forgets the rows); count 0: no slots.
-  void set_spawn_slots(BodyIndex first, std::size_t count);
+  /// whether the slot holds a body, of which type and with which spawn bytes (at most
+  /// `max_spawn_bytes` of them), so that restoring a frame restores which bodies exist. A new
+  /// frame starts with the frame before's; the first frame with every slot empty. Call before
+  /// recording a frame (it forgets the rows); count 0: no slots.
+  void set_spawn_slots(BodyIndex first, std::size_t count, std::size_t max_spawn_bytes = 0);
   BodyIndex first_spawn_slot() const { return first_slot_; }
   std::size_t spawn_slot_count() const { return slot_count_; }
   /// Per slot of held frame f (index 0 = first_spawn_slot()): 1 when it holds a body; empty
@@ -96,6 +97,12 @@ class FrameHistory {
   /// Per slot of held frame f: the type of the body it holds (0 when empty).
   std::span<std::uint16_t> slot_types(Frame f);
   std::span<const std::uint16_t> slot_types(Frame f) const;
+  /// Slot k's spawn bytes at held frame f: a row of 1 + max_spawn_bytes bytes, the first the
+  /// count of those that follow (0 when empty). Empty for a frame not held, or without bytes.
+  std::span<std::uint8_t> slot_bytes(Frame f, std::size_t k);
+  std::span<const std::uint8_t> slot_bytes(Frame f, std::size_t k) const;
+  /// The size of one slot_bytes() row: 1 + max_spawn_bytes, or 0 without spawn bytes.
+  std::size_t slot_bytes_stride() const { return slot_stride_; }
 
   /// Forgets every frame, e.g. before starting again at another frame.
   void clear();
@@ -144,6 +151,8 @@ class FrameHistory {
   std::size_t slot_count_ = 0;
   std::vector<std::uint8_t> slot_exists_;  // depth x slot_count_
   std::vector<std::uint16_t> slot_types_;  // depth x slot_count_
+  std::size_t slot_stride_ = 0;            // 1 + max spawn bytes, or 0
+  std::vector<std::uint8_t> slot_bytes_;   // depth x slot_count_ x slot_stride_
 };
 
 }  // namespace shoal::world

@@ -52,7 +52,8 @@ std::size_t ReferencePhysics::spawn_slot_count() const {
   return impl_->slots_added ? impl_->bodies.size() - impl_->first_slot : 0;
 }
 
-void ReferencePhysics::add_body(BodyIndex body, std::uint16_t type, const ObjectState& state) {
+void ReferencePhysics::add_body(BodyIndex body, std::uint16_t type, const ObjectState& state,
+                                std::span<const std::uint8_t> /*spawn_bytes*/) {
   Impl& m = *impl_;
   if (!m.is_slot(body) || m.present[body] != 0) {
     throw std::invalid_argument("ReferencePhysics::add_body: body " + std::to_string(body) +

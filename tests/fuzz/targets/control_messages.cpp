@@ -31,7 +31,9 @@ bool plausible(const Pong& m) {
          m.pace_rate <= 1;
 }
 bool plausible(const WorldChanges& m) {
-  return std::all_of(m.spawns.begin(), m.spawns.end(), [](const Spawn& s) { return is_plausible(s.state) && s.frame >= 0; });
+  return std::all_of(m.spawns.begin(), m.spawns.end(), [](const Spawn& s) {
+    return is_plausible(s.state) && s.frame >= 0 && s.bytes.size <= kMaxSpawnBytes;
+  });
 }
 template <class Message>
 bool plausible(const Message&) { return true; }

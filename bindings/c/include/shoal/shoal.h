@@ -61,6 +61,8 @@ extern "C" {
 #define SHOAL_EVENT_MAX_OBJECTS 32     /**< objects a desync event lists at most */
 #define SHOAL_MAX_RELIABLE_MESSAGE_BYTES 16384   /**< the most bytes one reliable game message carries (since version 12) */
 #define SHOAL_MAX_UNRELIABLE_MESSAGE_BYTES 1192  /**< the most bytes one unreliable game message carries (since version 12) */
+#define SHOAL_MAX_INPUT_BYTES 64       /**< bytes of the game's own input per frame, at most (since version 12) */
+#define SHOAL_MAX_SPAWN_BYTES 64       /**< spawn bytes one spawned object carries, at most (since version 12) */
 
 /** Status codes: SHOAL_OK or one of the negative errors below. */
 typedef enum shoal_error {
@@ -251,6 +253,13 @@ typedef struct shoal_peer_config {
   shoal_log_callback log_callback;     /**< NULL (default): no log line is even formatted */
   void* log_user;                      /**< handed to log_callback */
   int32_t log_level;                   /**< the least shoal_log_level passed to log_callback (default SHOAL_LOG_INFO) */
+  /* Since version 12: the game's own input, and objects spawned during play (shoal::SpawnConfig). */
+  int32_t input_bytes;                 /**< bytes of the game's own input per frame (shoal_peer_set_input_bytes), 0..SHOAL_MAX_INPUT_BYTES; must match on all peers */
+  uint32_t max_objects_per_peer;       /**< live spawned objects per peer, 1..65535; each peer spawns into its own range of this many slots */
+  int32_t max_spawns_per_second;       /**< spawns one peer may make per second, 1..10000; more from a remote peer are dropped */
+  uint32_t max_spawn_bytes;            /**< spawn bytes one spawn may carry, 0..SHOAL_MAX_SPAWN_BYTES; kept per slot and history frame */
+  const uint16_t* removed_on_leave;    /**< NULL or removed_on_leave_count types whose objects vanish when their owner leaves (copied when the peer is created); the others pass to the default owner */
+  uint32_t removed_on_leave_count;     /**< rows of removed_on_leave */
 } shoal_peer_config;
 
 /** Fills *config with the defaults of a default-constructed shoal::PeerConfig. */
@@ -295,6 +304,15 @@ SHOAL_C_API int shoal_world_add_sphere(shoal_world* world, uint32_t object, floa
 SHOAL_C_API int shoal_world_add_box(shoal_world* world, uint32_t object, float half_x,
                                     float half_y, float half_z, float mass,
                                     const shoal_object_state* initial);
+/** Spawning in the reference physics (since version 12; see shoal_peer_spawn): spawned objects
+ *  of `type` are spheres of this radius and mass (> 0). Before the peer is created. */
+SHOAL_C_API int shoal_world_set_spawn_sphere(shoal_world* world, uint16_t type, float radius, float mass);
+/** Spawned objects of `type` are boxes of these half extents (m) and mass (> 0). */
+SHOAL_C_API int shoal_world_set_spawn_box(shoal_world* world, uint16_t type, float half_x, float half_y,
+                                          float half_z, float mass);
+/** Reserves `count` spawn slots after the fixed bodies (add every fixed body first); once, before
+ *  the peer is created. */
+SHOAL_C_API int shoal_world_add_spawn_slots(shoal_world* world, uint32_t count);
 
 /* ---------------------------------------------------------------- a game's own simulation */
 
@@ -349,6 +367,14 @@ typedef struct shoal_simulation_callbacks {
   void (*read_user_bytes)(void* user, uint32_t body, uint8_t* out, uint32_t size);
   /** Sets a body's user bytes from bytes (size of them). */
   void (*write_user_bytes)(void* user, uint32_t body, const uint8_t* bytes, uint32_t size);
+
+  /* Optional, since version 12 (zero it when unused). */
+
+  /** Instead of step, when given: the same, with each input's own bytes (input_bytes of
+   *  shoal_peer_config of them count; the rest are 0): input i's are
+   *  input_bytes[i * SHOAL_MAX_INPUT_BYTES .. + SHOAL_MAX_INPUT_BYTES - 1]. */
+  void (*step_with_bytes)(void* user, int32_t frame, const shoal_body_input* inputs, const uint8_t* input_bytes,
+                          uint32_t input_count);
 } shoal_simulation_callbacks;
 
 /** Spawning (since version 11): bodies that appear and vanish during play go into spawn slots,
@@ -363,6 +389,15 @@ typedef struct shoal_spawn_callbacks {
   void (*add_body)(void* user, uint32_t body, uint16_t type, const shoal_object_state* state);
   /** Empties slot `body`: it then reads as the default state at rest and touches nothing. */
   void (*remove_body)(void* user, uint32_t body);
+  /** Optional, since version 12 (zero it when unused): instead of add_body when given, the same
+   *  with the object's spawn bytes (size of them, 0..max_spawn_bytes; bytes may be NULL when
+   *  size is 0), as the spawner gave shoal_peer_spawn. Then add_body may be NULL. */
+  void (*add_body_with_bytes)(void* user, uint32_t body, uint16_t type, const shoal_object_state* state,
+                              const uint8_t* bytes, uint32_t size);
+  /** Optional, since version 12: 1 when add_body can build bodies of `type`, else 0. Spawns of
+   *  other types are refused (shoal_peer_spawn) or dropped (from other peers), so add_body never
+   *  sees them. NULL = every type. */
+  int (*can_spawn)(void* user, uint16_t type);
 } shoal_spawn_callbacks;
 
 /** Wraps the callbacks (copied; `user` must outlive the simulation) in *out_simulation. */
@@ -744,6 +779,10 @@ SHOAL_C_API int shoal_peer_leave(shoal_peer* peer);
 SHOAL_C_API int shoal_peer_set_controlled(shoal_peer* peer, uint32_t object);
 /** Input for the frames simulated from now on, until changed. */
 SHOAL_C_API int shoal_peer_set_input(shoal_peer* peer, const shoal_input* input);
+/** The game's own input bytes for the frames simulated from now on, until changed (since version
+ *  12): `size` (0..input_bytes of the config) bytes; the rest of the input's bytes become 0.
+ *  Kept beside the axis and buttons of shoal_peer_set_input, which leaves them as they are. */
+SHOAL_C_API int shoal_peer_set_input_bytes(shoal_peer* peer, const uint8_t* bytes, uint32_t size);
 /** Receives, catches up, steps the frames due by the steady clock, sends; once per render frame. */
 SHOAL_C_API int shoal_peer_update(shoal_peer* peer);
 /** Same at an explicit time (us on any monotonic clock), e.g. the memory network's time. */
@@ -796,6 +835,38 @@ SHOAL_C_API int shoal_peer_visual(const shoal_peer* peer, uint32_t object,
 SHOAL_C_API int shoal_peer_owner(const shoal_peer* peer, uint32_t object, uint16_t* out_owner);
 /** Where other peers reach this one (the actual port when bound to port 0). */
 SHOAL_C_API int shoal_peer_address(const shoal_peer* peer, shoal_address* out_address);
+/* Objects spawned during play (since version 12; docs/spawning.md). The simulation needs spawn
+ * slots: shoal_world_add_spawn_slots, or shoal_simulation_set_spawning. */
+
+/** What shoal_peer_spawned_object tells of a live spawned object. */
+typedef struct shoal_spawned_object {
+  uint32_t object;                     /**< its id (it carries the spawner) */
+  uint16_t type;                       /**< the game-defined type given to shoal_peer_spawn */
+  uint16_t spawner;                    /**< the peer that spawned it */
+  uint16_t owner;                      /**< its owner now: the spawner, or the default owner once the spawner left */
+  int32_t frame;                       /**< the frame it was spawned in, as the spawner named it */
+  uint32_t byte_count;                 /**< bytes of bytes[] in use */
+  uint8_t bytes[SHOAL_MAX_SPAWN_BYTES]; /**< its spawn bytes */
+} shoal_spawned_object;
+
+/** Spawns an object of game-defined `type` in *state, owned by this peer, from the next frame on
+ *  every peer; *out_object = its id. `bytes` (size of them, at most max_spawn_bytes; NULL with 0)
+ *  reach every peer's add_body. SHOAL_ERROR_INVALID_STATE before the match, without spawn slots
+ *  or past the limits (live objects, spawns per second); SHOAL_ERROR_INVALID_ARGUMENT for a type
+ *  the simulation does not spawn, a non-finite state or too many bytes. */
+SHOAL_C_API int shoal_peer_spawn(shoal_peer* peer, uint16_t type, const shoal_object_state* state,
+                                 const uint8_t* bytes, uint32_t size, uint32_t* out_object);
+/** Removes a spawned object this peer owns, from the next frame, on every peer.
+ *  SHOAL_ERROR_UNKNOWN_OBJECT for an object that is no live spawned one; SHOAL_ERROR_INVALID_STATE
+ *  when another peer owns it. */
+SHOAL_C_API int shoal_peer_remove(shoal_peer* peer, uint32_t object);
+/** The live spawned objects, ascending id: writes up to `capacity` ids, *out_count = how many live. */
+SHOAL_C_API int shoal_peer_spawned_objects(const shoal_peer* peer, uint32_t* out_ids, uint32_t capacity,
+                                           uint32_t* out_count);
+/** A live spawned object's type, spawner, owner, frame and spawn bytes;
+ *  SHOAL_ERROR_UNKNOWN_OBJECT for any other id. */
+SHOAL_C_API int shoal_peer_spawned_object(const shoal_peer* peer, uint32_t object, shoal_spawned_object* out_object);
+
 /** The peer's counters. */
 SHOAL_C_API int shoal_peer_stats(const shoal_peer* peer, shoal_stats* out_stats);
 /** Remote peer number `index` (0..remote_count-1 of shoal_stats) and its link. */

@@ -68,6 +68,24 @@ SHOAL_C_API int shoal_box2d_world_add_box(shoal_box2d_world* world, uint32_t obj
  *  shoal_simulation_create(). A wrapper of its own may sit between (to count or log). */
 SHOAL_C_API int shoal_box2d_world_callbacks(shoal_box2d_world* world, shoal_simulation_callbacks* out_callbacks);
 
+/* Spawning (since SHOAL_C_API_VERSION 12; see shoal_peer_spawn): declare what each spawned type
+ * is, then reserve the slots after every shared body, then hand the slots to the simulation:
+ *   shoal_box2d_world_set_spawn_disc(w, 7, 0.2f, 4);  shoal_box2d_world_add_spawn_slots(w, 64);
+ *   shoal_box2d_world_callbacks(w, &cb);  shoal_simulation_create(&cb, &sim);
+ *   shoal_box2d_world_spawn_callbacks(w, &sc);  shoal_simulation_set_spawning(sim, &sc); */
+
+/** Objects of `type` spawned during play are discs of this radius and density (friction,
+ *  restitution and damping from the world's config). Before shoal_box2d_world_add_spawn_slots. */
+SHOAL_C_API int shoal_box2d_world_set_spawn_disc(shoal_box2d_world* world, uint16_t type, float radius, float density);
+/** Objects of `type` spawned during play are boxes of these half extents and density. */
+SHOAL_C_API int shoal_box2d_world_set_spawn_box(shoal_box2d_world* world, uint16_t type, float half_x, float half_y,
+                                                float density);
+/** Reserves `count` spawn slots after the shared bodies (one body per slot and spawned type is
+ *  built now and parked until spawned); once. */
+SHOAL_C_API int shoal_box2d_world_add_spawn_slots(shoal_box2d_world* world, uint32_t count);
+/** Fills *out_callbacks with the world's spawn slots, for shoal_simulation_set_spawning(). */
+SHOAL_C_API int shoal_box2d_world_spawn_callbacks(shoal_box2d_world* world, shoal_spawn_callbacks* out_callbacks);
+
 #ifdef __cplusplus
 }
 #endif

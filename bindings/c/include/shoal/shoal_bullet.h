@@ -66,6 +66,22 @@ SHOAL_C_API int shoal_bullet_world_add_box(shoal_bullet_world* world, uint32_t o
  *  shoal_simulation_create(). A wrapper of its own may sit between (to count or log). */
 SHOAL_C_API int shoal_bullet_world_callbacks(shoal_bullet_world* world, shoal_simulation_callbacks* out_callbacks);
 
+/* Spawning (since SHOAL_C_API_VERSION 12; see shoal_peer_spawn): declare what each spawned type
+ * is, then reserve the slots after every shared body, then hand the slots to the simulation
+ * with shoal_bullet_world_spawn_callbacks and shoal_simulation_set_spawning. */
+
+/** Objects of `type` spawned during play are spheres of this radius and mass (> 0; friction,
+ *  restitution and damping from the world's config). Before shoal_bullet_world_add_spawn_slots. */
+SHOAL_C_API int shoal_bullet_world_set_spawn_sphere(shoal_bullet_world* world, uint16_t type, float radius, float mass);
+/** Objects of `type` spawned during play are boxes of these half extents and mass (> 0). */
+SHOAL_C_API int shoal_bullet_world_set_spawn_box(shoal_bullet_world* world, uint16_t type, shoal_vec3 half_extents,
+                                                 float mass);
+/** Reserves `count` spawn slots after the shared bodies (one body per slot and spawned type is
+ *  made now and parked until spawned); once. */
+SHOAL_C_API int shoal_bullet_world_add_spawn_slots(shoal_bullet_world* world, uint32_t count);
+/** Fills *out_callbacks with the world's spawn slots, for shoal_simulation_set_spawning(). */
+SHOAL_C_API int shoal_bullet_world_spawn_callbacks(shoal_bullet_world* world, shoal_spawn_callbacks* out_callbacks);
+
 #ifdef __cplusplus
 }
 #endif

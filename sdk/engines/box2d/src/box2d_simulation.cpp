@@ -41,8 +41,9 @@ float angle_of(const Quat& q) { return 2 * std::atan2(q.z, q.w); }
 
 bool same_bits(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
 
-// The radius around the body's origin that holds all its fixtures.
-float bounding_radius_of(b2Body& body) {
+}  // namespace
+
+float box2d::bounding_radius_of(b2Body& body) {
   float radius = 0;
   for (b2Fixture* f = body.GetFixtureList(); f != nullptr; f = f->GetNext()) {
     const b2Shape& shape = *f->GetShape();
@@ -68,8 +69,6 @@ float bounding_radius_of(b2Body& body) {
   return radius;
 }
 
-}  // namespace
-
 Box2dSimulation::Box2dSimulation(b2World& world, const Box2dSimulationConfig& config) {
   validate(config);
   if (world.GetSubStepping()) {
@@ -84,6 +83,7 @@ Box2dSimulation::~Box2dSimulation() = default;
 BodyIndex Box2dSimulation::add_body(ObjectId id, b2Body& body, std::uint16_t type) {
   Impl& m = *impl_;
   const std::string which = "body " + std::to_string(id);
+  if (!m.spawn.bodies.empty()) m.table.fail("add_body", which + " after the spawn slots: expected every body registered first");
   if (body.GetWorld() != &m.world) {
     m.table.fail("add_body", which + " belongs to another b2World: expected a body of the world given to the constructor");
   }
@@ -94,7 +94,7 @@ BodyIndex Box2dSimulation::add_body(ObjectId id, b2Body& body, std::uint16_t typ
     m.table.fail("add_body", which + " is static or kinematic: expected a dynamic body (static ones need no "
                                      "registering; kinematic ones are moved by the game, which a catch-up cannot replay)");
   }
-  const BodyIndex index = m.table.add(id, bounding_radius_of(body), type, ObjectState{});
+  const BodyIndex index = m.table.add(id, box2d::bounding_radius_of(body), type, ObjectState{});
   m.bodies.push_back(&body);
   m.masses.push_back({box2d_internals::mass(body), body.GetLocalCenter()});
   m.was_awake.push_back(0);
@@ -136,6 +136,7 @@ void Box2dSimulation::write(BodyIndex b, const ObjectState& state) {
   Impl& m = *impl_;
   m.table.check(b, "write");
   m.table.check_finite(b, state, "write");
+  if (m.empty_slot(b)) return;  // an empty slot ignores writes
   m.apply(b, state);
 }
 
@@ -143,6 +144,7 @@ void Box2dSimulation::set_frozen(BodyIndex b, bool frozen) {
   Impl& m = *impl_;
   m.table.check(b, "set_frozen");
   if (frozen == m.table.frozen(b)) return;
+  if (m.empty_slot(b)) return m.table.set_frozen(b, frozen);  // kept for the body that fills it
   if (frozen) {
     m.freeze(b);
   } else {
@@ -164,21 +166,21 @@ void Box2dSimulation::step(Frame, std::span<const BodyInput> inputs) {
   m.check_every_dynamic_body_registered();
   if (box2d::Snapshot* snapshot = m.snapshots.take_marked()) m.take_snapshot(*snapshot);
   for (const BodyInput& in : inputs) {
-    if (m.table.frozen(in.body)) continue;
+    if (m.table.frozen(in.body) || m.empty_slot(in.body)) continue;
     if (m.input_handler) {
       m.input_handler(*m.bodies[in.body], in.input);
     } else {
       m.push(*m.bodies[in.body], in.input);
     }
   }
-  for (BodyIndex b = 0; b < m.table.size(); ++b) m.was_awake[b] = m.bodies[b]->IsAwake() ? 1 : 0;
+  for (BodyIndex b = 0; b < m.table.size(); ++b) m.was_awake[b] = m.bodies[b]->IsAwake() && !m.empty_slot(b) ? 1 : 0;
   m.world.Step(m.config.dt, m.config.velocity_iterations, m.config.position_iterations);
   // Only a body awake before or after the step can have moved (one asleep throughout kept its
   // pose and zero velocities): those are re-read and written back (see BodyTable).
   std::vector<BodyIndex>& changed = m.table.changed();
   changed.clear();
   for (BodyIndex b = 0; b < m.table.size(); ++b) {
-    if (m.table.frozen(b) || (m.was_awake[b] == 0 && !m.bodies[b]->IsAwake())) continue;
+    if (m.table.frozen(b) || m.empty_slot(b) || (m.was_awake[b] == 0 && !m.bodies[b]->IsAwake())) continue;
     changed.push_back(b);
     m.apply(b, m.engine_state(b));
   }
@@ -211,6 +213,7 @@ ObjectState Box2dSimulation::Impl::engine_state(BodyIndex b) const {
 }
 
 void Box2dSimulation::Impl::apply(BodyIndex b, const ObjectState& s, bool resync) {
+  if (empty_slot(b)) return;  // it reads as empty_slot_state(), its parked body untouched
   table.state(b) = s;
   b2Body& body = *bodies[b];
   const b2Vec2 position(s.position.x, s.position.y);
@@ -237,19 +240,28 @@ void Box2dSimulation::Impl::apply(BodyIndex b, const ObjectState& s, bool resync
 
 void Box2dSimulation::Impl::freeze(BodyIndex b) {
   table.set_frozen(b, true);
-  // A static body: not stepped, an obstacle to the others. SetType also drops its contacts;
-  // new ones are looked for at the next step's start.
-  bodies[b]->SetType(b2_staticBody);
-  box2d_internals::new_contacts(world) = true;
+  if (empty_slot(b)) return;
+  make_static(*bodies[b]);
   apply(b, table.state(b));
 }
 
 void Box2dSimulation::Impl::thaw(BodyIndex b) {
-  b2Body& body = *bodies[b];
+  if (!empty_slot(b)) make_dynamic(*bodies[b], masses[b]);
+  table.set_frozen(b, false);
+  apply(b, table.state(b));
+}
+
+void Box2dSimulation::Impl::make_static(b2Body& body) {
+  // A static body: not stepped, an obstacle to the others. SetType also drops its contacts;
+  // new ones are looked for at the next step's start.
+  body.SetType(b2_staticBody);
+  box2d_internals::new_contacts(world) = true;
+}
+
+void Box2dSimulation::Impl::make_dynamic(b2Body& body, const Mass& kept) {
   body.SetType(b2_dynamicBody);
   // SetType recomputed the mass from the fixtures, which need not be what the game set: its
   // centre goes back through SetMassData, the values themselves bit for bit.
-  const Mass& kept = masses[b];
   b2MassData data;
   data.mass = kept.exact.mass;
   data.center = kept.local_center;
@@ -257,8 +269,6 @@ void Box2dSimulation::Impl::thaw(BodyIndex b) {
   body.SetMassData(&data);
   box2d_internals::set_mass(body, kept.exact);
   box2d_internals::new_contacts(world) = true;
-  table.set_frozen(b, false);
-  apply(b, table.state(b));
 }
 
 void Box2dSimulation::Impl::check_every_dynamic_body_registered() {

@@ -9,6 +9,7 @@
 #include "box2d_internals.hpp"
 #include "shoal/box2d_simulation.hpp"
 #include "snapshot_ring.hpp"
+#include "spawn_pool.hpp"
 
 namespace shoal {
 namespace box2d {
@@ -42,10 +43,18 @@ struct Snapshot {
   bool step_complete = true;
 };
 
+/// The radius around the body's origin that holds all its fixtures.
+float bounding_radius_of(b2Body& body);
+
 }  // namespace box2d
 
 struct Box2dSimulation::Impl {
   Impl(b2World& w, const Box2dSimulationConfig& c) : world(w), config(c), snapshots(c.history_frames) {}
+
+  struct Mass {
+    box2d_internals::Mass exact;
+    b2Vec2 local_center;
+  };
 
   /// write()'s effect on the engine: pose (moving the body's proxies when it changes, or
   /// whenever `resync`), velocities, and sleep or wake as at_rest says (a body already awake
@@ -55,6 +64,11 @@ struct Box2dSimulation::Impl {
   ObjectState engine_state(BodyIndex b) const;
   void freeze(BodyIndex b);
   void thaw(BodyIndex b);
+  /// A dynamic body made static in place, and back with its mass as registered.
+  void make_static(b2Body& body);
+  void make_dynamic(b2Body& body, const Mass& mass);
+  /// Spawn slot `b` holds no body (box2d_spawning.cpp): the engine's calls leave it alone.
+  bool empty_slot(BodyIndex b) const { return spawn.empty_slot(b); }
   void push(b2Body& body, const Input& input) const;
   /// Throws std::logic_error when the world holds a dynamic body nobody registered.
   void check_every_dynamic_body_registered();
@@ -72,11 +86,8 @@ struct Box2dSimulation::Impl {
   Box2dSimulationConfig config;
   engines::BodyTable table{"Box2dSimulation"};
   std::vector<b2Body*> bodies;                      // per registered body
-  struct Mass {
-    box2d_internals::Mass exact;
-    b2Vec2 local_center;
-  };
   std::vector<Mass> masses;                         // per body, as registered (for thawing)
+  engines::SpawnPool<b2Body, BodyMaker, Mass> spawn;  // spawn slots (box2d_spawning.cpp)
   std::vector<std::uint8_t> was_awake;              // step scratch
   std::vector<float> applied_angle;                 // per body: the angle its last write set
   std::vector<box2d::Snapshot::Body> kept_sleep;    // restore scratch

@@ -27,7 +27,9 @@ void Box2dSimulation::Impl::take_snapshot(box2d::Snapshot& s) {
   s.states.assign(table.states().begin(), table.states().end());
   s.bodies.resize(bodies.size());
   for (BodyIndex b = 0; b < bodies.size(); ++b) {
-    s.bodies[b] = {internals::sleep_time(*bodies[b]), internals::flags(*bodies[b]), table.frozen(b)};
+    s.bodies[b] = empty_slot(b) ? box2d::Snapshot::Body{0, 0, table.frozen(b)}
+                                : box2d::Snapshot::Body{internals::sleep_time(*bodies[b]), internals::flags(*bodies[b]),
+                                                        table.frozen(b)};
   }
   s.contacts.clear();
   for (b2Contact* c = world.GetContactList(); c != nullptr; c = c->GetNext()) {
@@ -64,6 +66,7 @@ void Box2dSimulation::Impl::restore_snapshot(const box2d::Snapshot& s) {
   if (!restored.sleep) {
     kept_sleep.resize(bodies.size());
     for (BodyIndex b = 0; b < bodies.size(); ++b) {
+      if (empty_slot(b)) continue;
       kept_sleep[b] = {internals::sleep_time(*bodies[b]), internals::flags(*bodies[b]), table.frozen(b)};
     }
   }
@@ -74,6 +77,7 @@ void Box2dSimulation::Impl::restore_snapshot(const box2d::Snapshot& s) {
   }
   const std::vector<box2d::Snapshot::Body>& sleep = restored.sleep ? s.bodies : kept_sleep;
   for (BodyIndex b = 0; b < bodies.size(); ++b) {
+    if (empty_slot(b)) continue;  // a parked body: restoring which slots hold bodies is Shoal's
     internals::sleep_time(*bodies[b]) = sleep[b].sleep_time;
     internals::flags(*bodies[b]) = sleep[b].flags;
     // A body written otherwise than it was then (an owner's state) gets the write's effects on
@@ -142,7 +146,7 @@ void Box2dSimulation::Impl::destroy_contacts() {
 void Box2dSimulation::Impl::restore_fresh() {
   destroy_contacts();
   for (BodyIndex b = 0; b < bodies.size(); ++b) {
-    if (table.frozen(b) || table.state(b).at_rest) continue;
+    if (table.frozen(b) || table.state(b).at_rest || empty_slot(b)) continue;
     internals::sleep_time(*bodies[b]) = 0;
   }
 }

@@ -41,24 +41,29 @@ BulletSimulation::BulletSimulation(BulletWorld& world, const BulletSimulationCon
 
 BulletSimulation::~BulletSimulation() = default;
 
-BodyIndex BulletSimulation::add_body(ObjectId id, btRigidBody& body, std::uint16_t type) {
-  Impl& m = *impl_;
-  const btCollisionObjectArray& objects = m.parts.dynamics.getCollisionObjectArray();
-  const std::string which = "body " + std::to_string(id);
+void BulletSimulation::Impl::check_new_body(btRigidBody& body, const char* call, const std::string& which) const {
+  const btCollisionObjectArray& objects = parts.dynamics.getCollisionObjectArray();
   if (body.getBroadphaseHandle() == nullptr || objects.findLinearSearch(&body) == objects.size()) {
-    m.table.fail("add_body", which + " is not in the BulletWorld: expected a body added to world.dynamics() first");
+    table.fail(call, which + " is not in the BulletWorld: expected a body added to world.dynamics() first");
   }
-  if (std::binary_search(m.registered.begin(), m.registered.end(), &body)) {
-    m.table.fail("add_body", which + ": that btRigidBody is registered already");
+  if (std::binary_search(registered.begin(), registered.end(), &body)) {
+    table.fail(call, which + ": that btRigidBody is registered already");
   }
   if (body.isStaticOrKinematicObject()) {
-    m.table.fail("add_body", which + " is static or kinematic: expected a dynamic body (static ones need no "
-                                     "registering; kinematic ones are moved by the game, which a catch-up cannot replay)");
+    table.fail(call, which + " is static or kinematic: expected a dynamic body (static ones need no "
+                             "registering; kinematic ones are moved by the game, which a catch-up cannot replay)");
   }
   if (body.getCcdMotionThreshold() > 0) {
-    m.table.fail("add_body", which + " has continuous collision detection on: its predictive contacts are not "
-                                     "restored, expected setCcdMotionThreshold(0)");
+    table.fail(call, which + " has continuous collision detection on: its predictive contacts are not "
+                             "restored, expected setCcdMotionThreshold(0)");
   }
+}
+
+BodyIndex BulletSimulation::add_body(ObjectId id, btRigidBody& body, std::uint16_t type) {
+  Impl& m = *impl_;
+  const std::string which = "body " + std::to_string(id);
+  if (!m.spawn.bodies.empty()) m.table.fail("add_body", which + " after the spawn slots: expected every body registered first");
+  m.check_new_body(body, "add_body", which);
   btVector3 center;
   btScalar radius = 0;
   body.getCollisionShape()->getBoundingSphere(center, radius);
@@ -104,6 +109,7 @@ void BulletSimulation::write(BodyIndex b, const ObjectState& state) {
   Impl& m = *impl_;
   m.table.check(b, "write");
   m.table.check_finite(b, state, "write");
+  if (m.empty_slot(b)) return;  // an empty slot ignores writes
   m.apply(b, state);
 }
 
@@ -111,6 +117,7 @@ void BulletSimulation::set_frozen(BodyIndex b, bool frozen) {
   Impl& m = *impl_;
   m.table.check(b, "set_frozen");
   if (frozen == m.table.frozen(b)) return;
+  if (m.empty_slot(b)) return m.table.set_frozen(b, frozen);  // kept for the body that fills it
   if (frozen) {
     m.freeze(b);
   } else {
@@ -129,21 +136,21 @@ void BulletSimulation::step(Frame, std::span<const BodyInput> inputs) {
   m.check_every_dynamic_body_registered();
   if (bullet::Snapshot* snapshot = m.snapshots.take_marked()) m.take_snapshot(*snapshot);
   for (const BodyInput& in : inputs) {
-    if (m.table.frozen(in.body)) continue;
+    if (m.table.frozen(in.body) || m.empty_slot(in.body)) continue;
     if (m.input_handler) {
       m.input_handler(*m.bodies[in.body], in.input);
     } else {
       m.push(*m.bodies[in.body], in.input);
     }
   }
-  for (BodyIndex b = 0; b < m.table.size(); ++b) m.was_active[b] = m.bodies[b]->isActive() ? 1 : 0;
+  for (BodyIndex b = 0; b < m.table.size(); ++b) m.was_active[b] = m.bodies[b]->isActive() && !m.empty_slot(b) ? 1 : 0;
   m.parts.dynamics.stepSimulation(m.config.dt, 0, m.config.dt);
   // Only a body awake before or after the step can have moved (one asleep throughout kept its
   // transform and zero velocities): those are re-read and written back (see BodyTable).
   std::vector<BodyIndex>& changed = m.table.changed();
   changed.clear();
   for (BodyIndex b = 0; b < m.table.size(); ++b) {
-    if (m.table.frozen(b) || (m.was_active[b] == 0 && !m.bodies[b]->isActive())) continue;
+    if (m.table.frozen(b) || m.empty_slot(b) || (m.was_active[b] == 0 && !m.bodies[b]->isActive())) continue;
     changed.push_back(b);
     m.apply(b, m.engine_state(b));
   }
@@ -181,6 +188,7 @@ ObjectState BulletSimulation::Impl::engine_state(BodyIndex b) const {
 }
 
 void BulletSimulation::Impl::apply(BodyIndex b, const ObjectState& s) {
+  if (empty_slot(b)) return;  // it reads as empty_slot_state(), its parked body untouched
   table.state(b) = s;
   btRigidBody& body = *bodies[b];
   const btTransform transform(btQuaternion(s.orientation.x, s.orientation.y, s.orientation.z, s.orientation.w),
@@ -202,29 +210,36 @@ void BulletSimulation::Impl::apply(BodyIndex b, const ObjectState& s) {
 }
 
 void BulletSimulation::Impl::freeze(BodyIndex b) {
+  table.set_frozen(b, true);
+  if (empty_slot(b)) return;
   btRigidBody& body = *bodies[b];
   set_aside[b] = {body.getLinearFactor(), body.getAngularFactor(), body.getCollisionFlags(),
                   body.getActivationState(), body.getDeactivationTime()};
-  table.set_frozen(b, true);
+  make_static(body);
+  apply(b, table.state(b));
+}
+
+void BulletSimulation::Impl::thaw(BodyIndex b) {
+  if (!empty_slot(b)) make_dynamic(*bodies[b], set_aside[b]);
+  table.set_frozen(b, false);
+  apply(b, table.state(b));
+}
+
+void BulletSimulation::Impl::make_static(btRigidBody& body) {
   // Static to Bullet (no integration, no gravity, not in islands) and immovable to the solver
   // (zero factors: it keeps its inverse mass, exactly, for when it thaws).
   body.setCollisionFlags(body.getCollisionFlags() | btCollisionObject::CF_STATIC_OBJECT);
   body.setLinearFactor(btVector3(0, 0, 0));
   body.setAngularFactor(btVector3(0, 0, 0));
   body.forceActivationState(ISLAND_SLEEPING);
-  apply(b, table.state(b));
 }
 
-void BulletSimulation::Impl::thaw(BodyIndex b) {
-  btRigidBody& body = *bodies[b];
-  const bullet::SetAside& kept = set_aside[b];
+void BulletSimulation::Impl::make_dynamic(btRigidBody& body, const bullet::SetAside& kept) {
   body.setCollisionFlags(kept.collision_flags);
   body.setLinearFactor(kept.linear_factor);
   body.setAngularFactor(kept.angular_factor);
   body.forceActivationState(kept.activation);
   body.setDeactivationTime(kept.deactivation_time);
-  table.set_frozen(b, false);
-  apply(b, table.state(b));
 }
 
 void BulletSimulation::Impl::check_every_dynamic_body_registered() {

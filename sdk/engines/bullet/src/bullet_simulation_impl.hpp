@@ -3,12 +3,14 @@
 // save and restore (bullet_snapshot.cpp).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "body_table.hpp"
 #include "bullet_world_parts.hpp"
 #include "shoal/bullet_simulation.hpp"
 #include "snapshot_ring.hpp"
+#include "spawn_pool.hpp"
 
 namespace shoal {
 namespace bullet {
@@ -47,7 +49,7 @@ struct Snapshot {
 
 struct BulletSimulation::Impl {
   Impl(BulletWorld& w, const BulletSimulationConfig& c)
-      : parts(w.parts()), config(c), snapshots(c.history_frames) {}
+      : world(w), parts(w.parts()), config(c), snapshots(c.history_frames) {}
 
   /// write()'s effect on the engine: pose, velocities, and sleep or wake as at_rest says (a
   /// body already awake keeps its deactivation timer). Also what the adapter answers read().
@@ -56,6 +58,13 @@ struct BulletSimulation::Impl {
   ObjectState engine_state(BodyIndex b) const;
   void freeze(BodyIndex b);
   void thaw(BodyIndex b);
+  /// What freezing a body does to it, and what thawing undoes (as `kept` says).
+  static void make_static(btRigidBody& body);
+  static void make_dynamic(btRigidBody& body, const bullet::SetAside& kept);
+  /// Spawn slot `b` holds no body (bullet_spawning.cpp): the engine's calls leave it alone.
+  bool empty_slot(BodyIndex b) const { return spawn.empty_slot(b); }
+  /// Throws std::invalid_argument (naming `call`) for a body add_body(id, body) refuses.
+  void check_new_body(btRigidBody& body, const char* call, const std::string& which) const;
   void push(btRigidBody& body, const Input& input) const;
   /// Throws std::logic_error when the world holds a dynamic body nobody registered.
   void check_every_dynamic_body_registered();
@@ -73,11 +82,13 @@ struct BulletSimulation::Impl {
   /// A frame not held: no contacts, timers from the at_rest flags.
   void restore_fresh();
 
+  BulletWorld& world;
   BulletWorld::Parts& parts;
   BulletSimulationConfig config;
   engines::BodyTable table{"BulletSimulation"};
   std::vector<btRigidBody*> bodies;            // per registered body
   std::vector<bullet::SetAside> set_aside;     // per body, while frozen
+  engines::SpawnPool<btRigidBody, BodyMaker, bullet::SetAside> spawn;  // spawn slots (bullet_spawning.cpp)
   std::vector<btMatrix3x3> applied_basis;      // per body: the rotation its last write set
   std::vector<std::uint8_t> was_active;        // step scratch
   std::vector<const btCollisionObject*> registered;  // sorted, for the check above

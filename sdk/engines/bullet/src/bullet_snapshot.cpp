@@ -29,6 +29,7 @@ void BulletSimulation::Impl::take_snapshot(bullet::Snapshot& s) {
   for (BodyIndex b = 0; b < bodies.size(); ++b) {
     const btRigidBody& body = *bodies[b];
     s.bodies[b] = {body.getActivationState(), body.getDeactivationTime(), table.frozen(b), set_aside[b]};
+    if (empty_slot(b)) s.bodies[b] = {ISLAND_SLEEPING, 0, table.frozen(b), set_aside[b]};  // its parked body: no state
   }
   s.pairs.clear();
   s.manifold_points.clear();
@@ -58,6 +59,7 @@ void BulletSimulation::Impl::restore_snapshot(const bullet::Snapshot& s) {
     const bool refrozen = saved.frozen != table.frozen(b);
     if (refrozen && saved.frozen) freeze(b);
     if (refrozen && !saved.frozen) thaw(b);
+    if (empty_slot(b)) continue;  // a parked body: restoring which slots hold bodies is Shoal's
     set_aside[b] = saved.set_aside;
     if (restored.activation) {
       bodies[b]->forceActivationState(saved.activation);
@@ -153,7 +155,7 @@ void BulletSimulation::Impl::set_points(btPersistentManifold& manifold, const bt
 void BulletSimulation::Impl::restore_fresh() {
   parts.broadphase.pairs().clear(&parts.dispatcher);
   for (BodyIndex b = 0; b < bodies.size(); ++b) {
-    if (table.frozen(b)) continue;
+    if (table.frozen(b) || empty_slot(b)) continue;
     bodies[b]->forceActivationState(table.state(b).at_rest ? ISLAND_SLEEPING : ACTIVE_TAG);
     bodies[b]->setDeactivationTime(0);
   }

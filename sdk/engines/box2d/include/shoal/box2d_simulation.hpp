@@ -101,6 +101,22 @@ class Box2dSimulation final : public Simulation {
   bool is_frozen(BodyIndex body) const;
   void set_restored_parts(const Box2dRestoredParts& parts);
 
+  /// Spawning (see Simulation::spawn_slot_count). Declares what add_body() builds for `type`:
+  /// `make` creates a dynamic body of the world (fixtures, mass, damping as the game wants;
+  /// its pose and velocities are overwritten). Call it for every spawned type, then
+  /// add_spawn_slots(); `make` is called then, never during play. Throws
+  /// std::invalid_argument for an empty function, or once slots exist.
+  using BodyMaker = std::function<b2Body&(b2World&)>;
+  void set_spawn_type(std::uint16_t type, BodyMaker make);
+  /// Reserves `count` spawn slots after every registered body (register those first): for
+  /// each slot, one body per spawned type is built with its maker and parked (static, far
+  /// below the world, touching nothing) until add_body() fills the slot with it. A freed slot
+  /// parks its body again, so Box2D's bodies, fixtures and broad-phase proxies never come or
+  /// go during play, and saved frames stay valid across spawns. Once; throws
+  /// std::invalid_argument without a spawned type, or when a maker returns a body that is not
+  /// a new dynamic body of the world.
+  void add_spawn_slots(std::size_t count);
+
   void step(Frame frame, std::span<const BodyInput> inputs) override;
   std::size_t body_count() const override;
   ObjectId body_id(BodyIndex body) const override;
@@ -120,6 +136,14 @@ class Box2dSimulation final : public Simulation {
   std::size_t user_bytes_size(std::uint16_t type) const override;
   void read_user_bytes(BodyIndex body, std::span<std::uint8_t> out) const override;
   void write_user_bytes(BodyIndex body, std::span<const std::uint8_t> bytes) override;
+  std::size_t spawn_slot_count() const override;
+  /// Throws std::invalid_argument for a body that is not an empty slot or a type without
+  /// set_spawn_type(). The spawn bytes are the game's: ignored here.
+  void add_body(BodyIndex body, std::uint16_t type, const ObjectState& state,
+                std::span<const std::uint8_t> spawn_bytes) override;
+  /// Throws std::invalid_argument for a body that is not a slot; an empty slot stays empty.
+  void remove_body(BodyIndex body) override;
+  bool can_spawn(std::uint16_t type) const override;
 
  private:
   struct Impl;

@@ -91,6 +91,22 @@ class BulletSimulation final : public Simulation {
   bool is_frozen(BodyIndex body) const;
   void set_restored_parts(const BulletRestoredParts& parts);
 
+  /// Spawning (see Simulation::spawn_slot_count). Declares what add_body() builds for `type`:
+  /// `make` creates a dynamic body, adds it to world.dynamics() and returns it (its shape,
+  /// mass and damping as the game wants; its pose and velocities are overwritten). The game
+  /// owns what it makes, as with registered bodies. Call it for every spawned type, then
+  /// add_spawn_slots(); `make` is called then, never during play. Throws
+  /// std::invalid_argument for an empty function, or once slots exist.
+  using BodyMaker = std::function<btRigidBody&(BulletWorld&)>;
+  void set_spawn_type(std::uint16_t type, BodyMaker make);
+  /// Reserves `count` spawn slots after every registered body (register those first): for
+  /// each slot, one body per spawned type is made and parked (static, asleep, far below the
+  /// world) until add_body() fills the slot with it; a freed slot parks its body again. No
+  /// collision object comes or goes during play, so the world's object order, and what saved
+  /// frames hold, stay valid across spawns. Once; throws std::invalid_argument without a
+  /// spawned type, or when a maker returns a body that add_body(id, body) would refuse.
+  void add_spawn_slots(std::size_t count);
+
   void step(Frame frame, std::span<const BodyInput> inputs) override;
   std::size_t body_count() const override;
   ObjectId body_id(BodyIndex body) const override;
@@ -108,7 +124,14 @@ class BulletSimulation final : public Simulation {
   std::size_t user_bytes_size(std::uint16_t type) const override;
   void read_user_bytes(BodyIndex body, std::span<std::uint8_t> out) const override;
   void write_user_bytes(BodyIndex body, std::span<const std::uint8_t> bytes) override;
-
+  std::size_t spawn_slot_count() const override;
+  /// Throws std::invalid_argument for a body that is not an empty slot or a type without
+  /// set_spawn_type(). The spawn bytes are the game's: ignored here.
+  void add_body(BodyIndex body, std::uint16_t type, const ObjectState& state,
+                std::span<const std::uint8_t> spawn_bytes) override;
+  /// Throws std::invalid_argument for a body that is not a slot; an empty slot stays empty.
+  void remove_body(BodyIndex body) override;
+  bool can_spawn(std::uint16_t type) const override;
 
  private:
   struct Impl;
