@@ -530,7 +530,8 @@ class Launcher final : public MatchView {
     p.objects_spawned = last.objects_spawned;
     p.objects_removed = last.objects_removed;
     p.live_objects = last.live_objects;
-    p.spawns_refused = last.spawns_refused;
+    p.bad_spawn = last.bad_spawn;
+    p.over_limit = last.over_limit;
     int n = 0;
     for (const PeerSample& s : c.seconds) {
       p.slowest_pace = std::min(p.slowest_pace, s.figures.pace);

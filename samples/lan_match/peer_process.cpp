@@ -70,7 +70,8 @@ PeerFigures figures_of(const shoal::Peer& peer) {
   f.objects_spawned = stats.objects_spawned;
   f.objects_removed = stats.objects_removed;
   f.live_objects = peer.spawned_objects().size();
-  f.spawns_refused = stats.dropped[shoal::DropReason::bad_spawn] + stats.dropped[shoal::DropReason::over_limit];
+  f.bad_spawn = stats.dropped[shoal::DropReason::bad_spawn];
+  f.over_limit = stats.dropped[shoal::DropReason::over_limit];
   rusage usage{};
   if (getrusage(RUSAGE_SELF, &usage) == 0) {
     auto ms = [](const timeval& t) { return std::int64_t{t.tv_sec} * 1000 + t.tv_usec / 1000; };

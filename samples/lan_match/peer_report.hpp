@@ -5,7 +5,8 @@
 //   joined peer=ID address=HOST:PORT
 //   sample final=0|1 frame=F peer=ID peers=N rtt_ms=.. loss=.. kbps_out=.. kbps_in=..
 //          overrides=.. catchup_frames=.. ownership_changes=.. owned_objects=.. frozen_objects=..
-//          desyncs=.. join_ms=.. pace=.. cpu_ms=.. spawned=.. removed=.. live=.. refused=.. bodies=B
+//          desyncs=.. join_ms=.. pace=.. cpu_ms=.. spawned=.. removed=.. live=.. bad_spawn=..
+//          over_limit=.. bodies=B
 //          spawned_states=S diagnoses=D
 //   pose PX PY PZ QW QX QY QZ VX VY VZ WX WY WZ R   (B lines, one per body in all_bodies order,
 //                                  R = 1 at rest; "pose -" if unknown)
@@ -57,7 +58,8 @@ struct PeerFigures {
   std::uint64_t objects_spawned = 0;  ///< spawns applied, this peer's and the others' (PeerStats)
   std::uint64_t objects_removed = 0;  ///< removals applied
   std::uint64_t live_objects = 0;     ///< spawned objects alive at the peer's newest frame
-  std::uint64_t spawns_refused = 0;   ///< spawns and removals dropped (bad_spawn, over_limit)
+  std::uint64_t bad_spawn = 0;        ///< spawns and removals dropped as DropReason::bad_spawn
+  std::uint64_t over_limit = 0;       ///< spawns dropped as DropReason::over_limit
 };
 
 /// A peer's figures and the state of every body at the same frame; the final sample adds what

@@ -202,11 +202,11 @@ void print_diagnosis(const shoal::ObjectDiagnosis& d) {
 
 void print_spawned(const MatchReport& r) {
   const SpawnedReport& s = r.spawned;
-  fmt::print("\nprojectiles: {} a second per bot\n{:>4} {:>8} {:>8} {:>5} {:>8}\n", s.rate, "peer", "spawned", "removed",
-             "live", "refused");
+  fmt::print("\nprojectiles: {} a second per bot\n{:>4} {:>8} {:>8} {:>5} {:>10} {:>10}\n", s.rate, "peer", "spawned", "removed",
+             "live", "bad_spawn", "over_limit");
   for (const PeerSummary& p : r.peers) {
-    fmt::print("{:>4} {:>8} {:>8} {:>5} {:>8}\n", p.id, p.objects_spawned, p.objects_removed, p.live_objects,
-               p.spawns_refused);
+    fmt::print("{:>4} {:>8} {:>8} {:>5} {:>10} {:>10}\n", p.id, p.objects_spawned, p.objects_removed, p.live_objects,
+               p.bad_spawn, p.over_limit);
   }
   fmt::print("spawned objects compared at frame {}: {}; {}; {}\n", r.compared_frame, s.compared,
              s.same_live_set ? "the same live set on every peer" : "NOT the same live set on every peer",
@@ -341,10 +341,10 @@ void write_json(const std::string& path, const MatchReport& r) {
                "    {{\"id\": {}, \"join_ms\": {}, \"frames\": {}, \"rtt_ms\": {}, \"loss\": {}, \"kbps_out\": {}, \"kbps_in\": {}, "
                "\"overrides\": {}, \"catchup_frames\": {}, \"ownership_changes\": {}, \"owned_objects\": {}, "
                "\"frozen_objects\": {}, \"cpu_ms\": {}, \"slowest_pace\": {}, \"objects_spawned\": {}, "
-               "\"objects_removed\": {}, \"live_objects\": {}, \"spawns_refused\": {}}}{}\n",
+               "\"objects_removed\": {}, \"live_objects\": {}, \"bad_spawn\": {}, \"over_limit\": {}}}{}\n",
                p.id, p.join_ms, p.frames, p.rtt_ms, p.loss, p.kbps_out, p.kbps_in, p.overrides, p.catchup_frames,
                p.ownership_changes, p.owned_objects, p.frozen_objects, p.cpu_ms, p.slowest_pace, p.objects_spawned,
-               p.objects_removed, p.live_objects, p.spawns_refused, i + 1 < r.peers.size() ? "," : "");
+               p.objects_removed, p.live_objects, p.bad_spawn, p.over_limit, i + 1 < r.peers.size() ? "," : "");
   }
   fmt::print(file.handle, "  ],\n  \"faults\": [");
   for (std::size_t i = 0; i < r.faults.size(); ++i) {

@@ -61,7 +61,7 @@ struct PeerSummary {
   float slowest_pace = 1;            ///< the slowest the match ran, as this peer saw it (PeerStats::pace)
   std::uint64_t objects_spawned = 0, objects_removed = 0;  ///< applied here, to its last sample
   std::uint64_t live_objects = 0;    ///< spawned objects alive here at its last sample
-  std::uint64_t spawns_refused = 0;  ///< spawns and removals it dropped (bad_spawn, over_limit)
+  std::uint64_t bad_spawn = 0, over_limit = 0;  ///< spawns and removals it dropped, by DropReason
 };
 
 /// --projectiles: the spawned objects in the comparison, and what the verdict asks of them.
