@@ -95,7 +95,7 @@ bool Gun::fire(shoal::Peer& peer, const shoal::samples::EngineWorld& world, shoa
   shoal::ObjectState shot;
   shot.position = peer.state(ball).position + along * 0.8f + shoal::Vec3{0, 0.1f, 0};
   shot.linear_velocity = along * 10.0f + shoal::Vec3{0, 2.0f, 0};
-  shots_.push_back({peer.spawn(kProjectile, shot), now + 1 + kProjectileLifetime});
+  shots_.push_back({peer.spawn(kProjectile, shot), now + 1, now + 1 + kProjectileLifetime});
   next_shot_ = now + kFireInterval;
   ++fired_;
   return true;
@@ -106,6 +106,7 @@ void Gun::expire(shoal::Peer& peer, const shoal::samples::EngineWorld& world) {
   const shoal::Frame now = peer.frame();
   const float wall = kHalfExtent - kProjectileRadius - 0.02f;
   std::erase_if(shots_, [&](const Shot& shot) {
+    if (now < shot.born) return false;  // see samples/lan_match/gun.cpp
     const shoal::Vec3 at = world.to_ground(peer.state(shot.id).position);
     if (now < shot.dies && std::fabs(at.x) < wall && std::fabs(at.z) < wall) return false;
     peer.remove(shot.id);

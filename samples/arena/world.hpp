@@ -55,6 +55,7 @@ class Gun {
  private:
   struct Shot {
     shoal::ObjectId id;
+    shoal::Frame born;  // its spawn frame: judged only once that frame is simulated
     shoal::Frame dies;
   };
   std::vector<Shot> shots_;  // alive, oldest first

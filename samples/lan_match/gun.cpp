@@ -46,7 +46,9 @@ void Gun::update(shoal::Peer& peer, shoal::ObjectId ball, shoal::Vec3 aim, bool 
   const shoal::Frame now = peer.frame();
   if (timeline_.removing(now)) {
     std::erase_if(shots_, [&](const Shot& shot) {
-      if (now < shot.dies && !touches_wall(peer.state(shot.id))) return false;
+      // Not in its own spawn frame: that removal would be the frame's second change of the slot
+      // when the shot took a slot freed in that frame (the SDK keeps one of each kind).
+      if (now < shot.born || (now < shot.dies && !touches_wall(peer.state(shot.id)))) return false;
       peer.remove(shot.id);
       ++removed_;
       return true;
@@ -70,7 +72,7 @@ void Gun::update(shoal::Peer& peer, shoal::ObjectId ball, shoal::Vec3 aim, bool 
   shot.position = from.position + direction * clearance + shoal::Vec3{0, 0.1f, 0};
   shot.linear_velocity = direction * kProjectileSpeed + shoal::Vec3{0, kLob, 0};
   // The spawn exists from the next frame stepped (Peer::spawn): its lifetime counts from there.
-  shots_.push_back({peer.spawn(kProjectileType, shot), now + 1 + lifetime_});
+  shots_.push_back({peer.spawn(kProjectileType, shot), now + 1, now + 1 + lifetime_});
   ++fired_;
 }
 

@@ -44,6 +44,7 @@ class Gun {
  private:
   struct Shot {
     shoal::ObjectId id;
+    shoal::Frame born;  // its spawn frame: it is judged only once that frame is simulated
     shoal::Frame dies;  // the first frame its lifetime has passed
   };
   bool touches_wall(const shoal::ObjectState& state) const;
