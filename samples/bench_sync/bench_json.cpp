@@ -80,7 +80,8 @@ void write_json(const std::string& path, const std::vector<OverheadResult>& over
         << ", \"per_second_per_bot\": " << c.rate << ", \"frames\": " << c.frames << ", \"runs\": " << c.runs
         << ", \"sdk_us_per_frame_without\": " << c.sdk_us_without << ", \"sdk_us_per_frame_with\": " << c.sdk_us_with
         << ", \"physics_step_us_without\": " << c.step_us_without << ", \"physics_step_us_with\": " << c.step_us_with
-        << ", \"live_spawned\": " << c.live << ", \"spawns_per_s\": " << c.spawns_per_s
+        << ", \"catchup_frames_per_s_without\": " << c.catchup_frames_per_s_without
+        << ", \"catchup_frames_per_s_with\": " << c.catchup_frames_per_s_with << ", \"live_spawned\": " << c.live << ", \"spawns_per_s\": " << c.spawns_per_s
         << ", \"sdk_ns_per_fixed_body\": " << c.ns_per_body << ", \"sdk_ns_per_live_spawned\": " << c.ns_per_spawned
         << "},\n";
   }

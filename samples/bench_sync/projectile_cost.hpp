@@ -14,6 +14,7 @@ struct ProjectileCost {
   int objects = 0, peers = 0, rate = 0, frames = 0, runs = 0;
   double sdk_us_without = 0, sdk_us_with = 0;    ///< shared sdk_us per simulated frame, medians over runs
   double step_us_without = 0, step_us_with = 0;  ///< the straight physics step, medians
+  double catchup_frames_per_s_without = 0, catchup_frames_per_s_with = 0;  ///< the timed peer's, medians
   double live = 0;          ///< spawned objects the timed peer held, mean over the timed frames
   double spawns_per_s = 0;  ///< spawns it applied, its own and the others'
   double ns_per_body = 0;     ///< sdk_us_without per fixed body (balls and objects)
