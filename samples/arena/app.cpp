@@ -101,8 +101,14 @@ void App::run() {
   for (int frame = 1;; ++frame) {
     if (!handle_window_events()) return;
     handle_events(player_);
-    if (player_.ball && player_.peer->in_match()) player_.peer->set_input(keyboard_input());
+    if (player_.ball && player_.peer->in_match()) {
+      const shoal::Input input = keyboard_input();
+      player_.peer->set_input(input);
+      if (shoal::length_squared(input.axis) > 0) aim_ = input.axis;
+    }
     player_.peer->update();
+    player_.gun.expire(*player_.peer, *player_.world);
+    if (player_.ball && fire_held()) player_.gun.fire(*player_.peer, *player_.world, *player_.ball, aim_);
     if (bots_) bots_->update();
     const double now = seconds_now();
     if (history_.due(now)) history_.sample(player_.peer->stats(), now);
@@ -110,6 +116,11 @@ void App::run() {
     render_frame();
     if (frame == options_.frames) {
       if (!options_.screenshot.empty()) save_screenshot(renderer_.get(), options_.screenshot);
+      const shoal::PeerStats stats = player_.peer->stats();
+      std::printf("shoal-arena: after %d frames: spawned %llu, removed %llu, live %zu (objects spawned during play, "
+                  "everyone's)\n",
+                  frame, static_cast<unsigned long long>(stats.objects_spawned),
+                  static_cast<unsigned long long>(stats.objects_removed), player_.peer->spawned_objects().size());
       return;
     }
     SDL_RenderPresent(renderer_.get());
@@ -146,6 +157,15 @@ shoal::Input App::keyboard_input() const {
   ground.z = held(SDL_SCANCODE_S, SDL_SCANCODE_DOWN) - held(SDL_SCANCODE_W, SDL_SCANCODE_UP);
   input.axis = player_.world->to_world(shoal::normalized(ground));
   return input;
+}
+
+bool App::fire_held() const {
+  if (overlay_ && overlay_->wants_keyboard()) return false;
+  const Uint8* keys = SDL_GetKeyboardState(nullptr);
+  // The left button fires only over the arena, not while it works the overlay's sliders.
+  const bool mouse = (SDL_GetMouseState(nullptr, nullptr) & SDL_BUTTON(SDL_BUTTON_LEFT)) != 0 &&
+                     !(overlay_ && overlay_->wants_mouse());
+  return keys[SDL_SCANCODE_F] || keys[SDL_SCANCODE_SPACE] || mouse;
 }
 
 void App::render_frame() {

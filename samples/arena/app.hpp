@@ -30,6 +30,7 @@ class App {
  private:
   bool handle_window_events();  ///< false once the player asked to quit
   shoal::Input keyboard_input() const;
+  bool fire_held() const;  ///< F, space or the left mouse button: fire a projectile (Gun)
   void render_frame();
 
   /// SDL's video subsystem for the lifetime of the App; declared first, so it ends last.
@@ -50,6 +51,7 @@ class App {
   std::unique_ptr<SDL_Renderer, SdlDeleter> renderer_;
   std::vector<Body> layout_;
   Player player_;
+  shoal::Vec3 aim_{1, 0, 0};  ///< where the last push went, in the world: the gun fires that way
   std::optional<Bots> bots_;
   Controls controls_;
   StatsHistory history_;

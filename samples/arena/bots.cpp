@@ -33,8 +33,17 @@ void Bots::update() {
   for (std::size_t i = 0; i < players_.size(); ++i) {
     Player& p = players_[i];
     handle_events(p);
-    if (p.ball && p.peer->in_match()) p.peer->set_input(bots_[i].steer(*p.peer, *p.ball, *p.world));
+    shoal::Input input;
+    if (p.ball && p.peer->in_match()) {
+      input = bots_[i].steer(*p.peer, *p.ball, *p.world);
+      p.peer->set_input(input);
+    }
     p.peer->update();
+    p.gun.expire(*p.peer, *p.world);
+    // A shot about every second and a half, ahead of the ball, staggered between the bots.
+    if (p.ball && (p.peer->frame() + static_cast<shoal::Frame>(i) * 23) % 90 == 0) {
+      p.gun.fire(*p.peer, *p.world, *p.ball, input.axis);
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Bot players: each is a full peer of the match (own physics, own ENet transport on the same
-// machine) whose ball chases one object after another.
+// machine) whose ball chases one object after another, firing a projectile ahead of it now
+// and then.
 #pragma once
 
 #include <random>

@@ -64,6 +64,7 @@ Overlay::~Overlay() {
 
 void Overlay::process(const SDL_Event& event) { ImGui_ImplSDL2_ProcessEvent(&event); }
 bool Overlay::wants_keyboard() const { return ImGui::GetIO().WantCaptureKeyboard; }
+bool Overlay::wants_mouse() const { return ImGui::GetIO().WantCaptureMouse; }
 
 namespace {
 
@@ -141,6 +142,7 @@ void Overlay::build(Player& player, const StatsHistory& history, const std::stri
     ImGui::TextUnformatted(label);
   }
   ImGui::TextUnformatted("WASD / arrows: drive the ringed ball  Esc: quit");
+  ImGui::TextUnformatted("F / space / left button: fire (reference physics)");
   ImGui::End();
   ImGui::Render();
 }

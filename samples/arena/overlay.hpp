@@ -50,6 +50,7 @@ class Overlay {
 
   void process(const SDL_Event& event);
   bool wants_keyboard() const;
+  bool wants_mouse() const;  ///< the mouse is over the overlay (ImGui's WantCaptureMouse)
   /// Builds this frame's overlay; changed sliders go straight to the player's peer.
   void build(Player& player, const StatsHistory& history, const std::string& where, Controls& controls);
   void render();

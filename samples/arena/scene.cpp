@@ -54,6 +54,12 @@ void Scene::draw(const Player& player, std::span<const Body> layout, SDL_Rect vi
         if (body.id == player.ball) stroke(circle(at, body.half_size + 0.16f), ring);
       }
     }
+    // Objects spawned during play (projectiles): small discs in their owner's colour.
+    for (const shoal::ObjectId id : peer.spawned_objects()) {
+      const shoal::VisualState visual = peer.visual(id);
+      const Body projectile{id, Shape::sphere, kProjectileRadius, false};
+      draw_body(projectile, world.to_ground(visual.position), {1, 0, 0}, colour_of(owner_colour(peer.owner(id))));
+    }
     if (options.raw_state) {
       for (const Body& body : layout) {
         const shoal::ObjectState state = peer.state(body.id);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "world.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace arena {
@@ -59,6 +60,12 @@ Player make_player(const std::vector<Body>& layout, const shoal::TransportConfig
                            {b.half_size, b.half_size, b.half_size}, b.player_ball ? 2.0f : 1.0f,
                            start_state(b, static_cast<int>(i), objects)});
   }
+  if (physics == shoal::samples::Physics::reference) {
+    // A range of slots per player slot, and one for a peer whose id lies past them.
+    spec.spawn_slots = (kPlayerSlots + 1) * kProjectilesPerPeer;
+    spec.spawn_types.push_back({kProjectile, shoal::samples::BodySpec::Shape::sphere,
+                                {kProjectileRadius, kProjectileRadius, kProjectileRadius}, 0.3f});
+  }
   Player player;
   player.world = shoal::samples::make_engine_world(physics, spec);
   player.peer = std::make_unique<shoal::Peer>(arena_peer_config(), player.world->simulation(),
@@ -71,7 +78,40 @@ shoal::PeerConfig arena_peer_config() {
   config.session = "shoal-arena";
   // Smaller than the default so the simulated region's edge shows inside the arena.
   config.authority.simulated_radius = 8;
+  config.spawning.max_objects_per_peer = kProjectilesPerPeer;
+  config.spawning.max_spawns_per_second = 60 / static_cast<int>(kFireInterval) + 2;
+  config.spawning.removed_on_leave = {kProjectile};
   return config;
+}
+
+bool Gun::fire(shoal::Peer& peer, const shoal::samples::EngineWorld& world, shoal::ObjectId ball,
+               shoal::Vec3 direction) {
+  const shoal::Frame now = peer.frame();
+  if (world.physics() != shoal::samples::Physics::reference || !peer.in_match() || now < next_shot_ ||
+      shots_.size() >= kProjectilesPerPeer || shoal::length_squared(direction) == 0) {
+    return false;
+  }
+  const shoal::Vec3 along = shoal::normalized(direction);
+  shoal::ObjectState shot;
+  shot.position = peer.state(ball).position + along * 0.8f + shoal::Vec3{0, 0.1f, 0};
+  shot.linear_velocity = along * 10.0f + shoal::Vec3{0, 2.0f, 0};
+  shots_.push_back({peer.spawn(kProjectile, shot), now + 1, now + 1 + kProjectileLifetime});
+  next_shot_ = now + kFireInterval;
+  ++fired_;
+  return true;
+}
+
+void Gun::expire(shoal::Peer& peer, const shoal::samples::EngineWorld& world) {
+  if (!peer.in_match()) return;
+  const shoal::Frame now = peer.frame();
+  const float wall = kHalfExtent - kProjectileRadius - 0.02f;
+  std::erase_if(shots_, [&](const Shot& shot) {
+    if (now < shot.born) return false;  // see samples/lan_match/gun.cpp
+    const shoal::Vec3 at = world.to_ground(peer.state(shot.id).position);
+    if (now < shot.dies && std::fabs(at.x) < wall && std::fabs(at.z) < wall) return false;
+    peer.remove(shot.id);
+    return true;
+  });
 }
 
 void handle_events(Player& player) {

@@ -21,7 +21,8 @@ void write_figures(std::ofstream& out, const char* name, const OverheadFigures& 
 
 void write_json(const std::string& path, const std::vector<OverheadResult>& overhead,
                 const std::vector<CatchupResult>& catchup, const SettleCost& settle,
-                const std::vector<SpatialCost>& spatial, const std::vector<EngineVerdict>& verdicts) {
+                const std::vector<SpatialCost>& spatial, const std::vector<EngineVerdict>& verdicts,
+                const std::optional<ProjectileCost>& projectiles) {
   std::ofstream out(path);
   if (!out) throw std::runtime_error("cannot write --json file '" + path + "'");
   out << "{\n  \"build_type\": \"" << SHOAL_BENCH_BUILD_TYPE << "\",\n"
@@ -73,6 +74,17 @@ void write_json(const std::string& path, const std::vector<OverheadResult>& over
       << ", \"one_at_a_time_ns\": " << settle.one_at_a_time_ns << ", \"together_ns\": " << settle.together_ns
       << ", \"ratio\": " << settle.ratio << "},\n";
   write_spatial_json(out, spatial);
+  if (projectiles) {
+    const ProjectileCost& c = *projectiles;
+    out << "  \"projectiles\": {\"physics\": \"reference\", \"objects\": " << c.objects << ", \"peers\": " << c.peers
+        << ", \"per_second_per_bot\": " << c.rate << ", \"frames\": " << c.frames << ", \"runs\": " << c.runs
+        << ", \"sdk_us_per_frame_without\": " << c.sdk_us_without << ", \"sdk_us_per_frame_with\": " << c.sdk_us_with
+        << ", \"physics_step_us_without\": " << c.step_us_without << ", \"physics_step_us_with\": " << c.step_us_with
+        << ", \"catchup_frames_per_s_without\": " << c.catchup_frames_per_s_without
+        << ", \"catchup_frames_per_s_with\": " << c.catchup_frames_per_s_with << ", \"live_spawned\": " << c.live << ", \"spawns_per_s\": " << c.spawns_per_s
+        << ", \"sdk_ns_per_fixed_body\": " << c.ns_per_body << ", \"sdk_ns_per_live_spawned\": " << c.ns_per_spawned
+        << "},\n";
+  }
   out << "  \"targets_met\": [\n";
   for (std::size_t i = 0; i < verdicts.size(); ++i) {
     const EngineVerdict& v = verdicts[i];

@@ -45,7 +45,35 @@ samples::WorldSpec arena_layout(const WorldSpec& spec) {
     object.state.at_rest = true;
     layout.bodies.push_back(object);
   }
+  if (spec.spawn_slots) {
+    // A range per peer id: the host's and each joiner's (ids 0..balls at most).
+    layout.spawn_slots = static_cast<std::size_t>(spec.balls + 1) * projectiles_per_peer(spec);
+    layout.spawn_types.push_back({kBenchProjectile, BodySpec::Shape::sphere, {0.15f, 0.15f, 0.15f}, 0.3f});
+  }
   return layout;
+}
+
+std::size_t projectiles_per_peer(const WorldSpec& spec) {
+  // A lifetime's worth of shots at the rate, and some to spare; the rate of part 7 if none.
+  const int rate = std::max(spec.projectiles, 1);
+  return static_cast<std::size_t>(rate * (kProjectileLifetimeFrames / 60 + 1) + 4);
+}
+
+void Gun::fire(Peer& peer, ObjectId ball) {
+  if (per_second_ <= 0 || !peer.in_match()) return;
+  const Frame now = peer.frame();
+  // Oldest first: the front dies first.
+  std::size_t due = 0;
+  while (due < shots_.size() && shots_[due].dies <= now) peer.remove(shots_[due++].id);
+  shots_.erase(shots_.begin(), shots_.begin() + static_cast<std::ptrdiff_t>(due));
+  if (now < next_shot_ || shots_.size() >= most_) return;
+  next_shot_ = now + std::max<Frame>(60 / per_second_, 1);
+  const float angle = static_cast<float>((now * 37 + static_cast<Frame>(ball) * 101) % 628) * 0.01f;
+  const Vec3 direction{std::cos(angle), 0, std::sin(angle)};
+  ObjectState shot;
+  shot.position = peer.state(ball).position + direction * 0.8f + Vec3{0, 0.2f, 0};
+  shot.linear_velocity = direction * 8.0f + Vec3{0, 2.0f, 0};
+  shots_.push_back({peer.spawn(kBenchProjectile, shot), now + 1 + kProjectileLifetimeFrames});
 }
 
 std::unique_ptr<samples::EngineWorld> build_arena(const WorldSpec& spec) {
@@ -56,6 +84,10 @@ PeerConfig bench_peer_config(const WorldSpec& spec, const samples::EngineWorld& 
   PeerConfig config;
   config.input_delay_frames = spec.input_delay_frames;
   config.freeze_outside_simulated_region = spec.freeze_outside_simulated_region;
+  if (spec.spawn_slots) {
+    config.spawning.max_objects_per_peer = projectiles_per_peer(spec);
+    config.spawning.max_spawns_per_second = std::max(spec.projectiles, 1) + 2;
+  }
   const float reach = arena_half(spec) + 5;
   const Vec3 low = world.to_world({-reach, -1, -reach}), high = world.to_world({reach, 10, reach});
   SnapshotConfig& s = config.snapshots;

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "core/random.hpp"
 #include "engine_world.hpp"
@@ -25,7 +26,18 @@ struct WorldSpec {
   int input_delay_frames = 0;  ///< every peer's PeerConfig::input_delay_frames
   bool freeze_outside_simulated_region = true;  ///< every peer's PeerConfig field of that name
   bool restore_contacts = true;  ///< false: the adapters leave contacts out of restore (part 6)
+  /// Part 7: spawn slots for projectiles (a range per peer, reference physics only), and the
+  /// shots a second each bot fires into them (0: the slots stay empty).
+  bool spawn_slots = false;
+  int projectiles = 0;
 };
+
+/// Part 7's projectiles: a small ball, each removed by its owner this long after its spawn.
+inline constexpr std::uint16_t kBenchProjectile = 1;
+inline constexpr Frame kProjectileLifetimeFrames = 180;
+/// Live projectiles one peer may have at spec.projectiles shots a second, and the limits every
+/// peer sets for them (PeerConfig::spawning).
+std::size_t projectiles_per_peer(const WorldSpec& spec);
 
 /// The arena: walls sized so the objects fill it at a constant density (a grid of 1.5 m
 /// pitch), so every size has the same neighbourhood per object; the balls, then the objects.
@@ -35,6 +47,25 @@ std::unique_ptr<samples::EngineWorld> build_arena(const WorldSpec& spec);
 /// The peer settings every peer of the bench uses for `world`: snapshots' bounds that hold the
 /// whole arena (Box2D's plane puts the ground's z on y, where the defaults reach only 50 m down).
 PeerConfig bench_peer_config(const WorldSpec& spec, const samples::EngineWorld& world);
+
+/// Part 7's gun: fires spec.projectiles shots a second from its peer's ball, in a direction
+/// that turns from frame to frame, and removes each one kProjectileLifetimeFrames later.
+class Gun {
+ public:
+  explicit Gun(const WorldSpec& spec) : per_second_(spec.projectiles), most_(projectiles_per_peer(spec)) {}
+  /// After each update (frame-based: an update that skipped frames skips their shots).
+  void fire(Peer& peer, ObjectId ball);
+
+ private:
+  struct Shot {
+    ObjectId id;
+    Frame dies;
+  };
+  int per_second_;
+  std::size_t most_;
+  Frame next_shot_ = 0;
+  std::vector<Shot> shots_;  // live, oldest first
+};
 
 /// Forwards everything to the wrapped simulation and times step(). A step of a frame beyond
 /// every frame stepped so far is straight; any other is a re-simulation (catch-up).

@@ -17,7 +17,8 @@
 //
 // Parts 1 and 2 run on each engine (--physics): the reference physics, Bullet and Box2D, and
 // part 5 puts their figures side by side. Part 6: what the adapters' restoring contacts is
-// worth, in overrides and catch-ups.
+// worth, in overrides and catch-ups. Part 7 (projectile_cost.cpp): what a live spawned object
+// costs the SDK per frame, next to a fixed body.
 //
 // Targets (issue 3): SDK overhead <= 10% of a physics step at 1,000 objects; an 8-frame
 // catch-up <= 1.1x 8 straight steps (issue 35: on every engine).
@@ -35,6 +36,7 @@
 #include "catchup_cost.hpp"
 #include "overhead.hpp"
 #include "physics_choice.hpp"
+#include "projectile_cost.hpp"
 #include "settle_cost.hpp"
 #include "spatial_cost.hpp"
 #include "shoal/version.hpp"
@@ -303,8 +305,14 @@ int run(const Options& options) {
   const std::vector<EngineVerdict> verdicts = judge(options.physics, overhead, catchup);
   print_verdicts(verdicts, options.freeze);
   print_contacts_worth(options);
+  std::optional<ProjectileCost> projectiles;
+  if (std::ranges::find(options.physics, samples::Physics::reference) != options.physics.end()) {
+    const int objects = std::ranges::find(options.objects, 1000) != options.objects.end() ? 1000 : options.objects.front();
+    projectiles = measure_projectile_cost(objects, options.peers[options.peers.size() / 2], options.frames, 3);
+    print_projectile_cost(*projectiles);
+  }
   if (options.json_path) {
-    write_json(*options.json_path, overhead, catchup, settle, spatial, verdicts);
+    write_json(*options.json_path, overhead, catchup, settle, spatial, verdicts, projectiles);
     std::printf("figures written to %s\n", options.json_path->c_str());
   }
   return 0;

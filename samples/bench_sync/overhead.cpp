@@ -48,12 +48,13 @@ struct BenchPlayer {
   std::unique_ptr<TimedSimulation> timed;
   std::unique_ptr<Peer> peer;
   std::optional<Bot> bot;
+  Gun gun;
   ObjectId ball = 0;
   std::int64_t update_ns = 0;  // in timed updates, since the last block began
 
   BenchPlayer(const WorldSpec& spec, PeerId id, std::uint64_t seed, std::unique_ptr<Transport> transport,
               bool measure_cost = false)
-      : world(build_arena(spec)) {
+      : world(build_arena(spec)), gun(spec) {
     timed = std::make_unique<TimedSimulation>(world->simulation());
     PeerConfig config = bench_peer_config(spec, *world);
     config.measure_update_cost = measure_cost;
@@ -213,23 +214,31 @@ OverheadResult measure_overhead(const WorldSpec& spec, int frames, std::uint64_t
       }
       players.emplace_back(spec, static_cast<PeerId>(p), seed, std::move(transport));
     }
-    players[kTimedPeer].peer->record(timed_peer.path);
+    // A recording does not hold spawns yet: a match with projectiles is measured shared only.
+    if (!spec.spawn_slots) players[kTimedPeer].peer->record(timed_peer.path);
     players[0].peer->host();
     for (int p = 1; p < peers; ++p) players[static_cast<std::size_t>(p)].peer->join(players[0].peer->address());
 
     BenchPlayer& measured = players[kTimedPeer];
     std::int64_t now_us = kStartUs;
+    double live_sum = 0;  // live spawned objects the timed peer held, summed over render frames
     auto render_frame = [&] {
       now_us += kRenderUs;
       net.set_time_us(now_us);
       for (BenchPlayer& p : players) {
         p.set_input();
         if (&p == &measured) {
-          measured_update(measured.update_ns, [&] { p.peer->update_at(now_us); });
+          // Spawning and removing are the SDK's work too.
+          measured_update(measured.update_ns, [&] {
+            p.peer->update_at(now_us);
+            p.gun.fire(*p.peer, p.ball);
+          });
         } else {
           p.peer->update_at(now_us);
+          p.gun.fire(*p.peer, p.ball);
         }
       }
+      live_sum += static_cast<double>(measured.peer->spawned_objects().size());
     };
     auto everyone_connected = [&] {
       for (BenchPlayer& p : players) {
@@ -247,6 +256,7 @@ OverheadResult measure_overhead(const WorldSpec& spec, int frames, std::uint64_t
     const std::int64_t above_ns = above->ns, below_ns = below->ns;
     const std::uint64_t messages = above->messages;
     const Frame first_frame = measured.peer->frame();
+    live_sum = 0;
     r.shared = time_blocks(frames, *measured.peer, *measured.timed, measured.update_ns, render_frame);
     const PeerStats after = measured.peer->stats();
     const double simulated = std::max(1.0, static_cast<double>(measured.peer->frame() - first_frame));
@@ -262,12 +272,15 @@ OverheadResult measure_overhead(const WorldSpec& spec, int frames, std::uint64_t
     r.ownership_changes_per_s = rate(before.ownership_changes, after.ownership_changes);
     r.snaps_per_s = rate(before.snaps, after.snaps);
     r.owned_objects = after.owned_objects;
+    r.live_spawned = live_sum / std::max(frames, 1);
+    r.spawns_per_s = rate(before.objects_spawned, after.objects_spawned);
     for (const RemotePeerStats& remote : after.remotes) {
       r.kbps_out += remote.link.bytes_out_per_s * 8.0 / 1000.0;
       r.kbps_in += remote.link.bytes_in_per_s * 8.0 / 1000.0;
     }
   }  // the other peers' worlds are gone before the replay; the timed peer's recording is complete
 
+  if (spec.spawn_slots) return r;
   const Replay recording_of_timed_peer(timed_peer.path);
   r.alone = replay_alone(spec, recording_of_timed_peer, frames_before, frames, nullptr, nullptr, &r.bytes_per_object);
   // Once more with the peer's own phase timing on (a dozen clock reads per update, kept out of

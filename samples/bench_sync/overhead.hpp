@@ -68,6 +68,8 @@ struct OverheadResult {
   double overrides_per_s = 0, catchup_frames_per_s = 0, ownership_changes_per_s = 0;
   double snaps_per_s = 0;
   std::size_t owned_objects = 0;
+  double live_spawned = 0;   ///< spawned objects the timed peer held, mean over the timed frames
+  double spawns_per_s = 0;   ///< spawns it applied, its own and the others'
   double kbps_out = 0, kbps_in = 0;  ///< the timed peer's links, summed, at the end of the shared run
   /// Heap the timed peer holds per body (balls and objects), alone: what its construction and
   /// its first frames allocated (history, owner frames, links, per-body columns).
@@ -81,8 +83,9 @@ struct OverheadResult {
 /// in-process network (latency, jitter and loss, so that overrides, catch-ups and ownership
 /// changes happen) and times peer 1 for `frames` render frames, shared and alone (and alone
 /// once more, split by phase). Every peer's settings come from the spec (input delay,
-/// freezing). With `recording`, the alone run is repeated with the peer recording itself and
-/// without, alternately. Throws std::runtime_error when the peers do not connect or the replay
+/// freezing, projectiles). With `recording`, the alone run is repeated with the peer recording
+/// itself and without, alternately. A world with spawn slots is timed shared only (a recording
+/// does not hold spawns: no alone run, no phases). Throws std::runtime_error when the peers do not connect or the replay
 /// diverges.
 OverheadResult measure_overhead(const WorldSpec& spec, int frames, std::uint64_t seed, bool recording = false);
 

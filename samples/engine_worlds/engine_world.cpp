@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <stdexcept>
+#include <string>
 
 #include "engine_builders.hpp"
 
@@ -7,6 +8,10 @@ namespace shoal::samples {
 
 std::unique_ptr<EngineWorld> make_engine_world(Physics physics, const WorldSpec& spec) {
   if (!built_with(physics)) throw std::invalid_argument(physics_problem(name(physics)));
+  if (spec.spawn_slots > 0 && physics != Physics::reference) {
+    throw std::invalid_argument(std::string("objects spawned during play need the reference physics: the ") +
+                                name(physics) + " adapter has no spawn slots yet");
+  }
   switch (physics) {
     case Physics::reference: return make_reference_world(spec);
 #ifdef SHOAL_WITH_BULLET

@@ -7,6 +7,7 @@
 // snapshots and smoothing run on either unchanged.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -24,6 +25,14 @@ struct BodySpec {
   ObjectState state;     ///< in ground coordinates; the orientation is taken as given in 3D only
 };
 
+/// A type of body spawned during play (shoal::Peer::spawn): its shape, size and mass.
+struct SpawnSpec {
+  std::uint16_t type = 0;
+  BodySpec::Shape shape = BodySpec::Shape::sphere;
+  Vec3 size;       ///< sphere: radius in x; box: half extents
+  float mass = 1;  ///< kg, > 0
+};
+
 struct WorldSpec {
   float half_x = 50, half_z = 50;  ///< walls (m)
   float linear_damping = 0.05f;    ///< 1/s, as the reference physics means it
@@ -35,6 +44,10 @@ struct WorldSpec {
   /// (BulletRestoredParts, Box2dRestoredParts), to measure what an engine that cannot restore
   /// them would cost. The reference physics ignores it.
   bool restore_contacts = true;
+  /// Spawn slots reserved after the bodies, and the types they take (docs/spawning.md). Only
+  /// the reference physics has them: the other engines refuse a spec with slots.
+  std::size_t spawn_slots = 0;
+  std::vector<SpawnSpec> spawn_types;
 };
 
 /// The engine's world and its adapter; the adapter is what a Peer runs on.
@@ -63,7 +76,7 @@ class EngineWorld {
 };
 
 /// Builds `spec` on `physics`. Throws std::invalid_argument for an engine this build left out
-/// (physics_problem() says why).
+/// (physics_problem() says why), or for spawn slots on an engine without them.
 std::unique_ptr<EngineWorld> make_engine_world(Physics physics, const WorldSpec& spec);
 
 }  // namespace shoal::samples

@@ -17,6 +17,14 @@ class ReferenceWorld final : public EngineWorld {
         physics_.add_box(body.id, body.size, body.mass, body.state);
       }
     }
+    for (const SpawnSpec& spawned : spec.spawn_types) {
+      if (spawned.shape == BodySpec::Shape::sphere) {
+        physics_.set_spawn_sphere(spawned.type, spawned.size.x, spawned.mass);
+      } else {
+        physics_.set_spawn_box(spawned.type, spawned.size, spawned.mass);
+      }
+    }
+    if (spec.spawn_slots > 0) physics_.add_spawn_slots(spec.spawn_slots);
   }
   Simulation& simulation() override { return physics_; }
 

@@ -49,6 +49,11 @@ shoal::samples::WorldSpec arena_layout(const Arena& arena) {
     object.state.at_rest = true;
     layout.bodies.push_back(object);
   }
+  if (arena.projectile_slots > 0) {
+    layout.spawn_slots = arena.projectile_slots;
+    layout.spawn_types.push_back({kProjectileType, BodySpec::Shape::box,
+                                  {kProjectileHalfEdge, kProjectileHalfEdge, kProjectileHalfEdge}, kProjectileMass});
+  }
   return layout;
 }
 

@@ -5,6 +5,8 @@
 // above (samples/engine_worlds).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,15 +17,23 @@
 
 namespace lan_match {
 
+/// The body of --projectiles (gun.hpp), spawned during play: a small box, which tumbles,
+/// bounces and then slides to rest (a ball would roll on for many seconds, and the report
+/// compares the world at rest).
+inline constexpr std::uint16_t kProjectileType = 1;
+inline constexpr float kProjectileHalfEdge = 0.12f;  // m
+inline constexpr float kProjectileMass = 0.3f;       // kg
+
 struct Arena {
   int balls = 0;
   int objects = 0;
   float half_extent = 0;  ///< walls at x, z = +-half_extent (m)
+  std::size_t projectile_slots = 0;  ///< spawn slots for --projectiles after the bodies (gun.hpp)
 };
 
 Arena arena_for(int peers, int objects);
 
-/// The arena's bodies and walls, in ground coordinates.
+/// The arena's bodies and walls, in ground coordinates, and its spawn slots.
 shoal::samples::WorldSpec arena_layout(const Arena& arena);
 /// The arena on `physics`.
 std::unique_ptr<shoal::samples::EngineWorld> build_arena(shoal::samples::Physics physics, const Arena& arena);

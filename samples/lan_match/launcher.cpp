@@ -78,7 +78,7 @@ std::vector<std::string> peer_arguments(const Options& o, const char* self_path,
       "--loss", fmt::format("{}", o.loss), "--latency-ms", fmt::format("{}", o.latency_ms),
       "--jitter-ms", fmt::format("{}", o.jitter_ms), "--duplicate", fmt::format("{}", o.duplicate),
       "--reorder", fmt::format("{}", o.reorder), "--loopback-discovery",
-      "--physics", shoal::samples::name(o.physics)};
+      "--physics", shoal::samples::name(o.physics), "--projectiles", std::to_string(o.projectiles)};
   if (o.insecure) args.push_back("--insecure");
   if (o.relay) {
     args.push_back("--relay");
@@ -181,7 +181,7 @@ class Launcher final : public MatchView {
     const auto launched = Clock::now();
     auto deadline = [&] {
       return launched + kStartupAllowance +
-             std::chrono::duration<double>(timeline_.seconds_at(timeline_.last_compare()) / slowest_pace() + 2);
+             std::chrono::duration<double>(timeline_.seconds_at(timeline_.final_frame()) / slowest_pace() + 2);
     };
     while (!all_done() && Clock::now() < deadline()) {
       read_children(100);
@@ -473,6 +473,7 @@ class Launcher final : public MatchView {
       line += fmt::format(" | p{} rtt {:>3.0f}ms {:>4.0f}kbps ovr {:>4.0f}/s cu {:>4.0f}/s own {:>3}", f.peer, f.rtt_ms,
                           f.kbps_out, overrides, catchup, f.owned_objects);
       if (f.pace < 1) line += fmt::format(" pace {:.2f}", f.pace);
+      if (options_.projectiles > 0) line += fmt::format(" live {:>3}", f.live_objects);
     }
     row.max_position_error_m = compare_samples(present, bodies_).max_position_error_m;
     if (!quiet_) {
@@ -526,6 +527,11 @@ class Launcher final : public MatchView {
     p.desyncs = last.desyncs;
     p.join_ms = last.join_ms;
     p.cpu_ms = last.cpu_ms;
+    p.objects_spawned = last.objects_spawned;
+    p.objects_removed = last.objects_removed;
+    p.live_objects = last.live_objects;
+    p.bad_spawn = last.bad_spawn;
+    p.over_limit = last.over_limit;
     int n = 0;
     for (const PeerSample& s : c.seconds) {
       p.slowest_pace = std::min(p.slowest_pace, s.figures.pace);
@@ -580,6 +586,14 @@ class Launcher final : public MatchView {
       }
     }
     report.differences = differing_bodies(compared, finals, all_bodies(arena_));
+    if (options_.projectiles > 0) {
+      report.spawned.rate = options_.projectiles;
+      compare_spawned(compared, report.spawned);
+      report.spawned.after_lifetimes = timeline_.final_frame();
+      for (const PeerSample* f : finals) {
+        if (f != nullptr) report.spawned.live_after_lifetimes = std::max(report.spawned.live_after_lifetimes, f->figures.live_objects);
+      }
+    }
     report.consistent = is_consistent(report);
     if (!quiet_) print_report(report);
 

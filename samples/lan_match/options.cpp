@@ -64,6 +64,10 @@ match:
   --seed X              seed of the bots and of the link conditioner (default 1)
   --physics ENGINE      every peer's physics: reference (default), bullet or box2d (Box2D plays
                         the arena seen from above)
+  --projectiles RATE    each bot fires RATE projectiles a second, 1..30 (default 0: none), spawned
+                        during play and removed after 2 s or at a wall; the report adds each
+                        peer's spawned, removed and live objects, and the verdict the settled
+                        live set (reference physics only; needs --settle-seconds 2 or more)
 network (each direction of every link):
   --loss P              fraction of datagrams lost, 0..1 (0.05 = 5%)
   --latency-ms L        one-way latency, 0..2000
@@ -159,6 +163,8 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
         throw UsageError(fmt::format("--physics: {}", problem));
       }
       o.physics = *shoal::samples::physics_named(engine);
+    } else if (flag == "--projectiles") {
+      o.projectiles = parse_number(flag, next(), 0, 30, "projectiles a second per bot, a whole number from 0 to 30");
     } else if (flag == "--loss") {
       o.loss = fraction(flag, next());
     } else if (flag == "--duplicate") {
@@ -253,6 +259,20 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
   }
   if (o.soak_minutes > 0 && (o.repeat > 0 || o.peer_mode || !o.kills.empty())) {
     throw UsageError("--soak plans its own faults: expected it without --repeat, --peer and --kill-peer");
+  }
+  if (o.projectiles > 0) {
+    if (o.physics != shoal::samples::Physics::reference) {
+      throw UsageError(fmt::format("--projectiles needs --physics reference: the {} adapter has no spawn slots yet",
+                                   shoal::samples::name(o.physics)));
+    }
+    if (o.settle_seconds < 2) {
+      throw UsageError(fmt::format("--projectiles with --settle-seconds {}: the projectiles' 2 s lifetime must pass "
+                                   "while the world settles, expected --settle-seconds 2 or more", o.settle_seconds));
+    }
+    if (!o.record_dir.empty() || o.soak_minutes > 0) {
+      throw UsageError("--projectiles cannot be recorded yet (a recording does not hold spawns) nor soaked: "
+                       "expected it without --record and --soak");
+    }
   }
   if (o.role != PeerRole::host_or_join && !o.peer_mode) {
     throw UsageError("--host and --join choose the role of one peer: expected them with --peer");

@@ -44,6 +44,8 @@ struct Options {
   float jitter_ms = 0;
   float duplicate = 0;
   float reorder = 0;
+  /// --projectiles RATE: each bot fires RATE short-lived projectiles a second (0: none; gun.hpp).
+  int projectiles = 0;
   std::optional<shoal::Address> relay;  ///< play through this shoal-relay instead of the LAN
   std::string report_path, csv_path, plot_path;
   /// Each peer records itself to DIR/peer-I.shoalrec (shoal-replay plays one again); with

@@ -19,6 +19,7 @@
 
 #include "arena.hpp"
 #include "bot.hpp"
+#include "gun.hpp"
 #include "peer_report.hpp"
 #include "reown_watch.hpp"
 #include "shoal/lan_discovery.hpp"
@@ -66,6 +67,11 @@ PeerFigures figures_of(const shoal::Peer& peer) {
   f.owned_objects = stats.owned_objects;
   f.frozen_objects = stats.frozen_objects;
   f.pace = stats.pace;
+  f.objects_spawned = stats.objects_spawned;
+  f.objects_removed = stats.objects_removed;
+  f.live_objects = peer.spawned_objects().size();
+  f.bad_spawn = stats.dropped[shoal::DropReason::bad_spawn];
+  f.over_limit = stats.dropped[shoal::DropReason::over_limit];
   rusage usage{};
   if (getrusage(RUSAGE_SELF, &usage) == 0) {
     auto ms = [](const timeval& t) { return std::int64_t{t.tv_sec} * 1000 + t.tv_usec / 1000; };
@@ -78,17 +84,25 @@ PeerFigures figures_of(const shoal::Peer& peer) {
 
 // Figures now, states at `frame` (still in the history: see Timeline::report_delay); the final
 // sample adds what the peer knows of each body, for the report of a match that disagrees.
+// Samples the report compares (`with_spawned`) add the live spawned objects: no spawn or
+// removal happens from the bots' stop until after them (Timeline::removals_resume), so the live
+// set now is the one at `frame`.
 void take_sample(const shoal::Peer& peer, const std::vector<shoal::ObjectId>& bodies, shoal::Frame frame,
-                 bool final, PeerSample& sample) {
+                 bool final, bool with_spawned, PeerSample& sample) {
   sample.final = final;
   sample.figures = figures_of(peer);
   sample.figures.frame = frame;
   sample.states.clear();
   sample.diagnoses.clear();
+  sample.spawned_ids.clear();
+  sample.spawned_states.clear();
   for (shoal::ObjectId id : bodies) {
     sample.states.push_back(peer.state_at(id, frame));
     if (final) sample.diagnoses.push_back(peer.diagnose(id, frame));
   }
+  if (!with_spawned) return;
+  sample.spawned_ids = peer.spawned_objects();
+  for (shoal::ObjectId id : sample.spawned_ids) sample.spawned_states.push_back(peer.state_at(id, frame));
 }
 
 // --misreport-peer: this peer's first body, 1 cm off in what it reports (never in the match).
@@ -190,13 +204,15 @@ class LauncherCommands {
 };
 
 int play(const Options& options, SampleWriter& out) {
-  const Arena arena = arena_for(options.peers, options.objects);
+  Arena arena = arena_for(options.peers, options.objects);
+  arena.projectile_slots = projectile_slots(options.peers, options.projectiles);
   const std::unique_ptr<shoal::samples::EngineWorld> world = build_arena(options.physics, arena);
   shoal::Simulation& physics = world->simulation();
   const std::vector<shoal::ObjectId> bodies = all_bodies(arena);
 
   shoal::PeerConfig config;
   config.session = options.session;
+  if (options.projectiles > 0) config.spawning = projectile_spawning(options.projectiles);
   if (const int grace = rejoin_grace_ms(options); grace >= 0) config.rejoin_grace_ms = grace;
   const Timeline timeline = timeline_for(options, config.tick_hz);
   shoal::TransportConfig transport;
@@ -214,6 +230,8 @@ int play(const Options& options, SampleWriter& out) {
   std::optional<shoal::LanAnnouncer> announcer = enter_match(options, peer);
 
   std::optional<Bot> bot;
+  std::optional<Gun> gun;
+  shoal::Input input;  // the bot's, this frame: the gun fires along its push
   shoal::ObjectId ball = 0;
   LauncherCommands launcher;
   ReownWatch reown;
@@ -228,14 +246,22 @@ int play(const Options& options, SampleWriter& out) {
   const auto launched = Clock::now();
   float slowest_pace = 1;
   auto deadline = [&] {
-    return launched + std::chrono::duration<double>(timeline.seconds_at(timeline.last_compare()) / slowest_pace + 30);
+    return launched + std::chrono::duration<double>(timeline.seconds_at(timeline.final_frame()) / slowest_pace + 30);
+  };
+  // The samples the report compares carry the live spawned set (Timeline).
+  auto with_spawned = [&](shoal::Frame frame) {
+    return options.projectiles > 0 && frame >= timeline.compare && frame <= timeline.last_compare();
   };
   for (;;) {
     if (announcer) announcer->update();
     // Bots start once every peer is here, so nobody joins a world already in motion.
     everyone_here = everyone_here || (bot && peer.peers().size() >= static_cast<std::size_t>(options.peers));
-    if (everyone_here) peer.set_input(peer.frame() < timeline.bots_stop ? bot->input(peer, ball) : shoal::Input{});
+    if (everyone_here) {
+      input = peer.frame() < timeline.bots_stop ? bot->input(peer, ball) : shoal::Input{};
+      peer.set_input(input);
+    }
     peer.update();
+    if (gun) gun->update(peer, ball, input.axis, everyone_here);
     launcher.read(on_killed);
     reown.check(peer, on_reowned);
     if (Clock::now() >= next_phase && peer.join_progress().step != shoal::JoinStep::joined) {
@@ -248,21 +274,22 @@ int play(const Options& options, SampleWriter& out) {
       ball = ball_of(arena, event.peer);
       peer.set_controlled(ball);
       bot.emplace(options.seed * 1000 + event.peer, options.objects, config.tick_hz, *world);
+      if (options.projectiles > 0) gun.emplace(options.projectiles, timeline, arena);
       // A peer that joins a match under way (restarted) samples from its first whole second.
       next_sample = std::max(next_sample, (peer.frame() / timeline.sample_interval + 1) * timeline.sample_interval);
       out.joined(event.peer, shoal::to_string(peer.address()));
     }
     if (bot) {  // in the match
       const shoal::Frame now = peer.frame();
-      for (; next_sample < timeline.last_compare() && now >= next_sample + timeline.report_delay;
+      for (; next_sample < timeline.final_frame() && now >= next_sample + timeline.report_delay;
            next_sample += timeline.sample_interval) {
-        take_sample(peer, bodies, next_sample, false, sample);
+        take_sample(peer, bodies, next_sample, false, with_spawned(next_sample), sample);
         slowest_pace = std::max(std::min(slowest_pace, sample.figures.pace), config.pace.min_rate);
         if (options.misreport_peer == options.index) misreport(sample);
         out.sample(sample);
       }
-      if (now >= timeline.last_compare() + timeline.report_delay) {
-        take_sample(peer, bodies, timeline.last_compare(), true, sample);
+      if (now >= timeline.final_frame() + timeline.report_delay) {
+        take_sample(peer, bodies, timeline.final_frame(), true, options.projectiles > 0, sample);
         if (options.misreport_peer == options.index) misreport(sample);
         out.sample(sample);
         break;
@@ -270,7 +297,7 @@ int play(const Options& options, SampleWriter& out) {
     }
     if (Clock::now() > deadline()) {
       throw std::runtime_error(fmt::format("the match did not reach frame {} in time (at frame {}, {})",
-                                           timeline.last_compare(), peer.frame(),
+                                           timeline.final_frame(), peer.frame(),
                                            peer.in_match() ? "in the match" : "never joined"));
     }
     peer.wait(kWaitMs);

@@ -74,21 +74,19 @@ void SampleWriter::sample(const PeerSample& s) {
   fmt::format_to(std::back_inserter(buffer_),
                  "sample final={} frame={} peer={} peers={} rtt_ms={} loss={} kbps_out={} kbps_in={} "
                  "overrides={} catchup_frames={} ownership_changes={} owned_objects={} frozen_objects={} desyncs={} "
-                 "join_ms={} pace={} cpu_ms={} bodies={} diagnoses={}\n",
+                 "join_ms={} pace={} cpu_ms={} spawned={} removed={} live={} bad_spawn={} over_limit={} bodies={} spawned_states={} diagnoses={}\n",
                  s.final ? 1 : 0, f.frame, f.peer, f.peers_seen, f.rtt_ms, f.loss, f.kbps_out, f.kbps_in,
                  f.overrides, f.catchup_frames, f.ownership_changes, f.owned_objects, f.frozen_objects, f.desyncs,
-                 f.join_ms, f.pace, f.cpu_ms, s.states.size(), s.diagnoses.size());
+                 f.join_ms, f.pace, f.cpu_ms, f.objects_spawned, f.objects_removed, f.live_objects, f.bad_spawn, f.over_limit,
+                 s.states.size(),
+                 s.spawned_ids.size(), s.diagnoses.size());
   for (const std::optional<shoal::ObjectState>& state : s.states) {
-    if (!state) {
-      fmt::format_to(std::back_inserter(buffer_), "pose -\n");
-      continue;
-    }
-    const shoal::Vec3& p = state->position;
-    const shoal::Quat& q = state->orientation;
-    const shoal::Vec3& v = state->linear_velocity;
-    const shoal::Vec3& w = state->angular_velocity;
-    fmt::format_to(std::back_inserter(buffer_), "pose {} {} {} {} {} {} {} {} {} {} {} {} {} {}\n", p.x, p.y, p.z,
-                   q.w, q.x, q.y, q.z, v.x, v.y, v.z, w.x, w.y, w.z, state->at_rest ? 1 : 0);
+    fmt::format_to(std::back_inserter(buffer_), "pose");
+    write_pose(state);
+  }
+  for (std::size_t i = 0; i < s.spawned_ids.size(); ++i) {
+    fmt::format_to(std::back_inserter(buffer_), "spawned {}", s.spawned_ids[i]);
+    write_pose(s.spawned_states[i]);
   }
   for (const shoal::ObjectDiagnosis& d : s.diagnoses) {
     fmt::format_to(std::back_inserter(buffer_), "diag owner={} frozen={} confirmed={} owner_frame={}@{} overrides={} said=",
@@ -113,6 +111,20 @@ void SampleWriter::sample(const PeerSample& s) {
   flush();
 }
 
+// " X Y Z ..." after a line's first word(s), or " -" for a state unknown.
+void SampleWriter::write_pose(const std::optional<shoal::ObjectState>& state) {
+  if (!state) {
+    fmt::format_to(std::back_inserter(buffer_), " -\n");
+    return;
+  }
+  const shoal::Vec3& p = state->position;
+  const shoal::Quat& q = state->orientation;
+  const shoal::Vec3& v = state->linear_velocity;
+  const shoal::Vec3& w = state->angular_velocity;
+  fmt::format_to(std::back_inserter(buffer_), " {} {} {} {} {} {} {} {} {} {} {} {} {} {}\n", p.x, p.y, p.z, q.w, q.x, q.y,
+                 q.z, v.x, v.y, v.z, w.x, w.y, w.z, state->at_rest ? 1 : 0);
+}
+
 void SampleWriter::error(std::string_view message) {
   fmt::format_to(std::back_inserter(buffer_), "error {}\n", message);
   flush();
@@ -124,29 +136,44 @@ void SampleWriter::flush() {
   buffer_.clear();
 }
 
-// "pose ..." into the pending sample's next state; false when it does not parse.
-bool SampleReader::read_state_line(std::string_view line) {
-  if (!line.starts_with("pose ")) return false;
-  if (line == "pose -") {
-    pending_->states.emplace_back();
+// The 14 numbers of a pose ("-": unknown); false when they do not parse.
+static bool read_pose(std::string_view text, std::optional<shoal::ObjectState>& out) {
+  if (text == "-") {
+    out.reset();
     return true;
   }
   float v[14];
-  std::size_t at = 5;
+  std::size_t at = 0;
   for (float& value : v) {
-    const std::size_t end = std::min(line.find(' ', at), line.size());
-    if (at >= line.size() || !read_number(line.substr(at, end - at), value)) return false;
+    const std::size_t end = std::min(text.find(' ', at), text.size());
+    if (at >= text.size() || !read_number(text.substr(at, end - at), value)) return false;
     at = end + 1;
   }
-  if (at < line.size() || (v[13] != 0 && v[13] != 1)) return false;
+  if (at < text.size() || (v[13] != 0 && v[13] != 1)) return false;
   shoal::ObjectState state;
   state.position = {v[0], v[1], v[2]};
   state.orientation = {v[3], v[4], v[5], v[6]};
   state.linear_velocity = {v[7], v[8], v[9]};
   state.angular_velocity = {v[10], v[11], v[12]};
   state.at_rest = v[13] == 1;
-  pending_->states.emplace_back(state);
+  out = state;
   return true;
+}
+
+// "pose ..." into the pending sample's next state; false when it does not parse.
+bool SampleReader::read_state_line(std::string_view line) {
+  if (!line.starts_with("pose ")) return false;
+  return read_pose(line.substr(5), pending_->states.emplace_back());
+}
+
+// "spawned ID ..." into the pending sample's next spawned object; false when it does not parse.
+bool SampleReader::read_spawned_line(std::string_view line) {
+  if (!line.starts_with("spawned ")) return false;
+  const std::size_t space = line.find(' ', 8);
+  shoal::ObjectId id = 0;
+  if (space == std::string_view::npos || !read_number(line.substr(8, space - 8), id)) return false;
+  pending_->spawned_ids.push_back(id);
+  return read_pose(line.substr(space + 1), pending_->spawned_states.emplace_back());
 }
 
 // "diag ..." into the pending sample's next diagnosis; false when it does not parse.
@@ -209,12 +236,17 @@ void SampleReader::add_line(std::string_view line) {
   auto unreadable = [&] { errors.push_back(fmt::format("unreadable line from a peer: '{}'", line)); };
   if (pending_) {
     const bool states_done = pending_->states.size() == pending_bodies_;
-    if (!(states_done ? read_diagnosis_line(line) : read_state_line(line))) {
+    const bool spawned_done = pending_->spawned_ids.size() == pending_spawned_;
+    const bool read = !states_done    ? read_state_line(line)
+                      : !spawned_done ? read_spawned_line(line)
+                                      : read_diagnosis_line(line);
+    if (!read) {
       pending_.reset();
       unreadable();
       return;
     }
-    if (pending_->states.size() == pending_bodies_ && pending_->diagnoses.size() == pending_diagnoses_) {
+    if (pending_->states.size() == pending_bodies_ && pending_->spawned_ids.size() == pending_spawned_ &&
+        pending_->diagnoses.size() == pending_diagnoses_) {
       samples.push_back(std::move(*pending_));
       pending_.reset();
     }
@@ -248,17 +280,23 @@ void SampleReader::add_line(std::string_view line) {
                     read_field(line, "owned_objects", f.owned_objects) &&
                     read_field(line, "frozen_objects", f.frozen_objects) && read_field(line, "desyncs", f.desyncs) &&
                     read_field(line, "join_ms", f.join_ms) && read_field(line, "pace", f.pace) &&
-                    read_field(line, "cpu_ms", f.cpu_ms) && read_field(line, "bodies", pending_bodies_) &&
+                    read_field(line, "cpu_ms", f.cpu_ms) && read_field(line, "spawned", f.objects_spawned) &&
+                    read_field(line, "removed", f.objects_removed) && read_field(line, "live", f.live_objects) &&
+                    read_field(line, "bad_spawn", f.bad_spawn) && read_field(line, "over_limit", f.over_limit) &&
+                    read_field(line, "bodies", pending_bodies_) &&
+                    read_field(line, "spawned_states", pending_spawned_) &&
                     read_field(line, "diagnoses", pending_diagnoses_);
     if (!ok || (pending_diagnoses_ != 0 && pending_diagnoses_ != pending_bodies_)) {
       unreadable();
       return;
     }
     s.final = final != 0;
-    if (pending_bodies_ == 0) {
+    if (pending_bodies_ == 0 && pending_spawned_ == 0) {
       samples.push_back(std::move(s));
     } else {
       s.states.reserve(pending_bodies_);
+      s.spawned_ids.reserve(pending_spawned_);
+      s.spawned_states.reserve(pending_spawned_);
       s.diagnoses.reserve(pending_diagnoses_);
       pending_ = std::move(s);
     }

@@ -5,9 +5,13 @@
 //   joined peer=ID address=HOST:PORT
 //   sample final=0|1 frame=F peer=ID peers=N rtt_ms=.. loss=.. kbps_out=.. kbps_in=..
 //          overrides=.. catchup_frames=.. ownership_changes=.. owned_objects=.. frozen_objects=..
-//          desyncs=.. join_ms=.. pace=.. cpu_ms=.. bodies=B diagnoses=D
+//          desyncs=.. join_ms=.. pace=.. cpu_ms=.. spawned=.. removed=.. live=.. bad_spawn=..
+//          over_limit=.. bodies=B
+//          spawned_states=S diagnoses=D
 //   pose PX PY PZ QW QX QY QZ VX VY VZ WX WY WZ R   (B lines, one per body in all_bodies order,
 //                                  R = 1 at rest; "pose -" if unknown)
+//   spawned ID PX PY PZ QW QX QY QZ VX VY VZ WX WY WZ R   (S lines, 0 or one per live spawned
+//                                  object, ascending id: samples from the comparison on)
 //   diag owner=O frozen=0|1 confirmed=0|1 owner_frame=F@G overrides=N said=F:PX,PY,PZ,R|-
 //        history=FRAME:OWNER:SEQUENCE:AUTHOR:APPLIED_AT,...|-
 //                                 (D lines, 0 or B: the final sample's, one per body)
@@ -51,6 +55,11 @@ struct PeerFigures {
   std::int64_t join_ms = -1;         ///< how long joining took (-1: not joined yet)
   float pace = 1;                    ///< how fast the match runs now (PeerStats::pace)
   std::int64_t cpu_ms = 0;           ///< CPU time the peer's process has used so far
+  std::uint64_t objects_spawned = 0;  ///< spawns applied, this peer's and the others' (PeerStats)
+  std::uint64_t objects_removed = 0;  ///< removals applied
+  std::uint64_t live_objects = 0;     ///< spawned objects alive at the peer's newest frame
+  std::uint64_t bad_spawn = 0;        ///< spawns and removals dropped as DropReason::bad_spawn
+  std::uint64_t over_limit = 0;       ///< spawns dropped as DropReason::over_limit
 };
 
 /// A peer's figures and the state of every body at the same frame; the final sample adds what
@@ -59,6 +68,10 @@ struct PeerSample {
   bool final = false;
   PeerFigures figures;
   std::vector<std::optional<shoal::ObjectState>> states;  ///< all_bodies order
+  /// The spawned objects alive at the sample's frame, ascending id, and their states there:
+  /// listed in the samples the report compares (from Timeline::compare on), else empty.
+  std::vector<shoal::ObjectId> spawned_ids;
+  std::vector<std::optional<shoal::ObjectState>> spawned_states;
   std::vector<shoal::ObjectDiagnosis> diagnoses;          ///< all_bodies order, or none
 };
 
@@ -73,6 +86,7 @@ class SampleWriter {
   void error(std::string_view message);
 
  private:
+  void write_pose(const std::optional<shoal::ObjectState>& state);
   void flush();
   std::FILE* out_;
   fmt::memory_buffer buffer_;
@@ -96,10 +110,11 @@ class SampleReader {
 
  private:
   bool read_state_line(std::string_view line);
+  bool read_spawned_line(std::string_view line);
   bool read_diagnosis_line(std::string_view line);
 
   std::optional<PeerSample> pending_;
-  std::size_t pending_bodies_ = 0, pending_diagnoses_ = 0;
+  std::size_t pending_bodies_ = 0, pending_spawned_ = 0, pending_diagnoses_ = 0;
 };
 
 }  // namespace lan_match

@@ -94,10 +94,58 @@ Divergence compare_samples(const std::vector<const PeerSample*>& samples, int bo
   return d;
 }
 
+void compare_spawned(const std::vector<const PeerSample*>& samples, SpawnedReport& report) {
+  report.same_live_set = true;
+  report.bitwise = true;
+  report.differences.clear();
+  const PeerSample* first = samples.empty() ? nullptr : samples.front();
+  report.compared = first != nullptr ? static_cast<int>(first->spawned_ids.size()) : 0;
+  // Every id some sample holds, ascending.
+  std::vector<shoal::ObjectId> ids;
+  for (const PeerSample* s : samples) {
+    if (s == nullptr) report.same_live_set = false;
+    if (s != nullptr) ids.insert(ids.end(), s->spawned_ids.begin(), s->spawned_ids.end());
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  for (shoal::ObjectId id : ids) {
+    BodyDifference d{-1, id, {}, {}, {}};
+    bool differs = false;
+    std::optional<shoal::ObjectState> reference;  // the first peer's that has one
+    for (const PeerSample* s : samples) {
+      std::optional<shoal::ObjectState> state;
+      if (s != nullptr) {
+        const auto at = std::lower_bound(s->spawned_ids.begin(), s->spawned_ids.end(), id);
+        if (at != s->spawned_ids.end() && *at == id) {
+          state = s->spawned_states[static_cast<std::size_t>(at - s->spawned_ids.begin())];
+        } else {
+          report.same_live_set = false;
+        }
+      }
+      d.peers.push_back(s != nullptr ? s->figures.peer : shoal::kNoPeer);
+      d.states.push_back(state);
+      d.diagnoses.emplace_back();
+      if (!state) {
+        differs = true;
+      } else if (!reference) {
+        reference = state;
+      } else {
+        differs = differs || !same_bits(*state, *reference);
+      }
+    }
+    if (!differs) continue;
+    report.bitwise = false;
+    report.differences.push_back(std::move(d));
+  }
+}
+
 bool all_at_rest(const std::vector<const PeerSample*>& samples) {
   for (const PeerSample* s : samples) {
     if (s == nullptr) return false;
     for (const std::optional<shoal::ObjectState>& state : s->states) {
+      if (!state || !state->at_rest) return false;
+    }
+    for (const std::optional<shoal::ObjectState>& state : s->spawned_states) {
       if (!state || !state->at_rest) return false;
     }
   }
@@ -152,13 +200,29 @@ void print_diagnosis(const shoal::ObjectDiagnosis& d) {
   }
 }
 
+void print_spawned(const MatchReport& r) {
+  const SpawnedReport& s = r.spawned;
+  fmt::print("\nprojectiles: {} a second per bot\n{:>4} {:>8} {:>8} {:>5} {:>10} {:>10}\n", s.rate, "peer", "spawned", "removed",
+             "live", "bad_spawn", "over_limit");
+  for (const PeerSummary& p : r.peers) {
+    fmt::print("{:>4} {:>8} {:>8} {:>5} {:>10} {:>10}\n", p.id, p.objects_spawned, p.objects_removed, p.live_objects,
+               p.bad_spawn, p.over_limit);
+  }
+  fmt::print("spawned objects compared at frame {}: {}; {}; {}\n", r.compared_frame, s.compared,
+             s.same_live_set ? "the same live set on every peer" : "NOT the same live set on every peer",
+             s.bitwise ? "every state the same bits on every peer" : "NOT the same bits on every peer");
+  fmt::print("once their lifetimes passed (frame {}): {}\n", s.after_lifetimes,
+             s.live_after_lifetimes == 0 ? std::string("no spawned object left on any peer")
+                                         : fmt::format("{} spawned objects LEFT on some peer", s.live_after_lifetimes));
+}
+
 void print_differences(const std::vector<BodyDifference>& differences) {
   if (differences.empty()) return;
   fmt::print("bodies that differ: {} (the first {}; each peer's position, and whether at rest):\n", differences.size(),
              std::min(differences.size(), kDifferencesListed));
   for (std::size_t i = 0; i < differences.size() && i < kDifferencesListed; ++i) {
     const BodyDifference& d = differences[i];
-    fmt::print("  body {} (object {}):", d.body, d.object);
+    fmt::print("  {} (object {}):", d.body >= 0 ? fmt::format("body {}", d.body) : "spawned", d.object);
     for (const std::optional<shoal::ObjectState>& s : d.states) {
       if (s) {
         fmt::print(" ({:.3f}, {:.3f}, {:.3f}){}", s->position.x, s->position.y, s->position.z, s->at_rest ? "" : " moving");
@@ -228,8 +292,11 @@ bool is_consistent(const MatchReport& r) {
   const bool faults_recovered = std::all_of(r.faults.begin(), r.faults.end(), [](const FaultReport& f) {
     return f.reowned_ms >= 0 && (f.restarted_at_s < 0 || f.rejoin_ms >= 0);
   });
+  const SpawnedReport& spawned = r.spawned;
+  const bool spawned_agree =
+      spawned.rate == 0 || (spawned.same_live_set && spawned.bitwise && spawned.live_after_lifetimes == 0);
   return r.failures.empty() && r.final.bodies_lost == 0 && r.bodies_unowned == 0 && faults_recovered &&
-         within_tolerance(r.final);
+         within_tolerance(r.final) && spawned_agree;
 }
 
 void print_report(const MatchReport& r) {
@@ -249,6 +316,8 @@ void print_report(const MatchReport& r) {
              r.final.max_position_error_m, r.final.max_rotation_error_rad, kPositionTolerance, kRotationTolerance,
              r.final.bitwise ? "every state the same bits on every peer" : "NOT the same bits on every peer");
   if (r.bodies_unowned > 0) fmt::print("bodies without a live owner on some peer: {}\n", r.bodies_unowned);
+  if (r.spawned.rate > 0) print_spawned(r);
+  print_differences(r.spawned.differences);
   for (const FaultReport& f : r.faults) {
     fmt::print("killed: peer #{} (id {}) at {:.1f} s; reowned_ms {}", f.index, f.peer, f.killed_at_s,
                f.reowned_ms >= 0 ? std::to_string(f.reowned_ms) : "never");
@@ -271,10 +340,11 @@ void write_json(const std::string& path, const MatchReport& r) {
     fmt::print(file.handle,
                "    {{\"id\": {}, \"join_ms\": {}, \"frames\": {}, \"rtt_ms\": {}, \"loss\": {}, \"kbps_out\": {}, \"kbps_in\": {}, "
                "\"overrides\": {}, \"catchup_frames\": {}, \"ownership_changes\": {}, \"owned_objects\": {}, "
-               "\"frozen_objects\": {}, \"cpu_ms\": {}, \"slowest_pace\": {}}}{}\n",
+               "\"frozen_objects\": {}, \"cpu_ms\": {}, \"slowest_pace\": {}, \"objects_spawned\": {}, "
+               "\"objects_removed\": {}, \"live_objects\": {}, \"bad_spawn\": {}, \"over_limit\": {}}}{}\n",
                p.id, p.join_ms, p.frames, p.rtt_ms, p.loss, p.kbps_out, p.kbps_in, p.overrides, p.catchup_frames,
-               p.ownership_changes, p.owned_objects, p.frozen_objects, p.cpu_ms, p.slowest_pace,
-               i + 1 < r.peers.size() ? "," : "");
+               p.ownership_changes, p.owned_objects, p.frozen_objects, p.cpu_ms, p.slowest_pace, p.objects_spawned,
+               p.objects_removed, p.live_objects, p.bad_spawn, p.over_limit, i + 1 < r.peers.size() ? "," : "");
   }
   fmt::print(file.handle, "  ],\n  \"faults\": [");
   for (std::size_t i = 0; i < r.faults.size(); ++i) {
@@ -286,6 +356,12 @@ void write_json(const std::string& path, const MatchReport& r) {
   }
   fmt::print(file.handle, "{}],\n  \"bodies_unowned\": {},\n", r.faults.empty() ? "" : "\n  ", r.bodies_unowned);
   write_differences(file.handle, r.differences);
+  const SpawnedReport& spawned = r.spawned;
+  fmt::print(file.handle,
+             "  \"spawned\": {{\"rate\": {}, \"compared\": {}, \"same_live_set\": {}, \"bitwise\": {}, "
+             "\"after_lifetimes_frame\": {}, \"live_after_lifetimes\": {}}},\n",
+             spawned.rate, spawned.compared, spawned.same_live_set, spawned.bitwise, spawned.after_lifetimes,
+             spawned.live_after_lifetimes);
   fmt::print(file.handle,
              "  \"objects\": {},\n  \"objects_lost\": {},\n  \"compared_frame\": {},\n  \"settled\": {},\n"
              "  \"final_max_position_error_m\": {},\n  \"final_max_rotation_error_rad\": {},\n  \"bitwise\": {},\n"

@@ -23,7 +23,7 @@ struct Divergence {
 /// Compares every pair of samples (taken at the same frame); a missing sample (nullptr) loses
 /// every body. Samples must list the same number of bodies.
 Divergence compare_samples(const std::vector<const PeerSample*>& samples, int bodies);
-/// Whether every sample is there and holds every body, at rest.
+/// Whether every sample is there and holds every body, at rest (its spawned objects too).
 bool all_at_rest(const std::vector<const PeerSample*>& samples);
 
 /// A body the peers disagree on: each sample's state of it (none where a sample lacks it), and
@@ -59,7 +59,26 @@ struct PeerSummary {
   std::int64_t join_ms = -1;         ///< how long its join took (0 for the host; -1 never joined)
   std::int64_t cpu_ms = 0;           ///< CPU its process used, to its last sample
   float slowest_pace = 1;            ///< the slowest the match ran, as this peer saw it (PeerStats::pace)
+  std::uint64_t objects_spawned = 0, objects_removed = 0;  ///< applied here, to its last sample
+  std::uint64_t live_objects = 0;    ///< spawned objects alive here at its last sample
+  std::uint64_t bad_spawn = 0, over_limit = 0;  ///< spawns and removals it dropped, by DropReason
 };
+
+/// --projectiles: the spawned objects in the comparison, and what the verdict asks of them.
+struct SpawnedReport {
+  int rate = 0;                  ///< projectiles a second per bot (0: none; the rest is unused)
+  int compared = 0;              ///< live spawned objects compared (the first peer's)
+  bool same_live_set = true;     ///< every compared peer holds the same ids at compared_frame
+  bool bitwise = true;           ///< and their states, the same bits on every peer
+  shoal::Frame after_lifetimes = 0;  ///< the final frame, once every lifetime has passed
+  std::uint64_t live_after_lifetimes = 0;  ///< the most any peer still holds there: must be 0
+  /// The spawned objects whose states differ (in bits) or that some peer lacks (body -1,
+  /// no diagnoses).
+  std::vector<BodyDifference> differences;
+};
+/// Compares the live spawned sets of samples of one frame (a missing sample, or a state
+/// missing, fails both).
+void compare_spawned(const std::vector<const PeerSample*>& samples, SpawnedReport& report);
 
 /// A peer killed during the match (--kill-peer, the soak), and brought back if it was.
 struct FaultReport {
@@ -85,12 +104,14 @@ struct MatchReport {
   std::vector<FaultReport> faults;    ///< peers killed on purpose (not failures)
   /// Bodies some compared peer holds without a live owner (from its final diagnoses).
   int bodies_unowned = 0;
+  SpawnedReport spawned;
   bool consistent = false;
 };
 
 /// The rule of the verdict: everyone reported (every peer not killed for good), nothing lost,
 /// every body owned by a live peer, errors within 1 mm and 0.001 rad, and each killed peer's
-/// objects owned again (and each restarted one joined).
+/// objects owned again (and each restarted one joined); with --projectiles, the same live set
+/// on every peer, bit for bit, and none left once the lifetimes passed.
 bool is_consistent(const MatchReport& report);
 
 void print_report(const MatchReport& report);

@@ -24,9 +24,23 @@ struct Timeline {
   /// A peer reports frame F once it is this far past F, so that owner frames for F sent by
   /// the others (delayed, lost and resent) have arrived; well inside the frame history.
   shoal::Frame report_delay = 20;
+  /// With --projectiles (else kNoFrame): owners hold their projectiles' removals from bots_stop
+  /// until this frame, so that the settled world is compared with its projectiles at rest in it
+  /// (a live set that changes within report_delay of a sample cannot be compared). By then
+  /// every lifetime has passed (Options: settle >= lifetime); the owners remove them all.
+  shoal::Frame removals_resume = shoal::kNoFrame;
+  /// ... and every peer reports its live set once more at this frame, when every removal has
+  /// reached it: the live count must be back to the fixed bodies.
+  shoal::Frame after_lifetimes = shoal::kNoFrame;
 
   double seconds_at(shoal::Frame frame) const { return static_cast<double>(frame) / tick_hz; }
   shoal::Frame last_compare() const { return compare + settle_checks * sample_interval; }
+  /// The frame of every peer's final sample.
+  shoal::Frame final_frame() const { return after_lifetimes != shoal::kNoFrame ? after_lifetimes : last_compare(); }
+  /// Whether an owner may remove its projectiles at `frame`.
+  bool removing(shoal::Frame frame) const {
+    return frame < bots_stop || removals_resume == shoal::kNoFrame || frame >= removals_resume;
+  }
 };
 
 inline Timeline timeline_for(const Options& options, float tick_hz) {
@@ -38,6 +52,12 @@ inline Timeline timeline_for(const Options& options, float tick_hz) {
   // On a whole second, where the progress samples are.
   const shoal::Frame settled = frame_at(options.seconds + options.settle_seconds);
   t.compare = (settled + t.sample_interval - 1) / t.sample_interval * t.sample_interval;
+  if (options.projectiles > 0) {
+    // Half a second past the last sample taken, so no peer (its clock a little behind) takes
+    // one after a removal; then three seconds for the removals to reach every peer.
+    t.removals_resume = t.last_compare() + t.report_delay + frame_at(0.5);
+    t.after_lifetimes = t.last_compare() + 3 * t.sample_interval;
+  }
   return t;
 }
 

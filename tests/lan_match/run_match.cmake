@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: MIT
 # Runs shoal-lan-match and checks what it reports:
 #   cmake -DMATCH=exe -DARGS="a;b" -DPEERS=n -DREPORT=file.json [-DPLOT=file.png -DCSV=file.csv]
-#         [-DKILLED=k -DMAX_REOWNED_MS=ms [-DRESTARTED=1]] -P run_match.cmake
+#         [-DKILLED=k -DMAX_REOWNED_MS=ms [-DRESTARTED=1]] [-DPROJECTILES=1] -P run_match.cmake
 # Exit 0, and a JSON report that parses, has exactly the issue's keys, says consistent (every
 # state the same bits on every peer), lost nothing, and lists every peer with frames and traffic. With PLOT/CSV: a real PNG and a CSV
 # with a row per peer and second. With KILLED: k peers killed (PEERS counts the survivors and
 # restarted ones), each one's objects owned again within MAX_REOWNED_MS, and with RESTARTED each
-# one rejoined; every body has a live owner.
+# one rejoined; every body has a live owner. With PROJECTILES (--projectiles in ARGS): every
+# peer applied spawns and removals, compared a non-empty live set the same on every peer bit for
+# bit, and holds none once the lifetimes passed.
 file(REMOVE ${REPORT})
 set(extra)
 if(PLOT)
@@ -20,8 +22,8 @@ endif()
 
 file(READ ${REPORT} json)
 string(JSON top_keys LENGTH "${json}")
-if(NOT top_keys EQUAL 12)
-  message(FATAL_ERROR "the report has ${top_keys} top-level keys, expected 12: ${json}")
+if(NOT top_keys EQUAL 13)
+  message(FATAL_ERROR "the report has ${top_keys} top-level keys, expected 13: ${json}")
 endif()
 string(JSON unowned GET "${json}" bodies_unowned)
 if(NOT unowned EQUAL 0)
@@ -80,8 +82,8 @@ endif()
 math(EXPR last "${PEERS} - 1")
 foreach(i RANGE ${last})
   string(JSON peer_keys LENGTH "${json}" peers ${i})
-  if(NOT peer_keys EQUAL 14)
-    message(FATAL_ERROR "peer ${i} has ${peer_keys} keys, expected 14")
+  if(NOT peer_keys EQUAL 19)
+    message(FATAL_ERROR "peer ${i} has ${peer_keys} keys, expected 19")
   endif()
   string(JSON cpu_ms GET "${json}" peers ${i} cpu_ms)
   if(NOT cpu_ms GREATER 0)
@@ -103,6 +105,26 @@ foreach(i RANGE ${last})
     message(FATAL_ERROR "peer ${i} (id ${id}): join_ms=${join_ms}, expected 0 for the host and > 0 for joiners")
   endif()
 endforeach()
+
+if(PROJECTILES)
+  string(JSON compared GET "${json}" spawned compared)
+  string(JSON same_set GET "${json}" spawned same_live_set)
+  string(JSON spawned_bitwise GET "${json}" spawned bitwise)
+  string(JSON left GET "${json}" spawned live_after_lifetimes)
+  if(NOT compared GREATER 0 OR NOT same_set STREQUAL "ON" OR NOT spawned_bitwise STREQUAL "ON" OR NOT left EQUAL 0)
+    message(FATAL_ERROR "projectiles: compared=${compared} same_live_set=${same_set} bitwise=${spawned_bitwise} "
+                        "live_after_lifetimes=${left}, expected > 0, ON, ON, 0")
+  endif()
+  foreach(i RANGE ${last})
+    string(JSON spawned GET "${json}" peers ${i} objects_spawned)
+    string(JSON removed GET "${json}" peers ${i} objects_removed)
+    string(JSON live GET "${json}" peers ${i} live_objects)
+    if(NOT spawned GREATER 0 OR NOT removed EQUAL spawned OR NOT live EQUAL 0)
+      message(FATAL_ERROR "peer ${i}: spawned=${spawned} removed=${removed} live=${live}, expected > 0, all removed")
+    endif()
+  endforeach()
+  message(STATUS "projectiles: ${compared} compared at rest; peer 0 applied ${spawned} spawns and as many removals")
+endif()
 
 if(PLOT)
   include(${CMAKE_CURRENT_LIST_DIR}/expect_plot_files.cmake)
