@@ -289,3 +289,48 @@ TEST_CASE("sync-test mode with K = 8: spawns and removals inside the rolled-back
   CHECK(removed > 150);
   CHECK(peer.stats().desyncs == 0);
 }
+
+TEST_CASE("an object removed before its spawn frame is stepped goes a frame later; its slot waits for that") {
+  FakeMatch m(2, kSpec, spawn_config(), 351, -1, {}, with_spawn_slots);
+  REQUIRE(m.connect(10));
+  Peer& shooter = *m.players[0].peer;
+  const ObjectState shot = projectile_from(shooter.state(m.players[0].ball), 0.5f);
+  // No update in between: both spawns are for the same next frame, and so are the removals
+  // asked for. A removal in its object's own spawn frame, or a second spawn into the slot the
+  // first removal frees a frame later, would take the wrong object out (or none).
+  const ObjectId first = shooter.spawn(kProjectile, shot);
+  shooter.remove(first);
+  const ObjectId second = shooter.spawn(kProjectile, shot);
+  CHECK(second != first);
+  shooter.remove(second);
+  m.run(1);
+  for (const Player& p : m.players) {
+    CHECK(p.peer->spawned_objects().empty());
+    const PeerStats s = p.peer->stats();
+    CHECK(s.objects_spawned == 2);
+    CHECK(s.objects_removed == 2);
+    CHECK(s.dropped[DropReason::bad_spawn] == 0);
+    CHECK(s.dropped[DropReason::over_limit] == 0);
+    // Empty spawn slots are nobody's objects.
+    CHECK(s.owned_objects <= all_ids(kSpec).size());
+  }
+}
+
+TEST_CASE("a spawn made while a peer stalls seconds behind still reaches it") {
+  FakeMatch m(2, kSpec, spawn_config(), 352, -1, {}, with_spawn_slots);
+  REQUIRE(m.connect(10));
+  Peer& shooter = *m.players[0].peer;
+  Peer& stalled = *m.players[1].peer;
+  m.players[1].alive = false;  // not updated at all, as a process the OS starves
+  m.run(1.5);
+  const ObjectId shot = shooter.spawn(kProjectile, projectile_from(shooter.state(m.players[0].ball), 0.5f));
+  m.run(0.2);
+  m.players[1].alive = true;
+  // The spawn is far more than the history window ahead of the stalled peer when it wakes.
+  CHECK(shooter.frame() - stalled.frame() > 90);
+  REQUIRE(m.settle(20));
+  CHECK(stalled.stats().dropped[DropReason::bad_spawn] == 0);
+  CHECK(stalled.spawned_objects() == std::vector<ObjectId>{shot});
+  CHECK(same_live_sets(m.players));
+  CHECK(same_states(m.players, with_spawned(kSpec, shooter)));
+}

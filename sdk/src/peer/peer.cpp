@@ -290,7 +290,11 @@ PeerStats Peer::stats() const {
   PeerStats s = impl_->stats;
   s.frame = frame();
   s.quantization_clamps = impl_->quantize_filter.clamped();
-  s.owned_objects = impl_->authority.owned_bodies.size();
+  // Empty spawn slots belong to the default owner, but they are no objects.
+  const Spawning& sp = impl_->spawning;
+  s.owned_objects = static_cast<std::size_t>(std::ranges::count_if(impl_->authority.owned_bodies, [&](BodyIndex b) {
+    return !sp.is_slot(b) || sp.slot_object[b - sp.first_slot] != 0;
+  }));
   s.pace = impl_->session.pace.rate;
   s.messages_queued = impl_->messages.queued();
   // Counted here, not every step: only the stats show it.

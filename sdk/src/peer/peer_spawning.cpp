@@ -41,7 +41,7 @@ ObjectId Peer::spawn(std::uint16_t type, const ObjectState& state, std::span<con
   const std::size_t begin = s.range_of(self) * s.per_peer;
   const std::size_t end = std::min(begin + s.per_peer, s.slots);
   std::size_t k = begin;
-  while (k < end && s.slot_object[k] != 0) ++k;
+  while (k < end && (s.slot_object[k] != 0 || s.slot_free_from[k] > frame)) ++k;
   if (k == end) throw std::runtime_error("shoal::Peer::spawn: every slot of this peer's range is taken");
   ObjectId id = Spawning::make_id(self, s.next_sequence++);
   while (m.objects.contains(id)) id = Spawning::make_id(self, s.next_sequence++);
@@ -98,7 +98,9 @@ std::optional<SpawnedObject> Peer::spawned_object(ObjectId object) const {
 }
 
 void Peer::Impl::remove_spawned(BodyIndex body) {
-  const wire::Removal made{history.newest() + 1, objects.id(body)};
+  // An object exists for one frame at least: one spawned for the next frame goes a frame later.
+  const Frame since = spawning.slot_since[body - spawning.first_slot];
+  const wire::Removal made{std::max(history.newest() + 1, since + 1), objects.id(body)};
   apply_removal(made, body);
   spawning.out.spawns.clear();
   spawning.out.removals.assign(1, made);
@@ -181,7 +183,7 @@ void Peer::Impl::on_world_changes(PeerId from, const wire::WorldChanges& message
     const bool ours = Spawning::spawner_of(spawn.object) == (from & 0x7FFF) && k < s.slots &&
                       k / s.per_peer == s.range_of(from);
     if (!ours || objects.contains(spawn.object) || !sim.can_spawn(spawn.type) ||
-        spawn.frame > history.newest() + config.history_frames || spawn.bytes.size > s.config.max_spawn_bytes) {
+        spawn.frame > history.newest() + spawn_horizon_frames(config) || spawn.bytes.size > s.config.max_spawn_bytes) {
       drop(DropReason::bad_spawn);
     } else if (s.live_of(from) >= s.per_peer || !s.take_rate(from, spawn.frame, config.tick_hz)) {
       drop(DropReason::over_limit);
@@ -215,6 +217,7 @@ void Peer::Impl::apply_removal(const wire::Removal& removal, BodyIndex body) {
   spawning.slot_object[k] = 0;
   spawning.slot_type[k] = 0;
   spawning.slot_bytes[k] = {};
+  spawning.slot_free_from[k] = removal.frame;
   objects.rename(body, world::ObjectTable::empty_slot_id(k));
   authority.ownership->assign(body, authority.ownership->default_owner(), removal.frame);
   note_owner_change(body);

@@ -3,6 +3,7 @@
 // from, and how far ahead a peer keeps inputs.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "shoal/events.hpp"
@@ -36,5 +37,13 @@ std::uint64_t world_digest(const Simulation& simulation);
 // How far ahead of its newest frame a peer keeps inputs: those of snapshots up to a quarter of
 // the history ahead (what on_snapshot accepts), plus their senders' input delay.
 inline int input_frames_ahead(const PeerConfig& c) { return c.history_frames / 4 + wire::kMaxInputFramesAhead; }
+
+// How far ahead of its newest frame a peer takes another's spawn. Spawns travel once, on the
+// reliable channel: one refused is lost for good. A peer the OS starved may be seconds behind
+// the spawner (the match's pace catches up only over seconds), so the bound is ten seconds of
+// frames, not the history window; what a spawner may make per second bounds the rest.
+inline Frame spawn_horizon_frames(const PeerConfig& c) {
+  return std::max<Frame>(c.history_frames, static_cast<Frame>(c.tick_hz * 10.0f));
+}
 
 }  // namespace shoal

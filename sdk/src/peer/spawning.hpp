@@ -36,6 +36,7 @@ struct Spawning {
         slot_type(slots, 0),
         slot_since(slots, kNoFrame),
         slot_born(slots, kNoFrame),
+        slot_free_from(slots, kNoFrame),
         slot_bytes(slots) {}
 
   /// Its invariants (the test build checks them every frame); throws std::logic_error.
@@ -97,6 +98,10 @@ struct Spawning {
   std::vector<std::uint16_t> slot_type;
   std::vector<Frame> slot_since;       // per slot: its object's first frame here
   std::vector<Frame> slot_born;        // per slot: its spawn frame as its spawner named it
+  // Per slot: the frame of its last removal. A slot is empty from there on, and this peer
+  // fills it again only from that frame: a removal scheduled for a frame still to come
+  // would otherwise take the next object out of the slot.
+  std::vector<Frame> slot_free_from;
   std::vector<wire::SpawnBytes> slot_bytes;  // per slot: its spawn bytes
   std::uint16_t next_sequence = 0;
   struct Rate {
