@@ -290,7 +290,7 @@ TEST_CASE("sync-test mode with K = 8: spawns and removals inside the rolled-back
   CHECK(peer.stats().desyncs == 0);
 }
 
-TEST_CASE("an object removed before its spawn frame is stepped goes a frame later; its slot waits for that") {
+TEST_CASE("an object removed before its spawn frame is stepped goes a frame later, and its slot waits for that") {
   FakeMatch m(2, kSpec, spawn_config(), 351, -1, {}, with_spawn_slots);
   REQUIRE(m.connect(10));
   Peer& shooter = *m.players[0].peer;

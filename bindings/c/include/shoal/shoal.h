@@ -34,7 +34,7 @@
 #define SHOAL_C_API_VERSION 12
 /** The C ABI's version: libshoal_c's SOVERSION. Incremented only when a change breaks programs
  *  built against an older header (a struct's size, a value or a function removed or changed). */
-#define SHOAL_C_ABI_VERSION 1
+#define SHOAL_C_ABI_VERSION 2
 
 #if defined(_WIN32) && defined(SHOAL_C_SHARED)
 #  if defined(SHOAL_C_BUILDING)
