@@ -107,10 +107,10 @@ struct Peer::Impl {
   void note_owner_changes();               // after table-wide changes: events and owned_by_me
   void note_owner_change(BodyIndex body);  // after a change of one body's owner
   // --- objects spawned and removed during play (peer_spawning.cpp) ---
-  void on_world_changes(PeerId from, const wire::WorldChanges& message);
+  void on_world_changes(PeerId from, const wire::WorldChanges& message, bool heard_early = false);
   void send_live_set(ConnectionId connection);  // to a newcomer, before its baseline
   void on_live_set(PeerId from, const wire::WorldChanges& message);
-  void apply_early_live_sets();
+  void apply_early_changes();  // world changes heard before the match started here
   void apply_spawn(PeerId spawner, const wire::Spawn& spawn);
   void apply_removal(const wire::Removal& removal, BodyIndex body);
   void remove_spawned(BodyIndex body);  // by this peer, its owner: applied and sent

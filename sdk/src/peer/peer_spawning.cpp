@@ -133,15 +133,8 @@ void Peer::Impl::send_live_set(ConnectionId connection) {
 
 // A live set, as this newcomer gets it from each older peer: the objects the sender owns,
 // which exist here from the newest frame on (their owner's snapshots then correct them).
-// Kept while the match has not started here, like early baselines.
 void Peer::Impl::on_live_set(PeerId from, const wire::WorldChanges& message) {
   Spawning& s = spawning;
-  if (session.phase != Phase::in_match) {
-    if (s.early_live_sets.size() < session.members.remotes().size() * (s.slots / 300 + 1) + 8) {
-      s.early_live_sets.emplace_back(from, message);
-    }
-    return;
-  }
   for (wire::Spawn spawn : message.spawns) {
     const std::size_t k = spawn.slot;
     // A peer asks for baselines again (after a loss, say): what it knows already is no news.
@@ -159,27 +152,46 @@ void Peer::Impl::on_live_set(PeerId from, const wire::WorldChanges& message) {
   }
 }
 
-void Peer::Impl::apply_early_live_sets() {
-  for (const auto& [from, message] : spawning.early_live_sets) on_live_set(from, message);
-  spawning.early_live_sets.clear();
+void Peer::Impl::apply_early_changes() {
+  for (const auto& [from, message] : spawning.early_changes) on_world_changes(from, message, true);
+  spawning.early_changes.clear();
 }
 
-void Peer::Impl::on_world_changes(PeerId from, const wire::WorldChanges& message) {
-  if (message.live_set) return on_live_set(from, message);
-  if (session.phase != Phase::in_match) return drop(DropReason::stale);
+void Peer::Impl::on_world_changes(PeerId from, const wire::WorldChanges& message, bool heard_early) {
   Spawning& s = spawning;
-  for (const wire::Removal& r : message.removals) {
+  if (session.phase != Phase::in_match) {
+    // Kept in order, like early baselines: a change is sent once, and those made while this
+    // peer joins name objects of the live sets it gets (before or after them).
+    if (s.early_changes.size() < s.timeline.capacity() + session.members.remotes().size() * (s.slots / 300 + 1) + 8) {
+      s.early_changes.emplace_back(from, message);
+    } else {
+      drop(DropReason::over_limit);
+    }
+    return;
+  }
+  if (message.live_set) return on_live_set(from, message);
+  for (wire::Removal r : message.removals) {
     const std::optional<BodyIndex> body = objects.find(r.object);
-    if (!body || !s.is_slot(*body) || r.frame < s.slot_since[*body - s.first_slot]) {
+    if (!body || !s.is_slot(*body)) {
+      // Heard while joining, of an object gone before the live set was made: no news.
+      if (!heard_early) drop(DropReason::bad_spawn);
+      continue;
+    }
+    const std::size_t k = *body - s.first_slot;
+    if (r.frame < s.slot_born[k]) {
       drop(DropReason::bad_spawn);
     } else if (authority.owner_of(*body) != from) {
       drop(DropReason::not_owner);
     } else {
+      // An object got in a live set exists here only from the frame it came in (slot_since):
+      // a removal its owner made before that falls just after it.
+      r.frame = std::max(r.frame, s.slot_since[k] + 1);
       apply_removal(r, *body);
     }
   }
   for (const wire::Spawn& spawn : message.spawns) {
     const std::size_t k = spawn.slot;
+    if (heard_early && k < s.slots && s.slot_object[k] == spawn.object) continue;  // a live set told of it
     const bool ours = Spawning::spawner_of(spawn.object) == (from & 0x7FFF) && k < s.slots &&
                       k / s.per_peer == s.range_of(from);
     if (!ours || objects.contains(spawn.object) || !sim.can_spawn(spawn.type) ||

@@ -138,7 +138,7 @@ void Peer::Impl::start_match(std::int64_t now_us, Frame frame) {
   session.phase = Phase::in_match;
   emit(make_event(EventKind::joined_match, session.members.self(), 0, frame));
   if (!session.baselines_requested) request_baselines();
-  apply_early_live_sets();  // before the baselines, which may name spawned objects
+  apply_early_changes();  // before the baselines, which may name spawned objects
   for (const auto& [from, baseline] : session.early_baselines) on_baseline(from, baseline);
   session.early_baselines.clear();
 }

@@ -112,7 +112,7 @@ struct Spawning {
   std::vector<Rate> rates;  // per peer that spawned: its spawns in the current second
   Frame resimulate_from = kNoFrame;
   wire::WorldChanges out, in;  // kept so that their vectors keep their capacity
-  std::vector<std::pair<PeerId, wire::WorldChanges>> early_live_sets;  // heard before the match started here
+  std::vector<std::pair<PeerId, wire::WorldChanges>> early_changes;  // heard before the match started here, in order
 };
 
 }  // namespace shoal
