@@ -1,139 +1,21 @@
 // SPDX-License-Identifier: MIT
-// shoal::Replay: a fresh peer fed a recording (peer/recorder.hpp) through ReplayTransport, which
-// answers every transport call with the recorded answer, and driven by the recorded calls and
-// update times. After each update the recording says what the peer held; the first
-// difference ends the replay and is described.
+// shoal::Replay: a fresh peer fed a recording (peer/recorder.hpp) through ReplayTransport
+// (peer/replay_transport.hpp), which answers every transport call with the recorded answer,
+// and driven by the recorded calls and update times. After each update the recording says
+// what the peer held; the first difference ends the replay and is described.
 #include <fmt/format.h>
 
 #include <cstdio>
 #include <fstream>
 #include <iterator>
-#include <map>
 #include <stdexcept>
 
 #include "peer/peer_impl.hpp"
+#include "peer/replay_transport.hpp"
 #include "shoal/recording.hpp"
 
 namespace shoal {
 namespace {
-
-// The replayed peer asked its transport something the recorded one did not (or in another order).
-struct Diverged {
-  std::string what;
-};
-
-std::string describe(wire::RecordKind kind) {
-  switch (kind) {
-    case wire::RecordKind::update: return "an update";
-    case wire::RecordKind::poll: return "a transport event";
-    case wire::RecordKind::poll_empty: return "an empty poll";
-    case wire::RecordKind::connect: return "a connect";
-    case wire::RecordKind::local_address: return "its own address";
-    case wire::RecordKind::remote_address: return "a remote address";
-    case wire::RecordKind::input: return "an input";
-    case wire::RecordKind::controlled: return "a controlled object";
-    case wire::RecordKind::host: return "host()";
-    case wire::RecordKind::join: return "join()";
-    case wire::RecordKind::leave: return "leave()";
-    case wire::RecordKind::check: return "a check";
-    case wire::RecordKind::end: return "the end";
-    case wire::RecordKind::spawn: return "a spawn";
-    case wire::RecordKind::remove: return "a removal";
-  }
-  return "an unknown record";
-}
-
-// Reads records one at a time; addresses (which the transport answers from whenever asked)
-// are taken in as they pass, so every other record comes out in order.
-class Cursor {
- public:
-  explicit Cursor(std::span<const std::uint8_t> bytes) : reader_(bytes) {
-    wire::RecordingHeader skipped;  // read (and checked) when the Replay was made
-    (void)reader_.header(skipped);
-  }
-
-  /// The next record that is not an address, or nullptr at the end of the recording (or where
-  /// it is cut short).
-  const wire::Record* peek() {
-    while (!has_ && !ended_) {
-      bool at_end = false;
-      if (!reader_.next(record_, at_end) || at_end) {
-        ended_ = true;
-        break;
-      }
-      if (record_.kind == wire::RecordKind::local_address) {
-        local = record_.address;
-      } else if (record_.kind == wire::RecordKind::remote_address) {
-        remotes[record_.connection] = record_.address;
-      } else {
-        has_ = true;
-      }
-    }
-    return has_ ? &record_ : nullptr;
-  }
-  void take() { has_ = false; }
-  /// Takes the next record, which must be of `kind`.
-  const wire::Record& expect(wire::RecordKind kind, const char* asked) {
-    const wire::Record* next = peek();
-    if (next == nullptr || next->kind != kind) {
-      throw Diverged{fmt::format("the replayed peer asked for {}, where the recording has {}", asked,
-                                 next == nullptr ? std::string("nothing more") : describe(next->kind))};
-    }
-    take();
-    return *next;
-  }
-
-  Address local;
-  std::map<ConnectionId, Address> remotes;
-
- private:
-  wire::RecordingReader reader_;
-  wire::Record record_;
-  bool has_ = false;
-  bool ended_ = false;
-};
-
-class ReplayTransport final : public Transport {
- public:
-  ReplayTransport(Cursor& cursor, core::Digest& sends) : cursor_(cursor), sends_(sends) {}
-
-  ConnectionId connect(const Address&) override {
-    return cursor_.expect(wire::RecordKind::connect, "a connect").connection;
-  }
-  void disconnect(ConnectionId) override {}
-  bool send(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes) override {
-    add_to_digest(sends_, connection, channel, bytes);
-    return true;
-  }
-  bool poll(TransportEvent& event) override {
-    const wire::Record* next = cursor_.peek();
-    if (next == nullptr || (next->kind != wire::RecordKind::poll && next->kind != wire::RecordKind::poll_empty)) {
-      throw Diverged{fmt::format("the replayed peer polled its transport, where the recording has {}",
-                                 next == nullptr ? std::string("nothing more") : describe(next->kind))};
-    }
-    cursor_.take();
-    if (next->kind == wire::RecordKind::poll_empty) return false;
-    event = {next->event, next->connection, next->channel, next->payload};
-    return true;
-  }
-  void wait(int) override {}
-  LinkStats stats(ConnectionId) const override { return {}; }
-  Address local_address() const override {
-    cursor_.peek();  // takes in an address recorded just now
-    return cursor_.local;
-  }
-  Address remote_address(ConnectionId connection) const override {
-    cursor_.peek();
-    const auto found = cursor_.remotes.find(connection);
-    return found == cursor_.remotes.end() ? Address{"", 0} : found->second;
-  }
-  std::size_t max_message_size() const override { return 64 * 1024; }
-  void set_conditions(const ConditionerConfig&) override {}
-
- private:
-  Cursor& cursor_;
-  core::Digest& sends_;
-};
 
 std::string field_differences(const ObjectState& recorded, const ObjectState& replayed) {
   std::string out;
@@ -231,7 +113,7 @@ struct ReplaySession::Impl {
     const wire::Record* next = cursor.peek();
     const bool checked = next != nullptr && next->kind == wire::RecordKind::check;
     if (checked != (changed && !inside.history.empty())) {
-      throw Diverged{fmt::format("update {} (at {} us) {} the peer's frames in the replay but {} in the recording",
+      throw ReplayDiverged{fmt::format("update {} (at {} us) {} the peer's frames in the replay but {} in the recording",
                                  report.updates, update_us, changed ? "changed" : "did not change",
                                  checked ? "did" : "did not")};
     }
@@ -241,7 +123,7 @@ struct ReplaySession::Impl {
     ++report.checks;
     const wire::RecordedCheck replayed = make_check(newest(), inside.history.newest_states(), events, sends);
     if (const std::string what = check_difference(recorded, replayed); !what.empty()) {
-      throw Diverged{fmt::format("update {} (at {} us, frame {}): {}", report.updates, update_us, recorded.frame, what)};
+      throw ReplayDiverged{fmt::format("update {} (at {} us, frame {}): {}", report.updates, update_us, recorded.frame, what)};
     }
   }
 
@@ -249,7 +131,7 @@ struct ReplaySession::Impl {
   void compare_end(const wire::Record& end) {
     const Frame frame = newest();
     if (frame != end.check.frame) {
-      throw Diverged{fmt::format("at the end the newest frame is {} in the replay, {} in the recording", frame,
+      throw ReplayDiverged{fmt::format("at the end the newest frame is {} in the replay, {} in the recording", frame,
                                  end.check.frame)};
     }
     const std::span<const ObjectState> states =
@@ -263,7 +145,7 @@ struct ReplaySession::Impl {
       if (first.empty()) first = fmt::format("object {} (recorded vs replayed):{}", id, fields);
     }
     if (!first.empty() || states.size() != end.states.size()) {
-      throw Diverged{fmt::format("at the end, frame {}: {} objects differ; {}", frame, report.differing_objects.size(),
+      throw ReplayDiverged{fmt::format("at the end, frame {}: {} objects differ; {}", frame, report.differing_objects.size(),
                                  first)};
     }
   }
@@ -274,11 +156,11 @@ struct ReplaySession::Impl {
     try {
       id = peer.spawn(record.type, record.state, record.spawn_bytes.view());
     } catch (const std::exception& e) {
-      throw Diverged{fmt::format("after update {}, the recorded spawn of object {} failed: {}", report.updates,
+      throw ReplayDiverged{fmt::format("after update {}, the recorded spawn of object {} failed: {}", report.updates,
                                  record.object, e.what())};
     }
     if (id != record.object) {
-      throw Diverged{fmt::format("after update {}, a spawn gave object {} in the replay, {} in the recording",
+      throw ReplayDiverged{fmt::format("after update {}, a spawn gave object {} in the replay, {} in the recording",
                                  report.updates, id, record.object)};
     }
   }
@@ -286,7 +168,7 @@ struct ReplaySession::Impl {
     try {
       peer.remove(object);
     } catch (const std::exception& e) {
-      throw Diverged{fmt::format("after update {}, the recorded removal of object {} failed: {}", report.updates,
+      throw ReplayDiverged{fmt::format("after update {}, the recorded removal of object {} failed: {}", report.updates,
                                  object, e.what())};
     }
   }
@@ -311,14 +193,14 @@ struct ReplaySession::Impl {
         case wire::RecordKind::remove: remove(record.object); break;
         case wire::RecordKind::end: compare_end(record); return std::nullopt;
         default:
-          throw Diverged{fmt::format("after update {}, the recording has {} where the replayed peer asked nothing",
-                                     report.updates, describe(record.kind))};
+          throw ReplayDiverged{fmt::format("after update {}, the recording has {} where the replayed peer asked nothing",
+                                     report.updates, describe_record(record.kind))};
       }
     }
     return std::nullopt;
   }
 
-  Cursor cursor;
+  RecordCursor cursor;
   core::Digest sends, events;
   Peer peer;
   Peer::Impl& inside;
@@ -363,7 +245,7 @@ std::optional<std::int64_t> ReplaySession::next() {
     s.pending = true;
     s.updated = false;
     return at;
-  } catch (const Diverged& d) {
+  } catch (const ReplayDiverged& d) {
     s.finished = true;
     s.report.first_difference = d.what;
     return std::nullopt;
@@ -377,7 +259,7 @@ void ReplaySession::update() {
   ++s.report.updates;
   try {
     s.peer.update_at(s.update_us);
-  } catch (const Diverged& d) {  // the peer asked its transport what the recorded one did not
+  } catch (const ReplayDiverged& d) {  // the peer asked its transport what the recorded one did not
     s.finished = true;
     s.pending = false;
     s.report.first_difference = d.what;
