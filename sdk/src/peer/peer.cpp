@@ -115,6 +115,13 @@ std::vector<std::uint16_t> body_types_of(const Simulation& simulation) {
   return types;
 }
 
+// The body of a game's object; throws std::invalid_argument for an unknown one.
+BodyIndex body_of(const world::ObjectTable& objects, ObjectId object) {
+  if (auto body = objects.find(object)) return *body;
+  throw std::invalid_argument("shoal::Peer: object " + std::to_string(object) +
+                              " is not one of the simulation's bodies");
+}
+
 }  // namespace
 
 std::uint64_t world_digest(const Simulation& simulation) {
@@ -219,7 +226,7 @@ void Peer::leave() {
 }
 
 void Peer::set_controlled(ObjectId object) {
-  const BodyIndex body = impl_->body_of(object);
+  const BodyIndex body = body_of(impl_->objects, object);
   if (impl_->controlled) {
     impl_->inputs.untrack(*impl_->controlled);
     impl_->visuals.set_control(*impl_->controlled, ControlMode::uncontrolled);
@@ -257,16 +264,16 @@ bool Peer::poll_event(Event& event) {
   return true;
 }
 
-VisualState Peer::visual(ObjectId object) const { return impl_->visuals.visual(impl_->body_of(object)); }
+VisualState Peer::visual(ObjectId object) const { return impl_->visuals.visual(body_of(impl_->objects, object)); }
 
 ObjectState Peer::state(ObjectId object) const {
-  const BodyIndex body = impl_->body_of(object);
+  const BodyIndex body = body_of(impl_->objects, object);
   if (impl_->history.empty()) return impl_->sim.read(body);
   return impl_->history.newest_states()[body];
 }
 
 std::optional<ObjectState> Peer::state_at(ObjectId object, Frame frame) const {
-  const BodyIndex body = impl_->body_of(object);
+  const BodyIndex body = body_of(impl_->objects, object);
   if (!impl_->history.has(frame)) return std::nullopt;
   return impl_->history.state(frame, body);
 }
@@ -276,7 +283,7 @@ JoinProgress Peer::join_progress() const {
                                  std::max<std::int64_t>(impl_->last_update_us, 0));
 }
 
-PeerId Peer::owner(ObjectId object) const { return impl_->authority.owner_of(impl_->body_of(object)); }
+PeerId Peer::owner(ObjectId object) const { return impl_->authority.owner_of(body_of(impl_->objects, object)); }
 PeerId Peer::id() const { return impl_->session.members.self(); }
 bool Peer::in_match() const { return impl_->session.phase == Impl::Phase::in_match; }
 Frame Peer::frame() const { return impl_->history.empty() ? kNoFrame : impl_->history.newest(); }
@@ -319,7 +326,7 @@ PeerStats Peer::stats() const {
 }
 
 ObjectDiagnosis Peer::diagnose(ObjectId object, Frame frame) const {
-  return impl_->diagnose(impl_->body_of(object), frame);
+  return impl_->diagnose(body_of(impl_->objects, object), frame);
 }
 
 ObjectDiagnosis Peer::Impl::diagnose(BodyIndex body, Frame frame) const {
@@ -353,12 +360,6 @@ void Peer::Impl::send_encoded(bool encoded, ConnectionId to) {
     return;
   }
   for (const session::Member& m : session.members.remotes()) transport->send(m.connection, channel, scratch.out);
-}
-
-BodyIndex Peer::Impl::body_of(ObjectId object) const {
-  if (auto body = objects.find(object)) return *body;
-  throw std::invalid_argument("shoal::Peer: object " + std::to_string(object) +
-                              " is not one of the simulation's bodies");
 }
 
 std::span<std::uint8_t> Peer::Impl::held_user_bytes(Frame frame, BodyIndex body) {

@@ -32,6 +32,64 @@ std::span<const std::uint8_t> replay_outside_reach(Frame from, const world::Fram
   return scratch.replay;
 }
 
+
+// The corrections' steps below need the whole peer: `m` is the Peer::Impl (peer_impl.hpp).
+
+// Differences within tolerance that no catch-up has corrected for tolerated_frames become
+// overrides of the newest frame that showed them (a shallow catch-up). One whose newest frame
+// is too old for that waits for a newer owner frame; one of a body this peer now owns is moot.
+void correct_tolerated(auto& m) {
+  const Frame newest = m.history.newest();
+  const Frame oldest_allowed = std::max(m.history.oldest(), newest - m.config.max_resimulated_frames);
+  m.corrections.tolerated.take_overdue(newest - m.config.compare.tolerated_frames, oldest_allowed, [&](BodyIndex b, Frame f) {
+    if (m.authority.owned_by_me[b] == 0) m.note_mismatch(b, f);
+  });
+}
+
+// Re-simulates from the overridden frame; every body the catch-up changed gets its correction
+// and is touched (all of them when the engine cannot say which: rows before the newest were
+// rewritten too).
+void catch_up(auto& m, Frame from) {
+  const world::FrameHistory& history = m.history;
+  const AuthorityState& authority = m.authority;
+  sync::Resimulator& resimulator = m.resimulator;
+  const Frame newest = history.newest();
+  const std::span<const ObjectState> now_states = history.newest_states();
+  const std::span<const std::uint8_t> replay =
+      m.config.catchup == CatchupScope::object
+          ? replay_outside_reach(from, history, authority, m.corrections.mismatched, m.config.tick_hz, m.scratch)
+          : authority.owned_by_me;
+  m.stats.catchup_frames += static_cast<std::uint64_t>(resimulator.resimulate(from, replay));
+  for (BodyIndex b : m.corrections.mismatched.bodies()) {
+    m.emit(make_event(EventKind::override_applied, authority.owner_of(b), m.objects.id(b), from, newest - from));
+  }
+  auto correct = [&](BodyIndex b) {
+    const ObjectState& was = resimulator.newest_before(b);
+    if (!sync::bitwise_equal(was, now_states[b])) m.visuals.corrected(b, was, now_states[b]);
+  };
+  const std::span<const BodyIndex> changed = resimulator.last_changes();
+  for (BodyIndex b : changed) correct(b);
+  m.touch(changed);
+}
+
+// Owners' frames of bodies frozen here since their mismatch (other players' balls far away,
+// mostly): written in, nothing re-simulated, and only those bodies' smoothing and regions are
+// redone. The others' catch-up then starts at their own earliest mismatch: a frozen body is
+// out of this peer's simulated region, where nothing it simulates could have touched it.
+void correct_frozen_bodies(auto& m) {
+  const Frame newest = m.history.newest();
+  const std::span<const ObjectState> now_states = m.history.newest_states();
+  m.corrections.mismatched.correct_each([&](BodyIndex b, Frame from) {
+    const ObjectState was = now_states[b];
+    const std::span<const BodyIndex> body(&b, 1);
+    if (!m.resimulator.correct_frozen(from, body)) return false;
+    if (!sync::bitwise_equal(was, now_states[b])) m.visuals.corrected(b, was, now_states[b]);
+    m.emit(make_event(EventKind::override_applied, m.authority.owner_of(b), m.objects.id(b), from, newest - from));
+    m.touch(body);
+    return true;
+  });
+}
+
 }  // namespace
 
 void Peer::Impl::note_mismatch(BodyIndex body, Frame frame) {
@@ -41,8 +99,8 @@ void Peer::Impl::note_mismatch(BodyIndex body, Frame frame) {
 }
 
 void Peer::Impl::apply_corrections() {
-  if (!corrections.tolerated.empty()) correct_tolerated();
-  correct_frozen_bodies();
+  if (!corrections.tolerated.empty()) correct_tolerated(*this);
+  correct_frozen_bodies(*this);
   // Spawns and removals heard late: their frames are re-simulated like an owner frame's.
   const Frame existence_from = spawning.take_resimulate_from();
   if (corrections.mismatched.empty() && existence_from == kNoFrame) return;
@@ -55,10 +113,10 @@ void Peer::Impl::apply_corrections() {
   // would put it further behind, and every frame it is late costs the others catch-ups too.
   const int max_depth = session.recent_lag() > 0 ? std::max(1, config.max_resimulated_frames / 4) : config.max_resimulated_frames;
   if (depth <= max_depth && history.has(from)) {
-    catch_up(from);
+    catch_up(*this, from);
     corrections.tolerated.caught_up(from);
   } else {
-    if (existence_from != kNoFrame) catch_up(existence_from);  // checked reachable when heard
+    if (existence_from != kNoFrame) catch_up(*this, existence_from);  // checked reachable when heard
     // Too much work for one update: the owner's newest frame, extrapolated, wins at once (a
     // snap hands its correction to the smoother and touches its body itself).
     for (BodyIndex b : corrections.mismatched.bodies()) {
@@ -70,57 +128,6 @@ void Peer::Impl::apply_corrections() {
   }
   corrections.mismatched.clear();
 }
-
-// Differences within tolerance that no catch-up has corrected for tolerated_frames become
-// overrides of the newest frame that showed them (a shallow catch-up). One whose newest frame
-// is too old for that waits for a newer owner frame; one of a body this peer now owns is moot.
-void Peer::Impl::correct_tolerated() {
-  const Frame newest = history.newest();
-  const Frame oldest_allowed = std::max(history.oldest(), newest - config.max_resimulated_frames);
-  corrections.tolerated.take_overdue(newest - config.compare.tolerated_frames, oldest_allowed, [&](BodyIndex b, Frame f) {
-    if (authority.owned_by_me[b] == 0) note_mismatch(b, f);
-  });
-}
-
-// Re-simulates from the overridden frame; every body the catch-up changed gets its correction
-// and is touched (all of them when the engine cannot say which: rows before the newest were
-// rewritten too).
-void Peer::Impl::catch_up(Frame from) {
-  const Frame newest = history.newest();
-  const std::span<const ObjectState> now_states = history.newest_states();
-  const std::span<const std::uint8_t> replay =
-      config.catchup == CatchupScope::object ? replay_outside_reach(from, history, authority, corrections.mismatched, config.tick_hz, scratch) : authority.owned_by_me;
-  stats.catchup_frames += static_cast<std::uint64_t>(resimulator.resimulate(from, replay));
-  for (BodyIndex b : corrections.mismatched.bodies()) {
-    emit(make_event(EventKind::override_applied, authority.owner_of(b), objects.id(b), from, newest - from));
-  }
-  auto correct = [&](BodyIndex b) {
-    const ObjectState& was = resimulator.newest_before(b);
-    if (!sync::bitwise_equal(was, now_states[b])) visuals.corrected(b, was, now_states[b]);
-  };
-  const std::span<const BodyIndex> changed = resimulator.last_changes();
-  for (BodyIndex b : changed) correct(b);
-  touch(changed);
-}
-
-// Owners' frames of bodies frozen here since their mismatch (other players' balls far away,
-// mostly): written in, nothing re-simulated, and only those bodies' smoothing and regions are
-// redone. The others' catch-up then starts at their own earliest mismatch: a frozen body is
-// out of this peer's simulated region, where nothing it simulates could have touched it.
-void Peer::Impl::correct_frozen_bodies() {
-  const Frame newest = history.newest();
-  const std::span<const ObjectState> now_states = history.newest_states();
-  corrections.mismatched.correct_each([&](BodyIndex b, Frame from) {
-    const ObjectState was = now_states[b];
-    const std::span<const BodyIndex> body(&b, 1);
-    if (!resimulator.correct_frozen(from, body)) return false;
-    if (!sync::bitwise_equal(was, now_states[b])) visuals.corrected(b, was, now_states[b]);
-    emit(make_event(EventKind::override_applied, authority.owner_of(b), objects.id(b), from, newest - from));
-    touch(body);
-    return true;
-  });
-}
-
 
 void Peer::Impl::snap_to(BodyIndex body, Frame frame, const ObjectState& owner_state,
                          std::span<const std::uint8_t> owner_user_bytes) {

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The state behind shoal::Peer. The peer is the top of the stack: it wires the layers
 // together in the order of one tick (peer_tick.cpp), and holds its parts by value.
+// Declared here is what more than one file calls. A step that serves one file is local to it,
+// taking the parts it needs, or the whole peer as `auto& m` where it needs more: Peer::Impl is
+// private to Peer, so a function outside its members cannot name it.
 #pragma once
 
 #include <optional>
@@ -36,22 +39,12 @@ struct Peer::Impl {
 
   // --- the tick (peer_tick.cpp) ---
   void update(std::int64_t now_us);
-  void start_match(std::int64_t now_us, Frame frame);
-  void step_frame();
   void validate_parts() const;  // every part's invariants; after each frame in the test build
   void touch(std::span<const BodyIndex> bodies);  // the visuals' and the regions' both
   void touch_all();
-  void run_sync_test(Frame frame);
-  void send_checksum(Frame frame);
-  void send_pings(std::int64_t now_us);
-  void answer_pings(std::int64_t now_us);
-  void refresh_visuals(std::int64_t now_us);
   // --- corrections (peer_corrections.cpp) ---
   void note_mismatch(BodyIndex body, Frame frame);  // an override, corrected in the next update
   void apply_corrections();
-  void correct_tolerated();
-  void correct_frozen_bodies();
-  void catch_up(Frame from);
   void snap_to(BodyIndex body, Frame frame, const ObjectState& owner_state, std::span<const std::uint8_t> owner_user_bytes);
   // --- sending (peer_snapshots.cpp; the sending itself is SnapshotSender's) ---
   void settle_owned(const SendView& view);
@@ -67,20 +60,14 @@ struct Peer::Impl {
   // --- control messages (peer_messages.cpp) ---
   void drain_transport(std::int64_t now_us);
   void on_message(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes, std::int64_t now_us);
-  void on_ownership(PeerId from, const wire::Ownership& message);
-  void on_checksum(PeerId from, const wire::Checksum& message);
   void on_game_message(PeerId from, std::span<const std::uint8_t> bytes, std::int64_t now_us);  // peer_game_messages.cpp
   // --- members coming, going, lost and dialled again (peer_membership.cpp) ---
   void on_connected(ConnectionId connection);
   void on_disconnected(ConnectionId connection, bool timed_out, std::int64_t now_us);
   void admit(const session::Member& member, bool rejoined);
   void expire_absent(std::int64_t now_us);
-  void start_rejoin();
   void peer_gone(PeerId peer);
-  void announce_departure(PeerId peer);
   void on_departure_announced(PeerId from, PeerId peer);
-  void redial(PeerId peer, const Address& address);
-  void cancel_redials(PeerId peer);
   // --- joining, compatibility and baselines (peer_joining.cpp) ---
   void on_join_request(ConnectionId connection, const wire::JoinRequest& message);
   void on_welcome(ConnectionId connection, const wire::Welcome& message);
@@ -91,8 +78,6 @@ struct Peer::Impl {
   wire::EncodingSettings encoding() const { return wire::encoding_settings(config.snapshots); }
   void on_other_version(ConnectionId connection, std::span<const std::uint8_t> bytes);  // refused
   void on_refusal(ConnectionId connection, const wire::Refusal& refusal);
-  void refuse(ConnectionId connection, int their_version, const std::string& reason);
-  void note_incompatible(const std::string& reason);
   void request_baselines();
   void send_baseline(ConnectionId connection);
   void on_baseline(PeerId from, const wire::Baseline& baseline);
@@ -109,12 +94,7 @@ struct Peer::Impl {
   // --- objects spawned and removed during play (peer_spawning.cpp) ---
   void on_world_changes(PeerId from, const wire::WorldChanges& message, bool heard_early = false);
   void send_live_set(ConnectionId connection);  // to a newcomer, before its baseline
-  void on_live_set(PeerId from, const wire::WorldChanges& message);
   void apply_early_changes();  // world changes heard before the match started here
-  void apply_spawn(PeerId spawner, const wire::Spawn& spawn);
-  void apply_removal(const wire::Removal& removal, BodyIndex body);
-  void remove_spawned(BodyIndex body);  // by this peer, its owner: applied and sent
-  bool schedule_existence(const sync::WorldChange& change);
   void spawning_frame();
   // --- shared helpers (peer.cpp) ---
   std::span<std::uint8_t> held_user_bytes(Frame frame, BodyIndex body);  // its size; empty: none
@@ -124,7 +104,6 @@ struct Peer::Impl {
   void send_encoded(bool encoded, ConnectionId to);  // scratch.out on its kind's channel; to everyone: kNoConnection
   void drop(DropReason reason);  // counted, and logged
   void emit(Event event);
-  BodyIndex body_of(ObjectId object) const;  // throws std::invalid_argument
 
   PeerConfig config;
   Simulation& sim;

@@ -7,6 +7,32 @@
 #include "session/compatibility.hpp"
 
 namespace shoal {
+namespace {
+
+// `m`: the Peer::Impl (peer_impl.hpp).
+void note_incompatible(auto& m, const std::string& reason) {
+  log_line(m.config.log, LogLevel::warn, [&] { return "incompatible peer: " + reason; });
+  // A joiner's join fails with the reason; anyone else tells the game.
+  using Phase = SessionState::Phase;
+  if (m.session.phase == Phase::joining || m.session.phase == Phase::syncing) {
+    return m.session.joining.set_incompatible(reason);
+  }
+  Event event = make_event(EventKind::incompatible_peer, kNoPeer);
+  event.reason = reason;
+  m.emit(std::move(event));
+}
+
+void refuse(auto& m, ConnectionId connection, int their_version, const std::string& reason) {
+  std::vector<std::uint8_t> out;
+  wire::encode(wire::Refusal{wire::kProtocolVersion, static_cast<std::uint8_t>(their_version), reason}, out);
+  m.transport->send(connection, Channel::control, out);
+  m.transport->flush();
+  // The refused end closes the link when it reads this (on_refusal): closing it here could
+  // lose the refusal, as ENet empties a link's queues at both ends when it closes.
+  note_incompatible(m, reason);
+}
+
+}  // namespace
 
 void Peer::Impl::advance_join(std::int64_t now_us) {
   if (!session.joining.finished() && !session.joining.incompatibility().empty()) {
@@ -68,7 +94,7 @@ void Peer::Impl::on_join_request(ConnectionId connection, const wire::JoinReques
     return;
   }
   const std::string mismatch = session::encoding_mismatch(encoding(), "the host", request.encoding, "the joiner");
-  if (!mismatch.empty()) return refuse(connection, wire::kProtocolVersion, mismatch);
+  if (!mismatch.empty()) return refuse(*this, connection, wire::kProtocolVersion, mismatch);
   Address joiner = transport->remote_address(connection);
   joiner.port = request.listen_port;
   bool rejoined = false;
@@ -112,7 +138,7 @@ void Peer::Impl::on_welcome(ConnectionId connection, const wire::Welcome& welcom
                      (session.phase == Phase::joining || (session.rejoining && welcome.your_id == session.members.self()));
   if (!valid) return drop(DropReason::malformed);
   const std::string mismatch = session::encoding_mismatch(welcome.encoding, "the host", encoding(), "this peer");
-  if (!mismatch.empty()) return refuse(connection, wire::kProtocolVersion, mismatch);
+  if (!mismatch.empty()) return refuse(*this, connection, wire::kProtocolVersion, mismatch);
   // By convention the first member is the host that sent the welcome.
   const wire::Member& host = welcome.members.front();
   const bool rejoin = session.rejoining;
@@ -149,7 +175,7 @@ void Peer::Impl::on_hello(ConnectionId connection, const wire::Hello& hello) {
   }
   const std::string mismatch = session::encoding_mismatch(encoding(), "peer " + std::to_string(session.members.self()),
                                                           hello.encoding, "peer " + std::to_string(hello.id));
-  if (!mismatch.empty()) return refuse(connection, wire::kProtocolVersion, mismatch);
+  if (!mismatch.empty()) return refuse(*this, connection, wire::kProtocolVersion, mismatch);
   const session::Member* present = session.members.find(hello.id);
   const session::AbsentMember* gone = session.members.find_absent(hello.id);
   if (present && present->connection == connection) {
@@ -176,42 +202,24 @@ void Peer::Impl::on_hello(ConnectionId connection, const wire::Hello& hello) {
 void Peer::Impl::on_other_version(ConnectionId connection, std::span<const std::uint8_t> bytes) {
   const int theirs = wire::version_of(bytes);
   if (session.phase == Phase::joining && connection == session.host_connection) {
-    return refuse(connection, theirs, session::wire_version_mismatch(theirs, "the host", wire::kProtocolVersion, "this peer"));
+    return refuse(*this, connection, theirs, session::wire_version_mismatch(theirs, "the host", wire::kProtocolVersion, "this peer"));
   }
   // Bytes 0-3 mean the same in every version: a stranger's introduction is answered, so that
   // it learns both versions instead of timing out.
   const int kind = wire::kind_of_any_version(bytes);
   if (session.members.peer_of(connection) != kNoPeer) return;
   if (kind == static_cast<int>(wire::MessageKind::join_request)) {
-    refuse(connection, theirs, session::wire_version_mismatch(wire::kProtocolVersion, "the host", theirs, "the joiner"));
+    refuse(*this, connection, theirs, session::wire_version_mismatch(wire::kProtocolVersion, "the host", theirs, "the joiner"));
   } else if (kind == static_cast<int>(wire::MessageKind::hello)) {
-    refuse(connection, theirs, session::wire_version_mismatch(wire::kProtocolVersion, "this peer", theirs, "the other peer"));
+    refuse(*this, connection, theirs, session::wire_version_mismatch(wire::kProtocolVersion, "this peer", theirs, "the other peer"));
   }
 }
 
 void Peer::Impl::on_refusal(ConnectionId connection, const wire::Refusal& refusal) {
-  note_incompatible(refusal.reason.empty() ? "refused by a peer of wire version " + std::to_string(refusal.sender_version)
-                                           : refusal.reason);
+  note_incompatible(*this, refusal.reason.empty()
+                              ? "refused by a peer of wire version " + std::to_string(refusal.sender_version)
+                              : refusal.reason);
   transport->disconnect(connection);
-}
-
-void Peer::Impl::refuse(ConnectionId connection, int their_version, const std::string& reason) {
-  std::vector<std::uint8_t> out;
-  wire::encode(wire::Refusal{wire::kProtocolVersion, static_cast<std::uint8_t>(their_version), reason}, out);
-  transport->send(connection, Channel::control, out);
-  transport->flush();
-  // The refused end closes the link when it reads this (on_refusal): closing it here could
-  // lose the refusal, as ENet empties a link's queues at both ends when it closes.
-  note_incompatible(reason);
-}
-
-void Peer::Impl::note_incompatible(const std::string& reason) {
-  log_line(config.log, LogLevel::warn, [&] { return "incompatible peer: " + reason; });
-  // A joiner's join fails with the reason; anyone else tells the game.
-  if (session.phase == Phase::joining || session.phase == Phase::syncing) return session.joining.set_incompatible(reason);
-  Event event = make_event(EventKind::incompatible_peer, kNoPeer);
-  event.reason = reason;
-  emit(std::move(event));
 }
 
 void Peer::Impl::request_baselines() {

@@ -7,6 +7,43 @@
 #include "session/compatibility.hpp"
 
 namespace shoal {
+namespace {
+
+void redial(SessionState& session, Transport& transport, PeerId peer, const Address& address) {
+  session.redials.push_back({transport.connect(address), peer, address});
+}
+
+void cancel_redials(SessionState& session, Transport& transport, PeerId peer) {
+  std::erase_if(session.redials, [&](const session::PendingLink& l) {
+    if (l.peer != peer) return false;
+    transport.disconnect(l.connection);
+    return true;
+  });
+}
+
+// Everyone gone at once: asks the host to take this peer back.
+void start_rejoin(SessionState& session, Transport& transport) {
+  const session::AbsentMember* host = nullptr;
+  for (const session::AbsentMember& a : session.members.absent()) {
+    if (host == nullptr || a.member.id < host->member.id) host = &a;
+  }
+  if (host == nullptr || host->member.id != 0) return;  // only the match's host admits peers
+  // The host's welcome names every member to link to again: single links being dialled meanwhile
+  // would race it.
+  for (const session::AbsentMember& a : session.members.absent()) cancel_redials(session, transport, a.member.id);
+  session.rejoining = true;
+  session.host_connection = transport.connect(host->member.address);
+}
+
+// The membership authority tells the others that `peer` is gone. `m`: the Peer::Impl.
+void announce_departure(auto& m, PeerId peer) {
+  const SessionState& session = m.session;
+  if (session.phase == SessionState::Phase::in_match && session.membership_authority(peer) == session.members.self()) {
+    m.broadcast(wire::PeerLeft{peer});
+  }
+}
+
+}  // namespace
 
 void Peer::Impl::on_connected(ConnectionId connection) {
   if (session.phase == Phase::left) return;
@@ -29,7 +66,7 @@ void Peer::Impl::on_connected(ConnectionId connection) {
 }
 
 void Peer::Impl::admit(const session::Member& member, bool rejoined) {
-  cancel_redials(member.id);  // back by another way (its own dial, a rejoin through the host)
+  cancel_redials(session, *transport, member.id);  // back by another way (its own dial, a rejoin through the host)
   session.members.add(member);
   if (authority.ownership) authority.ownership->peer_joined(member.id);
   if (!rejoined) authority.reset_regions(member.id);
@@ -59,7 +96,9 @@ void Peer::Impl::on_disconnected(ConnectionId connection, bool timed_out, std::i
   }
   if (const std::optional<session::PendingLink> link = session.take_redial(connection)) {
     // Still unreachable: try again while its grace period lasts (expire_absent ends it).
-    if (session.members.find_absent(link->peer) != nullptr && !session.rejoining) redial(link->peer, link->address);
+    if (session.members.find_absent(link->peer) != nullptr && !session.rejoining) {
+      redial(session, *transport, link->peer, link->address);
+    }
     return;
   }
   if (connection == session.host_connection) {
@@ -86,26 +125,22 @@ void Peer::Impl::on_disconnected(ConnectionId connection, bool timed_out, std::i
       session.joining.baseline_done(*id);
       emit(make_event(EventKind::peer_lost, *id));
       // Everyone gone at once: it is this peer that dropped. Ask the host to take it back.
-      if (session.members.remotes().empty() && session.members.self() != 0) start_rejoin();
+      if (session.members.remotes().empty() && session.members.self() != 0) start_rejoin(session, *transport);
       // One link alone dropped (the others still carry traffic, so both peers are most likely
       // alive): left alone, each would hand the other's objects over when its grace ends, and
       // the two would play on in different worlds. The newer of the two dials the older again,
       // as when it joined; the older takes it back on its Hello (on_hello).
       else if (!session.members.remotes().empty() && *id < session.members.self() && !session.rejoining) {
-        if (const session::AbsentMember* gone = session.members.find_absent(*id)) redial(*id, gone->member.address);
+        if (const session::AbsentMember* gone = session.members.find_absent(*id)) {
+          redial(session, *transport, *id, gone->member.address);
+        }
       }
     }
     return;
   }
   if (auto id = session.members.remove_connection(connection)) {
-    announce_departure(*id);
+    announce_departure(*this, *id);
     peer_gone(*id);
-  }
-}
-
-void Peer::Impl::announce_departure(PeerId peer) {
-  if (session.phase == Phase::in_match && session.membership_authority(peer) == session.members.self()) {
-    broadcast(wire::PeerLeft{peer});
   }
 }
 
@@ -125,50 +160,25 @@ void Peer::Impl::on_departure_announced(PeerId from, PeerId peer) {
   peer_gone(peer);
 }
 
-void Peer::Impl::start_rejoin() {
-  const session::AbsentMember* host = nullptr;
-  for (const session::AbsentMember& a : session.members.absent()) {
-    if (host == nullptr || a.member.id < host->member.id) host = &a;
-  }
-  if (host == nullptr || host->member.id != 0) return;  // only the match's host admits peers
-  // The host's welcome names every member to link to again: single links being dialled meanwhile
-  // would race it.
-  for (const session::AbsentMember& a : session.members.absent()) cancel_redials(a.member.id);
-  session.rejoining = true;
-  session.host_connection = transport->connect(host->member.address);
-}
-
 void Peer::Impl::expire_absent(std::int64_t now_us) {
   for (PeerId id : session.members.expire_absent(now_us)) {
     log_line(config.log, LogLevel::info, [&] {
       return "peer " + std::to_string(id) + " expelled: it stayed away past the rejoin grace period (" +
              std::to_string(config.rejoin_grace_ms) + " ms); its objects pass on";
     });
-    announce_departure(id);
+    announce_departure(*this, id);
     peer_gone(id);
   }
   if (!session.rejoining) return;
   if (session.members.find_absent(0) == nullptr) {
     session.rejoining = false;  // back, or the host's grace period is over: nobody to rejoin
   } else if (session.host_connection == kNoConnection) {
-    start_rejoin();  // the last attempt timed out: try again while the grace period lasts
+    start_rejoin(session, *transport);  // the last attempt timed out: try again while the grace period lasts
   }
 }
 
-void Peer::Impl::redial(PeerId peer, const Address& address) {
-  session.redials.push_back({transport->connect(address), peer, address});
-}
-
-void Peer::Impl::cancel_redials(PeerId peer) {
-  std::erase_if(session.redials, [&](const session::PendingLink& l) {
-    if (l.peer != peer) return false;
-    transport->disconnect(l.connection);
-    return true;
-  });
-}
-
 void Peer::Impl::peer_gone(PeerId peer) {
-  cancel_redials(peer);
+  cancel_redials(session, *transport, peer);
   session.time_sync.forget(peer);
   session.pace_control.forget(peer);
   session.joining.baseline_done(peer);

@@ -9,6 +9,55 @@
 #include "sync/state_compare.hpp"
 
 namespace shoal {
+namespace {
+
+// These need the whole peer: `m` is the Peer::Impl (peer_impl.hpp).
+
+void on_ownership(auto& m, PeerId from, const wire::Ownership& message) {
+  for (const wire::OwnershipChange& change : message.changes) {
+    if (!m.objects.contains(change.object)) {
+      m.drop(DropReason::malformed);
+      continue;
+    }
+    // A peer speaks for itself: its own claims and releases, or (to a newcomer) the records
+    // of the objects it owns now.
+    if (message.records ? change.new_owner != from : change.author != from) {
+      m.drop(DropReason::not_owner);
+      continue;
+    }
+    if (!m.authority.ownership) {
+      m.authority.early_ownership.push_back({change, message.records});  // applied when the match starts here
+      continue;
+    }
+    m.apply_ownership(change, message.records);
+  }
+}
+
+void on_checksum(auto& m, PeerId from, const wire::Checksum& message) {
+  const world::FrameHistory& history = m.history;
+  if (!history.has(message.frame)) return;  // too old or too new to compare: not a desync
+  Event event = make_event(EventKind::desync, from);
+  event.frame = message.frame;
+  for (const wire::ObjectHash& h : message.objects) {
+    const auto body = m.objects.find(h.object);
+    if (!body) {
+      m.drop(DropReason::malformed);
+      continue;
+    }
+    // Only frames this peer holds as the owner's own data can be compared.
+    if (history.confirmed(message.frame, *body) &&
+        sync::state_hash(history.state(message.frame, *body), m.held_user_bytes(message.frame, *body)) != h.hash) {
+      event.objects.push_back(h.object);
+      event.diagnoses.push_back(m.diagnose(*body, message.frame));  // enough for the game to log
+    }
+  }
+  if (!event.objects.empty()) {
+    ++m.stats.desyncs;
+    m.emit(std::move(event));
+  }
+}
+
+}  // namespace
 
 void Peer::Impl::drain_transport(std::int64_t now_us) {
   TransportEvent event;
@@ -93,11 +142,11 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
   switch (kind) {
     case wire::MessageKind::ownership: {
       if (auto s = wire::decode(bytes, authority.ownership_in); !s) return drop(s.reason());
-      return on_ownership(from, authority.ownership_in);
+      return on_ownership(*this, from, authority.ownership_in);
     }
     case wire::MessageKind::checksum: {
       if (auto s = wire::decode(bytes, scratch.checksum_in); !s) return drop(s.reason());
-      return on_checksum(from, scratch.checksum_in);
+      return on_checksum(*this, from, scratch.checksum_in);
     }
     case wire::MessageKind::snapshot: {
       if (auto s = wire::decode(bytes, quantizer.limits(), scratch.snapshot_in, user_bytes.size); !s) return drop(s.reason());
@@ -141,48 +190,6 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
     }
     default:
       return drop(DropReason::unknown_kind);  // known kind, but not from an introduced peer
-  }
-}
-
-void Peer::Impl::on_ownership(PeerId from, const wire::Ownership& message) {
-  for (const wire::OwnershipChange& change : message.changes) {
-    if (!objects.contains(change.object)) {
-      drop(DropReason::malformed);
-      continue;
-    }
-    // A peer speaks for itself: its own claims and releases, or (to a newcomer) the records
-    // of the objects it owns now.
-    if (message.records ? change.new_owner != from : change.author != from) {
-      drop(DropReason::not_owner);
-      continue;
-    }
-    if (!authority.ownership) {
-      authority.early_ownership.push_back({change, message.records});  // applied when the match starts here
-      continue;
-    }
-    apply_ownership(change, message.records);
-  }
-}
-
-void Peer::Impl::on_checksum(PeerId from, const wire::Checksum& message) {
-  if (!history.has(message.frame)) return;  // too old or too new to compare: not a desync
-  Event event = make_event(EventKind::desync, from);
-  event.frame = message.frame;
-  for (const wire::ObjectHash& h : message.objects) {
-    const auto body = objects.find(h.object);
-    if (!body) {
-      drop(DropReason::malformed);
-      continue;
-    }
-    // Only frames this peer holds as the owner's own data can be compared.
-    if (history.confirmed(message.frame, *body) && sync::state_hash(history.state(message.frame, *body), held_user_bytes(message.frame, *body)) != h.hash) {
-      event.objects.push_back(h.object);
-      event.diagnoses.push_back(diagnose(*body, message.frame));  // enough for the game to log
-    }
-  }
-  if (!event.objects.empty()) {
-    ++stats.desyncs;
-    emit(std::move(event));
   }
 }
 

@@ -12,6 +12,99 @@
 #include "wire/state_checks.hpp"
 
 namespace shoal {
+namespace {
+
+// These need the whole peer: `m` is the Peer::Impl (peer_impl.hpp).
+
+// Puts a change into the timeline. One of a frame already simulated is re-simulated from the
+// frame before it at the next corrections; past what a catch-up may reach, it takes effect at
+// the newest frame (its owner's snapshots correct the rest). False, changing nothing, when the
+// timeline is full (a flood the rate limit let through): dropped as over_limit.
+bool schedule_existence(auto& m, const sync::WorldChange& change) {
+  Spawning& spawning = m.spawning;
+  const world::FrameHistory& history = m.history;
+  spawning.timeline.forget_before(history.oldest());
+  if (!spawning.timeline.add(change)) {
+    m.drop(DropReason::over_limit);
+    return false;
+  }
+  if (change.frame > history.newest()) return true;  // the straight run applies it
+  const Frame from = change.frame - 1;
+  if (history.has(from) && history.newest() - from <= m.config.max_resimulated_frames) {
+    spawning.resimulate_from = spawning.resimulate_from == kNoFrame ? from : std::min(spawning.resimulate_from, from);
+  } else {
+    m.resimulator.apply_now(change);
+    m.touch(std::span(&change.body, 1));
+  }
+  return true;
+}
+
+void apply_spawn(auto& m, PeerId spawner, const wire::Spawn& spawn) {
+  Spawning& spawning = m.spawning;
+  const auto body = static_cast<BodyIndex>(spawning.first_slot + spawn.slot);
+  if (!schedule_existence(m, {spawn.frame, sync::WorldChange::Kind::spawn, body, spawn.type, spawn.state, spawn.bytes})) {
+    return;
+  }
+  spawning.slot_object[spawn.slot] = spawn.object;
+  spawning.slot_type[spawn.slot] = spawn.type;
+  spawning.slot_since[spawn.slot] = spawn.frame;
+  spawning.slot_born[spawn.slot] = spawn.frame;
+  spawning.slot_bytes[spawn.slot] = spawn.bytes;
+  m.objects.rename(body, spawn.object);
+  m.authority.ownership->assign(body, spawner, spawn.frame);
+  m.note_owner_change(body);
+  ++m.stats.objects_spawned;
+}
+
+void apply_removal(auto& m, const wire::Removal& removal, BodyIndex body) {
+  if (!schedule_existence(m, {removal.frame, sync::WorldChange::Kind::remove, body, 0, {}, {}})) return;
+  Spawning& spawning = m.spawning;
+  const std::size_t k = body - spawning.first_slot;
+  spawning.slot_object[k] = 0;
+  spawning.slot_type[k] = 0;
+  spawning.slot_bytes[k] = {};
+  spawning.slot_free_from[k] = removal.frame;
+  m.objects.rename(body, world::ObjectTable::empty_slot_id(k));
+  m.authority.ownership->assign(body, m.authority.ownership->default_owner(), removal.frame);
+  m.note_owner_change(body);
+  ++m.stats.objects_removed;
+}
+
+// By this peer, its owner: applied and sent.
+void remove_spawned(auto& m, BodyIndex body) {
+  Spawning& spawning = m.spawning;
+  // An object exists for one frame at least: one spawned for the next frame goes a frame later.
+  const Frame since = spawning.slot_since[body - spawning.first_slot];
+  const wire::Removal made{std::max(m.history.newest() + 1, since + 1), m.objects.id(body)};
+  apply_removal(m, made, body);
+  spawning.out.spawns.clear();
+  spawning.out.removals.assign(1, made);
+  spawning.out.live_set = false;
+  m.broadcast(spawning.out);
+}
+
+// A live set, as this newcomer gets it from each older peer: the objects the sender owns,
+// which exist here from the newest frame on (their owner's snapshots then correct them).
+void on_live_set(auto& m, PeerId from, const wire::WorldChanges& message) {
+  Spawning& s = m.spawning;
+  for (wire::Spawn spawn : message.spawns) {
+    const std::size_t k = spawn.slot;
+    // A peer asks for baselines again (after a loss, say): what it knows already is no news.
+    if (k < s.slots && s.slot_object[k] == spawn.object) continue;
+    const bool in_range = k < s.slots && k / s.per_peer == s.range_of(Spawning::spawner_of(spawn.object));
+    if (!in_range || m.objects.contains(spawn.object) || !m.sim.can_spawn(spawn.type) || s.slot_object[k] != 0 ||
+        spawn.bytes.size > s.config.max_spawn_bytes) {
+      m.drop(DropReason::bad_spawn);
+      continue;
+    }
+    const Frame born = spawn.frame;
+    spawn.frame = m.history.newest();  // here it exists from now: this peer holds no frame before
+    apply_spawn(m, from, spawn);
+    if (s.slot_object[k] == spawn.object) s.slot_born[k] = born;
+  }
+}
+
+}  // namespace
 
 ObjectId Peer::spawn(std::uint16_t type, const ObjectState& state, std::span<const std::uint8_t> spawn_bytes) {
   Impl& m = *impl_;
@@ -47,7 +140,7 @@ ObjectId Peer::spawn(std::uint16_t type, const ObjectState& state, std::span<con
   while (m.objects.contains(id)) id = Spawning::make_id(self, s.next_sequence++);
   wire::Spawn made{frame, id, static_cast<std::uint32_t>(k), type, state, {}};
   made.bytes.assign(spawn_bytes);
-  m.apply_spawn(self, made);
+  apply_spawn(m, self, made);
   s.out.spawns.assign(1, made);
   s.out.removals.clear();
   s.out.live_set = false;
@@ -67,7 +160,7 @@ void Peer::remove(ObjectId object) {
     throw std::logic_error("shoal::Peer::remove: object " + std::to_string(object) + " is owned by peer " +
                            std::to_string(m.authority.owner_of(*body)) + ", not this one");
   }
-  m.remove_spawned(*body);
+  remove_spawned(m, *body);
   if (m.recorder) m.recorder->write().remove(object);
 }
 
@@ -97,17 +190,6 @@ std::optional<SpawnedObject> Peer::spawned_object(ObjectId object) const {
   return found;
 }
 
-void Peer::Impl::remove_spawned(BodyIndex body) {
-  // An object exists for one frame at least: one spawned for the next frame goes a frame later.
-  const Frame since = spawning.slot_since[body - spawning.first_slot];
-  const wire::Removal made{std::max(history.newest() + 1, since + 1), objects.id(body)};
-  apply_removal(made, body);
-  spawning.out.spawns.clear();
-  spawning.out.removals.assign(1, made);
-  spawning.out.live_set = false;
-  broadcast(spawning.out);
-}
-
 // A newcomer's baseline request: the live objects this peer owns go first, so that the
 // baseline after it (same channel, in order) names objects the newcomer knows.
 void Peer::Impl::send_live_set(ConnectionId connection) {
@@ -131,27 +213,6 @@ void Peer::Impl::send_live_set(ConnectionId connection) {
   if (!m.spawns.empty()) send_to(connection, m);
 }
 
-// A live set, as this newcomer gets it from each older peer: the objects the sender owns,
-// which exist here from the newest frame on (their owner's snapshots then correct them).
-void Peer::Impl::on_live_set(PeerId from, const wire::WorldChanges& message) {
-  Spawning& s = spawning;
-  for (wire::Spawn spawn : message.spawns) {
-    const std::size_t k = spawn.slot;
-    // A peer asks for baselines again (after a loss, say): what it knows already is no news.
-    if (k < s.slots && s.slot_object[k] == spawn.object) continue;
-    const bool in_range = k < s.slots && k / s.per_peer == s.range_of(Spawning::spawner_of(spawn.object));
-    if (!in_range || objects.contains(spawn.object) || !sim.can_spawn(spawn.type) || s.slot_object[k] != 0 ||
-        spawn.bytes.size > s.config.max_spawn_bytes) {
-      drop(DropReason::bad_spawn);
-      continue;
-    }
-    const Frame born = spawn.frame;
-    spawn.frame = history.newest();  // here it exists from now: this peer holds no frame before
-    apply_spawn(from, spawn);
-    if (s.slot_object[k] == spawn.object) s.slot_born[k] = born;
-  }
-}
-
 void Peer::Impl::apply_early_changes() {
   for (const auto& [from, message] : spawning.early_changes) on_world_changes(from, message, true);
   spawning.early_changes.clear();
@@ -169,7 +230,7 @@ void Peer::Impl::on_world_changes(PeerId from, const wire::WorldChanges& message
     }
     return;
   }
-  if (message.live_set) return on_live_set(from, message);
+  if (message.live_set) return on_live_set(*this, from, message);
   for (wire::Removal r : message.removals) {
     const std::optional<BodyIndex> body = objects.find(r.object);
     if (!body || !s.is_slot(*body)) {
@@ -186,7 +247,7 @@ void Peer::Impl::on_world_changes(PeerId from, const wire::WorldChanges& message
       // An object got in a live set exists here only from the frame it came in (slot_since):
       // a removal its owner made before that falls just after it.
       r.frame = std::max(r.frame, s.slot_since[k] + 1);
-      apply_removal(r, *body);
+      apply_removal(*this, r, *body);
     }
   }
   for (const wire::Spawn& spawn : message.spawns) {
@@ -202,59 +263,9 @@ void Peer::Impl::on_world_changes(PeerId from, const wire::WorldChanges& message
     } else if (s.slot_object[k] != 0) {
       drop(DropReason::bad_spawn);
     } else {
-      apply_spawn(from, spawn);
+      apply_spawn(*this, from, spawn);
     }
   }
-}
-
-void Peer::Impl::apply_spawn(PeerId spawner, const wire::Spawn& spawn) {
-  const auto body = static_cast<BodyIndex>(spawning.first_slot + spawn.slot);
-  if (!schedule_existence({spawn.frame, sync::WorldChange::Kind::spawn, body, spawn.type, spawn.state, spawn.bytes})) {
-    return;
-  }
-  spawning.slot_object[spawn.slot] = spawn.object;
-  spawning.slot_type[spawn.slot] = spawn.type;
-  spawning.slot_since[spawn.slot] = spawn.frame;
-  spawning.slot_born[spawn.slot] = spawn.frame;
-  spawning.slot_bytes[spawn.slot] = spawn.bytes;
-  objects.rename(body, spawn.object);
-  authority.ownership->assign(body, spawner, spawn.frame);
-  note_owner_change(body);
-  ++stats.objects_spawned;
-}
-
-void Peer::Impl::apply_removal(const wire::Removal& removal, BodyIndex body) {
-  if (!schedule_existence({removal.frame, sync::WorldChange::Kind::remove, body, 0, {}, {}})) return;
-  const std::size_t k = body - spawning.first_slot;
-  spawning.slot_object[k] = 0;
-  spawning.slot_type[k] = 0;
-  spawning.slot_bytes[k] = {};
-  spawning.slot_free_from[k] = removal.frame;
-  objects.rename(body, world::ObjectTable::empty_slot_id(k));
-  authority.ownership->assign(body, authority.ownership->default_owner(), removal.frame);
-  note_owner_change(body);
-  ++stats.objects_removed;
-}
-
-// Puts a change into the timeline. One of a frame already simulated is re-simulated from the
-// frame before it at the next corrections; past what a catch-up may reach, it takes effect at
-// the newest frame (its owner's snapshots correct the rest). False, changing nothing, when the
-// timeline is full (a flood the rate limit let through): dropped as over_limit.
-bool Peer::Impl::schedule_existence(const sync::WorldChange& change) {
-  spawning.timeline.forget_before(history.oldest());
-  if (!spawning.timeline.add(change)) {
-    drop(DropReason::over_limit);
-    return false;
-  }
-  if (change.frame > history.newest()) return true;  // the straight run applies it
-  const Frame from = change.frame - 1;
-  if (history.has(from) && history.newest() - from <= config.max_resimulated_frames) {
-    spawning.resimulate_from = spawning.resimulate_from == kNoFrame ? from : std::min(spawning.resimulate_from, from);
-  } else {
-    resimulator.apply_now(change);
-    touch(std::span(&change.body, 1));
-  }
-  return true;
 }
 
 // Once per frame: forgets what no catch-up can reach, and removes the objects this peer
@@ -270,7 +281,7 @@ void Peer::Impl::spawning_frame() {
       continue;
     }
     const auto body = static_cast<BodyIndex>(spawning.first_slot + k);
-    if (authority.owner_of(body) == self && !authority.ownership->is_live(Spawning::spawner_of(id))) remove_spawned(body);
+    if (authority.owner_of(body) == self && !authority.ownership->is_live(Spawning::spawner_of(id))) remove_spawned(*this, body);
   }
 }
 

@@ -33,6 +33,153 @@ std::span<const std::uint8_t> frozen_for_next_step(const PeerConfig& config, std
   return scratch.frozen_next;
 }
 
+void refresh_visuals(Presentation& visuals, const world::FrameHistory& history, const session::FrameClock& clock,
+                     std::int64_t last_update_us, std::int64_t now_us) {
+  const float dt = last_update_us < 0 ? 0.0f : static_cast<float>(now_us - last_update_us) * 1e-6f;
+  // previous_states: the newest's when only one frame is held.
+  visuals.refresh(dt, history.previous_states(), history.newest_states(), static_cast<float>(clock.fraction()));
+}
+
+// The tick's steps below need the whole peer: `m` is the Peer::Impl (peer_impl.hpp).
+
+// Pongs leave once this update has advanced the clock, so the time they report is now's.
+void answer_pings(auto& m, std::int64_t now_us) {
+  SessionState& session = m.session;
+  const std::optional<double> wall = session.wall_frame(now_us);
+  const wire::Pong pong{0, wall.value_or(-1.0), session.pace.wall, session.pace.match, session.pace.rate,
+                        static_cast<std::uint8_t>(std::clamp(session.recent_lag(), 0, 255))};
+  for (const SessionState::PendingPong& p : session.pending_pongs) {
+    wire::Pong answer = pong;
+    answer.echoed_sent_us = p.ping_sent_us;
+    m.send_to(p.connection, answer);
+  }
+  session.pending_pongs.clear();
+}
+
+void send_pings(auto& m, std::int64_t now_us) {
+  SessionState& session = m.session;
+  // A young estimate rests on few samples, and each is off by half the difference of its two
+  // legs' queueing: under heavy jitter the first seconds' estimate can be most of a frame off.
+  // So a joiner pings four times as often until the host's samples fill half the window.
+  const bool young = !session.is_host && session.time_sync.reference_samples() < session.kQuickPingSamples;
+  const int interval_ms = young ? std::max(10, m.config.ping_interval_ms / 4) : m.config.ping_interval_ms;
+  if (session.last_ping_us >= 0 && now_us - session.last_ping_us < std::int64_t{interval_ms} * 1000) return;
+  session.last_ping_us = now_us;
+  if (session.phase == SessionState::Phase::joining) {
+    return m.send_to(session.host_connection, wire::Ping{now_us});  // not a member yet
+  }
+  for (const session::Member& member : session.members.remotes()) m.send_to(member.connection, wire::Ping{now_us});
+}
+
+void run_sync_test(auto& m, Frame frame) {
+  const PeerConfig& config = m.config;
+  const world::FrameHistory& history = m.history;
+  const world::UserBytesLayout& user_bytes = m.user_bytes;
+  FrameScratch& scratch = m.scratch;
+  const Frame from = frame - config.sync_test_frames;
+  if (!history.has(from)) return;
+  const std::span<const ObjectState> straight = history.newest_states();  // of `frame`
+  std::copy(straight.begin(), straight.end(), scratch.before.begin());
+  for (BodyIndex b : user_bytes.bodies) {
+    std::ranges::copy(m.held_user_bytes(frame, b), scratch.user_bytes_before.begin() + b * user_bytes.max);
+  }
+  m.resimulator.resimulate(from, {}, sync::Injection::none);
+  m.touch(m.resimulator.last_changes());
+  Event event = make_event(EventKind::desync, m.session.members.self(), 0, frame, config.sync_test_frames);
+  const std::span<const ObjectState> again = history.newest_states();
+  for (BodyIndex b = 0; b < m.body_count; ++b) {
+    if (!sync::bitwise_equal(scratch.before[b], again[b])) event.objects.push_back(m.objects.id(b));
+  }
+  // And the bodies whose user bytes the re-simulation did not reproduce (and whose state it did).
+  for (BodyIndex b : user_bytes.bodies) {
+    const std::span<const std::uint8_t> straight_bytes =
+        std::span(scratch.user_bytes_before).subspan(b * user_bytes.max, user_bytes.size[b]);
+    if (sync::bitwise_equal(scratch.before[b], again[b]) && !sync::user_bytes_equal(m.held_user_bytes(frame, b), straight_bytes)) {
+      event.objects.push_back(m.objects.id(b));
+    }
+  }
+  if (!event.objects.empty()) {
+    ++m.stats.desyncs;
+    m.emit(std::move(event));
+  }
+}
+
+void send_checksum(auto& m, Frame frame) {
+  const world::FrameHistory& history = m.history;
+  const AuthorityState& authority = m.authority;
+  // Frames older than the deepest catch-up are final on their owner.
+  const Frame checked = frame - m.config.max_resimulated_frames - 4;
+  if (!history.has(checked) || m.session.members.remotes().empty()) return;
+  wire::Checksum& message = m.scratch.checksum_out;
+  message.frame = checked;
+  message.objects.clear();
+  for (BodyIndex b : authority.owned_bodies) {
+    const Frame since = authority.ownership->record(b).frame;
+    if (since == kNoFrame || since <= checked) {
+      message.objects.push_back({m.objects.id(b), sync::state_hash(history.state(checked, b), m.held_user_bytes(checked, b))});
+    }
+  }
+  if (!message.objects.empty()) m.broadcast(message);
+}
+
+void start_match(auto& m, std::int64_t now_us, Frame frame) {
+  const PeerConfig& config = m.config;
+  SessionState& session = m.session;
+  AuthorityState& authority = m.authority;
+  session::FrameClockConfig clock_config;
+  clock_config.tick_hz = config.tick_hz;
+  clock_config.max_catchup_frames_per_update = config.max_clock_catchup_frames;
+  session.clock.emplace(clock_config, now_us, frame);
+  if (session.is_host) session.pace = {static_cast<double>(now_us) / session.tick_us, static_cast<double>(frame), 1.0f};
+  m.resimulator.start(frame);
+  m.rest_checks.clear();
+  m.corrections.tolerated.clear();
+  m.touch_all();
+  const std::vector<PeerId> live = session.members.live();
+  authority.ownership.emplace(config.authority, config.tick_hz, session.members.self(), live, m.body_count);
+  for (PeerId peer : live) authority.reset_regions(peer);
+  for (const AuthorityState::EarlyChange& early : authority.early_ownership) m.apply_ownership(early.change, early.record);
+  authority.early_ownership.clear();
+  m.note_owner_changes();
+  session.phase = SessionState::Phase::in_match;
+  m.emit(make_event(EventKind::joined_match, session.members.self(), 0, frame));
+  if (!session.baselines_requested) m.request_baselines();
+  m.apply_early_changes();  // before the baselines, which may name spawned objects
+  for (const auto& [from, baseline] : session.early_baselines) m.on_baseline(from, baseline);
+  session.early_baselines.clear();
+}
+
+void step_frame(auto& m) {
+  const PeerConfig& config = m.config;
+  const Frame frame = m.history.newest() + 1;
+  // The input set now is this player's for a frame input_delay_frames ahead (that frame's
+  // snapshot already carries it to the others). The frames before a new controlled object's
+  // first delayed input get none.
+  if (m.controlled) m.inputs.record(*m.controlled, frame + config.input_delay_frames, m.current_input);
+  m.spawning_frame();
+  m.resimulator.step_forward(
+      {}, frozen_for_next_step(config, m.controlled, m.history, m.authority, m.session.members.self(), m.scratch));
+  // The new frame differs from the one before only for the bodies the step changed and those
+  // given their owner's state; every other body was carried over.
+  m.touch(m.resimulator.last_changes());
+  if (config.sync_test_frames > 0) run_sync_test(m, frame);
+  m.check_resting_copies();
+  m.cost_clock.lap(&UpdateCost::step_ns);
+  m.update_regions_and_ownership(frame);
+  m.cost_clock.lap(&UpdateCost::authority_ns);
+  const SendView view = m.send_view(frame);
+  m.settle_owned(view);
+  m.cost_clock.lap(&UpdateCost::step_ns);
+  m.sender.send(view);  // changes nothing but the sender's own columns and the links
+  if (config.checksum_interval_frames > 0 && frame % config.checksum_interval_frames == 0) {
+    send_checksum(m, frame);
+  }
+  m.cost_clock.lap(&UpdateCost::send_ns);
+#ifdef SHOAL_VALIDATE_PARTS
+  m.validate_parts();
+#endif
+}
+
 }  // namespace
 
 void Peer::Impl::update(std::int64_t now_us) {
@@ -59,17 +206,17 @@ void Peer::Impl::update(std::int64_t now_us) {
   expire_absent(now_us);
   switch (session.phase) {
     case Phase::hosting:
-      start_match(now_us, 0);
+      start_match(*this, now_us, 0);
       break;
     case Phase::joining:
-      if (session.host_link_up) send_pings(now_us);
+      if (session.host_link_up) send_pings(*this, now_us);
       break;
     case Phase::syncing:
-      send_pings(now_us);
+      send_pings(*this, now_us);
       // Only once linked to every member: its snapshots and claims must reach them all.
       if (session.joining.meshed() && session.pongs_received >= session.kPongsBeforeStart) {
         if (auto target = session.target_match_time(now_us)) {
-          start_match(now_us, static_cast<Frame>(std::floor(*target)));
+          start_match(*this, now_us, static_cast<Frame>(std::floor(*target)));
         }
       }
       break;
@@ -85,13 +232,13 @@ void Peer::Impl::update(std::int64_t now_us) {
     std::optional<double> target;
     if (!session.is_host) target = session.target_match_time(now_us);
     const int due = session.clock->advance(now_us, target, session.pace.rate);
-    for (int i = 0; i < due; ++i) step_frame();
+    for (int i = 0; i < due; ++i) step_frame(*this);
     session.note_lag(session.clock->backlog(), now_us);
     if (session.is_host) session.pace_the_match(now_us);
-    answer_pings(now_us);
-    send_pings(now_us);
+    answer_pings(*this, now_us);
+    send_pings(*this, now_us);
     cost_clock.lap(&UpdateCost::session_ns);
-    refresh_visuals(now_us);
+    refresh_visuals(visuals, history, *session.clock, last_update_us, now_us);
     cost_clock.lap(&UpdateCost::present_ns);
   }
   // What this update sent leaves now: left to the next update's poll, every snapshot and pong
@@ -104,72 +251,6 @@ void Peer::Impl::update(std::int64_t now_us) {
     recorder->check(history.newest(), history.newest_states());
   }
   cost_clock.end();
-}
-
-// Pongs leave once this update has advanced the clock, so the time they report is now's.
-void Peer::Impl::answer_pings(std::int64_t now_us) {
-  const std::optional<double> wall = session.wall_frame(now_us);
-  const wire::Pong pong{0, wall.value_or(-1.0), session.pace.wall, session.pace.match, session.pace.rate,
-                        static_cast<std::uint8_t>(std::clamp(session.recent_lag(), 0, 255))};
-  for (const SessionState::PendingPong& p : session.pending_pongs) {
-    wire::Pong answer = pong;
-    answer.echoed_sent_us = p.ping_sent_us;
-    send_to(p.connection, answer);
-  }
-  session.pending_pongs.clear();
-}
-
-void Peer::Impl::start_match(std::int64_t now_us, Frame frame) {
-  session::FrameClockConfig clock_config;
-  clock_config.tick_hz = config.tick_hz;
-  clock_config.max_catchup_frames_per_update = config.max_clock_catchup_frames;
-  session.clock.emplace(clock_config, now_us, frame);
-  if (session.is_host) session.pace = {static_cast<double>(now_us) / session.tick_us, static_cast<double>(frame), 1.0f};
-  resimulator.start(frame);
-  rest_checks.clear();
-  corrections.tolerated.clear();
-  touch_all();
-  const std::vector<PeerId> live = session.members.live();
-  authority.ownership.emplace(config.authority, config.tick_hz, session.members.self(), live, body_count);
-  for (PeerId peer : live) authority.reset_regions(peer);
-  for (const AuthorityState::EarlyChange& early : authority.early_ownership) apply_ownership(early.change, early.record);
-  authority.early_ownership.clear();
-  note_owner_changes();
-  session.phase = Phase::in_match;
-  emit(make_event(EventKind::joined_match, session.members.self(), 0, frame));
-  if (!session.baselines_requested) request_baselines();
-  apply_early_changes();  // before the baselines, which may name spawned objects
-  for (const auto& [from, baseline] : session.early_baselines) on_baseline(from, baseline);
-  session.early_baselines.clear();
-}
-
-void Peer::Impl::step_frame() {
-  const Frame frame = history.newest() + 1;
-  // The input set now is this player's for a frame input_delay_frames ahead (that frame's
-  // snapshot already carries it to the others). The frames before a new controlled object's
-  // first delayed input get none.
-  if (controlled) inputs.record(*controlled, frame + config.input_delay_frames, current_input);
-  spawning_frame();
-  resimulator.step_forward({}, frozen_for_next_step(config, controlled, history, authority, session.members.self(), scratch));
-  // The new frame differs from the one before only for the bodies the step changed and those
-  // given their owner's state; every other body was carried over.
-  touch(resimulator.last_changes());
-  if (config.sync_test_frames > 0) run_sync_test(frame);
-  check_resting_copies();
-  cost_clock.lap(&UpdateCost::step_ns);
-  update_regions_and_ownership(frame);
-  cost_clock.lap(&UpdateCost::authority_ns);
-  const SendView view = send_view(frame);
-  settle_owned(view);
-  cost_clock.lap(&UpdateCost::step_ns);
-  sender.send(view);  // changes nothing but the sender's own columns and the links
-  if (config.checksum_interval_frames > 0 && frame % config.checksum_interval_frames == 0) {
-    send_checksum(frame);
-  }
-  cost_clock.lap(&UpdateCost::send_ns);
-#ifdef SHOAL_VALIDATE_PARTS
-  validate_parts();
-#endif
 }
 
 void Peer::Impl::validate_parts() const {
@@ -195,69 +276,6 @@ void Peer::Impl::touch(std::span<const BodyIndex> bodies) {
 void Peer::Impl::touch_all() {
   visuals.touch_all();
   authority.region_touched.all = true;
-}
-
-void Peer::Impl::run_sync_test(Frame frame) {
-  const Frame from = frame - config.sync_test_frames;
-  if (!history.has(from)) return;
-  const std::span<const ObjectState> straight = history.newest_states();  // of `frame`
-  std::copy(straight.begin(), straight.end(), scratch.before.begin());
-  for (BodyIndex b : user_bytes.bodies) {
-    std::ranges::copy(held_user_bytes(frame, b), scratch.user_bytes_before.begin() + b * user_bytes.max);
-  }
-  resimulator.resimulate(from, {}, sync::Injection::none);
-  touch(resimulator.last_changes());
-  Event event = make_event(EventKind::desync, session.members.self(), 0, frame, config.sync_test_frames);
-  const std::span<const ObjectState> again = history.newest_states();
-  for (BodyIndex b = 0; b < body_count; ++b) {
-    if (!sync::bitwise_equal(scratch.before[b], again[b])) event.objects.push_back(objects.id(b));
-  }
-  // And the bodies whose user bytes the re-simulation did not reproduce (and whose state it did).
-  for (BodyIndex b : user_bytes.bodies) {
-    const std::span<const std::uint8_t> straight_bytes =
-        std::span(scratch.user_bytes_before).subspan(b * user_bytes.max, user_bytes.size[b]);
-    if (sync::bitwise_equal(scratch.before[b], again[b]) && !sync::user_bytes_equal(held_user_bytes(frame, b), straight_bytes)) {
-      event.objects.push_back(objects.id(b));
-    }
-  }
-  if (!event.objects.empty()) {
-    ++stats.desyncs;
-    emit(std::move(event));
-  }
-}
-
-void Peer::Impl::send_pings(std::int64_t now_us) {
-  // A young estimate rests on few samples, and each is off by half the difference of its two
-  // legs' queueing: under heavy jitter the first seconds' estimate can be most of a frame off.
-  // So a joiner pings four times as often until the host's samples fill half the window.
-  const bool young = !session.is_host && session.time_sync.reference_samples() < session.kQuickPingSamples;
-  const int interval_ms = young ? std::max(10, config.ping_interval_ms / 4) : config.ping_interval_ms;
-  if (session.last_ping_us >= 0 && now_us - session.last_ping_us < std::int64_t{interval_ms} * 1000) return;
-  session.last_ping_us = now_us;
-  if (session.phase == Phase::joining) return send_to(session.host_connection, wire::Ping{now_us});  // not a member yet
-  for (const session::Member& m : session.members.remotes()) send_to(m.connection, wire::Ping{now_us});
-}
-
-void Peer::Impl::send_checksum(Frame frame) {
-  // Frames older than the deepest catch-up are final on their owner.
-  const Frame checked = frame - config.max_resimulated_frames - 4;
-  if (!history.has(checked) || session.members.remotes().empty()) return;
-  wire::Checksum& message = scratch.checksum_out;
-  message.frame = checked;
-  message.objects.clear();
-  for (BodyIndex b : authority.owned_bodies) {
-    const Frame since = authority.ownership->record(b).frame;
-    if (since == kNoFrame || since <= checked) {
-      message.objects.push_back({objects.id(b), sync::state_hash(history.state(checked, b), held_user_bytes(checked, b))});
-    }
-  }
-  if (!message.objects.empty()) broadcast(message);
-}
-
-void Peer::Impl::refresh_visuals(std::int64_t now_us) {
-  const float dt = last_update_us < 0 ? 0.0f : static_cast<float>(now_us - last_update_us) * 1e-6f;
-  // previous_states: the newest's when only one frame is held.
-  visuals.refresh(dt, history.previous_states(), history.newest_states(), static_cast<float>(session.clock->fraction()));
 }
 
 }  // namespace shoal
