@@ -20,6 +20,11 @@ using namespace shoal::authority;
 
 namespace {
 
+// A change of `body`: the table reads only the body, never the object's id.
+OwnershipChange change_of(BodyIndex body, PeerId new_owner, std::uint32_t sequence, PeerId author, Frame frame) {
+  return {.object = 0, .new_owner = new_owner, .sequence = sequence, .author = author, .frame = frame, .body = body};
+}
+
 constexpr float kFrameRate = 60;
 
 std::vector<PeerId> peer_range(PeerId count) {
@@ -259,7 +264,7 @@ TEST_CASE("an object leaving its owner's core is kept while moving and released 
   of(regions, 3).core[0] = 1;
   tables[2].decide(0, regions, moving, out);
   REQUIRE(out.size() == 1);
-  CHECK(out[0] == OwnershipChange{0, 3, 1, 3, 0});
+  CHECK(out[0] == change_of(0, 3, 1, 3, 0));
   broadcast(tables, out, regions);
 
   of(regions, 3).core[0] = 0;  // thrown away: no core holds it, still flying
@@ -269,7 +274,7 @@ TEST_CASE("an object leaving its owner's core is kept while moving and released 
   }
   tables[2].decide(100, regions, resting, out);
   REQUIRE(out.size() == 1);
-  CHECK(out[0] == OwnershipChange{0, 1, 2, 3, 100});
+  CHECK(out[0] == change_of(0, 1, 2, 3, 100));
   CHECK(tables[2].counters().releases_sent == 1);
   broadcast(tables, out, regions);
   for (const auto& table : tables) CHECK(table.owner(0) == 1);
@@ -301,7 +306,7 @@ TEST_CASE("a resting object is released only once may_hand_over allows it") {
   everyone_holds_it = true;
   tables[2].decide(110, regions, resting, out, may_hand_over);
   REQUIRE(out.size() == 1);
-  CHECK(out[0] == OwnershipChange{0, 1, 2, 3, 110});
+  CHECK(out[0] == change_of(0, 1, 2, 3, 110));
 }
 
 TEST_CASE("a departing peer's objects pass to the default owner on every peer") {
@@ -414,31 +419,31 @@ TEST_CASE("changes from a non-live author are refused, implausible claims and fo
   auto regions = make_regions(peers, 2);
   OwnershipTable& table = tables[0];
 
-  CHECK(table.apply({0, 9, 1, 9, 5}, regions) == ApplyResult::rejected_not_live);
-  CHECK(table.apply({7, 2, 1, 2, 5}, regions) == ApplyResult::rejected_invalid);  // no body 7
+  CHECK(table.apply(change_of(0, 9, 1, 9, 5), regions) == ApplyResult::rejected_not_live);
+  CHECK(table.apply(change_of(7, 2, 1, 2, 5), regions) == ApplyResult::rejected_invalid);  // no body 7
   // A claim of a body outside its claimant's simulated region (as seen here), and a hand-off by
   // a peer that does not own the body (as seen here), still count: another peer, seeing the
   // claimant elsewhere or the changes in another order, applies them, and the two would split.
   of(regions, 2).simulated[0] = 0;
-  CHECK(table.apply({0, 2, 1, 2, 5}, regions) == ApplyResult::applied);
+  CHECK(table.apply(change_of(0, 2, 1, 2, 5), regions) == ApplyResult::applied);
   CHECK(table.owner(0) == 2);
-  CHECK(table.apply({1, 1, 1, 3, 5}, regions) == ApplyResult::applied);  // 3 owns nothing here
+  CHECK(table.apply(change_of(1, 1, 1, 3, 5), regions) == ApplyResult::applied);  // 3 owns nothing here
   CHECK(table.owner(1) == 1);
   CHECK(table.counters().implausible_claims == 1);
   CHECK(table.counters().foreign_hand_offs == 1);
   // Peer 3 claims body 1 back (sequence 2) before the next checks.
-  CHECK(table.apply({1, 3, 2, 3, 6}, regions) == ApplyResult::applied);
+  CHECK(table.apply(change_of(1, 3, 2, 3, 6), regions) == ApplyResult::applied);
   CHECK(table.owner(1) == 3);
 
   // Its duplicate and an older change.
-  CHECK(table.apply({1, 3, 2, 3, 6}, regions) == ApplyResult::duplicate);
-  CHECK(table.apply({1, 2, 1, 2, 6}, regions) == ApplyResult::stale);
+  CHECK(table.apply(change_of(1, 3, 2, 3, 6), regions) == ApplyResult::duplicate);
+  CHECK(table.apply(change_of(1, 2, 1, 2, 6), regions) == ApplyResult::stale);
   CHECK(table.owner(1) == 3);
 
   // After peer 3 leaves, its late messages are refused.
   table.peer_left(3);
   CHECK(table.owner(1) == 1);
-  CHECK(table.apply({1, 1, 3, 3, 9}, regions) == ApplyResult::rejected_not_live);
+  CHECK(table.apply(change_of(1, 1, 3, 3, 9), regions) == ApplyResult::rejected_not_live);
 
   const OwnershipCounters& counters = table.counters();
   CHECK(counters.rejected_not_live == 2);
@@ -502,7 +507,7 @@ TEST_CASE("racing claims and a loser's hand-off resolve the same in every arriva
   // not from the owner; the others applied it. Every order must end in the same record.
   const auto peers = peer_range(5);  // 1..5; the default owner is 1
   auto regions = make_regions(peers, 1);
-  std::vector<OwnershipChange> changes = {{0, 3, 8, 3, 2309}, {0, 1, 8, 1, 2344}, {0, 1, 9, 3, 2344}};
+  std::vector<OwnershipChange> changes = {change_of(0, 3, 8, 3, 2309), change_of(0, 1, 8, 1, 2344), change_of(0, 1, 9, 3, 2344)};
   std::sort(changes.begin(), changes.end(), [](const OwnershipChange& a, const OwnershipChange& b) {
     return std::tie(a.sequence, a.author, a.new_owner) < std::tie(b.sequence, b.author, b.new_owner);
   });

@@ -97,7 +97,8 @@ void OwnershipTable::reissue_departed(Frame now, std::vector<OwnershipChange>& o
   for (BodyIndex body = 0; body < records_.size(); ++body) {
     const OwnerRecord& record = records_[body];
     if (record.author == kNoPeer || is_live(record.author)) continue;
-    out.push_back({body, record.owner, record.sequence + 1, local_peer_, now});
+    out.push_back({.object = 0, .new_owner = record.owner, .sequence = record.sequence + 1, .author = local_peer_,
+                   .frame = now, .body = body});
     commit(out.back());
     ++counters_.reissued;
   }
@@ -213,7 +214,8 @@ void OwnershipTable::decide(Frame now, std::span<const PeerRegions> regions,
       ++counters_.rate_limited;
       return;
     }
-    const OwnershipChange change{body, new_owner, record.sequence + 1, local_peer_, now};
+    const OwnershipChange change{.object = 0, .new_owner = new_owner, .sequence = record.sequence + 1,
+                                 .author = local_peer_, .frame = now, .body = body};
     commit(change);
     out.push_back(change);
     ++(new_owner == local_peer_ ? counters_.claims_sent : counters_.releases_sent);

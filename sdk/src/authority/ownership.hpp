@@ -41,20 +41,13 @@
 #include "shoal/authority_config.hpp"
 #include "shoal/simulation.hpp"
 #include "shoal/types.hpp"
+#include "wire/control_messages.hpp"
 
 namespace shoal::authority {
 
-/// One ownership change; the same fields as the control message, with the ObjectId mapped to
-/// the body's index.
-struct OwnershipChange {
-  BodyIndex body = 0;
-  PeerId new_owner = kNoPeer;
-  std::uint32_t sequence = 0;
-  PeerId author = kNoPeer;
-  Frame frame = kNoFrame;
-
-  bool operator==(const OwnershipChange&) const = default;
-};
+/// One ownership change: the control message's. The table reads and writes only its `body`,
+/// never its `object`, which the peer maps to and from the body.
+using OwnershipChange = wire::OwnershipChange;
 
 /// An object's ownership on this peer.
 struct OwnerRecord {

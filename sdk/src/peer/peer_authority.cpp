@@ -7,8 +7,21 @@
 namespace shoal {
 namespace {
 
-wire::OwnershipChange to_wire(const authority::OwnershipChange& c, ObjectId object) {
-  return {object, c.new_owner, c.sequence, c.author, c.frame};
+// This peer's record of an object it owns, as sent to a newcomer.
+wire::OwnershipChange owned_record(const AuthorityState& authority, const world::ObjectTable& objects, PeerId self,
+                                   BodyIndex b) {
+  const authority::OwnerRecord& r = authority.ownership->record(b);
+  return {objects.id(b), self, r.sequence, r.author, r.frame};
+}
+
+// Tells `peer` this peer's record of an object it owns. `m`: the Peer::Impl (peer_impl.hpp).
+void tell_record(auto& m, PeerId peer, BodyIndex b) {
+  const session::Member* member = m.session.members.find(peer);
+  if (member == nullptr) return;
+  wire::Ownership message;
+  message.records = true;
+  message.changes.push_back(owned_record(m.authority, m.objects, m.session.members.self(), b));
+  m.send_to(member->connection, message);
 }
 
 }  // namespace
@@ -49,10 +62,8 @@ void Peer::Impl::update_regions_and_ownership(Frame frame) {
 
 void Peer::Impl::send_decided_changes() {
   if (authority.decided.empty()) return;
-  authority.ownership_out.changes.clear();
-  for (const authority::OwnershipChange& c : authority.decided) {
-    authority.ownership_out.changes.push_back(to_wire(c, objects.id(c.body)));
-  }
+  for (authority::OwnershipChange& c : authority.decided) c.object = objects.id(c.body);
+  authority.ownership_out.changes.assign(authority.decided.begin(), authority.decided.end());
   broadcast(authority.ownership_out);
   for (const authority::OwnershipChange& c : authority.decided) note_owner_change(c.body);
 }
@@ -78,14 +89,13 @@ bool Peer::Impl::everyone_holds_resting_state(BodyIndex body) {
   return true;
 }
 
-void Peer::Impl::apply_ownership(const wire::OwnershipChange& change, bool record) {
+void Peer::Impl::apply_ownership(wire::OwnershipChange change, bool record) {
   const auto body = objects.find(change.object);
   if (!body) return drop(DropReason::malformed);
   if (spawning.is_slot(*body)) return drop(DropReason::not_owner);  // spawned objects do not change hands
-  const authority::OwnershipChange c{*body, change.new_owner, change.sequence, change.author,
-                                     change.frame};
+  change.body = *body;
   const authority::ApplyResult result =
-      record ? authority.ownership->adopt(c, change.new_owner) : authority.ownership->apply(c, authority.peer_regions);
+      record ? authority.ownership->adopt(change, change.new_owner) : authority.ownership->apply(change, authority.peer_regions);
   switch (result) {
     case authority::ApplyResult::applied:
       note_owner_change(*body);
@@ -95,7 +105,7 @@ void Peer::Impl::apply_ownership(const wire::OwnershipChange& change, bool recor
       // never have heard of it (a newcomer admitted just as the change was made gets neither
       // the change nor, from its maker, the record), and would keep its own claim for good: the
       // owner tells it what it holds, which the author then adopts.
-      if (!record && authority.ownership->owner(*body) == session.members.self()) tell_record(change.author, *body);
+      if (!record && authority.ownership->owner(*body) == session.members.self()) tell_record(*this, change.author, *body);
       break;
     case authority::ApplyResult::duplicate:
       break;
@@ -151,20 +161,6 @@ void Peer::Impl::note_owner_change(BodyIndex b) {
   emit(make_event(EventKind::ownership_changed, owner, objects.id(b), history.newest()));
 }
 
-void Peer::Impl::tell_record(PeerId peer, BodyIndex b) {
-  const session::Member* member = session.members.find(peer);
-  if (member == nullptr) return;
-  wire::Ownership message;
-  message.records = true;
-  message.changes.push_back(owned_record(b));
-  send_to(member->connection, message);
-}
-
-wire::OwnershipChange Peer::Impl::owned_record(BodyIndex b) const {
-  const authority::OwnerRecord& r = authority.ownership->record(b);
-  return {objects.id(b), session.members.self(), r.sequence, r.author, r.frame};
-}
-
 void Peer::Impl::send_owned_records(ConnectionId connection) {
   if (!authority.ownership) return;
   // A newcomer missed the claims made before it came: every peer tells it what it owns.
@@ -175,7 +171,7 @@ void Peer::Impl::send_owned_records(ConnectionId connection) {
   for (BodyIndex b = 0; b < body_count; ++b) {
     const authority::OwnerRecord& r = authority.ownership->record(b);
     if (r.owner != self || r.sequence == 0) continue;  // never changed: the newcomer agrees
-    message.changes.push_back(owned_record(b));
+    message.changes.push_back(owned_record(authority, objects, self, b));
     if (message.changes.size() == kRecordsPerMessage) {
       send_to(connection, message);
       message.changes.clear();

@@ -84,10 +84,8 @@ struct Peer::Impl {
   // --- regions and ownership (peer_authority.cpp) ---
   void update_regions_and_ownership(Frame frame);
   void send_decided_changes();  // authority.decided, to everyone, and noted here
-  void tell_record(PeerId peer, BodyIndex b);  // this peer's record of an object it owns
-  wire::OwnershipChange owned_record(BodyIndex b) const;  // as sent to a newcomer
   bool everyone_holds_resting_state(BodyIndex body);
-  void apply_ownership(const wire::OwnershipChange& change, bool record);
+  void apply_ownership(wire::OwnershipChange change, bool record);  // `change.body` is filled in here
   void send_owned_records(ConnectionId connection);
   void note_owner_changes();               // after table-wide changes: events and owned_by_me
   void note_owner_change(BodyIndex body);  // after a change of one body's owner

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "shoal/simulation.hpp"
 #include "shoal/state.hpp"
 #include "shoal/types.hpp"
 #include "wire/encoding_settings.hpp"
@@ -69,13 +70,16 @@ struct PeerLeft {
 
 /// One object's change of owner. `sequence` orders the changes of one object; `author` is the
 /// peer that made the change (not always the sender: changes are relayed on); `frame` is the
-/// frame from which the new owner's state counts.
+/// frame from which the new owner's state counts. The same struct serves the ownership table
+/// (authority/ownership.hpp), which works in body indices: `body` is never sent, and the peer
+/// fills in whichever of `object` and `body` a change lacks.
 struct OwnershipChange {
   ObjectId object = 0;
   PeerId new_owner = kNoPeer;
   std::uint32_t sequence = 0;
   PeerId author = kNoPeer;
   Frame frame = kNoFrame;
+  BodyIndex body = 0;  ///< not sent: the object's body on this peer
 
   bool operator==(const OwnershipChange&) const = default;
 };
