@@ -2,11 +2,12 @@
 // The peer's part that decides who owns what: every peer's core and simulated regions as seen
 // here, the ownership table (from the start of the match), and which bodies this peer owns.
 // The tick updates them once per frame (peer_authority.cpp); ownership messages change the
-// table between frames.
+// table between frames, and spawns and removals set a spawn slot's owner (peer_spawning.cpp).
 //
-// Owns (per body): the owner last reported to the game, whether this peer owns it (also as an
-// ascending list, for the per-frame passes that walk only those), each body's bounding radius;
-// and per peer, its regions. Nothing else writes them.
+// Owns: the ownership table, and the changes heard before it exists; per body, the owner last
+// reported to the game, whether this peer owns it (also as an ascending list, for the
+// per-frame passes that walk only those), each body's bounding radius; and per peer, its
+// regions. Nothing else writes them.
 #pragma once
 
 #include <algorithm>

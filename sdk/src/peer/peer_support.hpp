@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Small helpers the peer's files share: building an event, the digest a recording starts
-// from, and how far ahead a peer keeps inputs.
+// Small helpers the peer's files share: building an event, a line for the log hook, the
+// digest a recording starts from, and how far ahead a peer keeps inputs and takes spawns.
 #pragma once
 
 #include <algorithm>

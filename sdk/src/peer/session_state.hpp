@@ -2,10 +2,11 @@
 // The peer's part that keeps the session: who is in the match (present, or absent within
 // their grace period), the match clock and the time sync that sets it, the way in (joining,
 // rejoining, links being dialled again) and the pings and pongs that measure the links.
-// Membership messages change it (peer_membership.cpp); the tick reads it.
+// Membership and joining messages change it (peer_membership.cpp, peer_joining.cpp), pings and
+// pongs too (peer_messages.cpp, peer_tick.cpp); the tick reads it.
 //
-// Owns: the members, the clock, the join's progress and this peer's secret. Nothing else
-// writes them.
+// Owns: the members, the clock and the match's pace, the join's progress, the redials, the
+// baselines heard before the start and this peer's secret. Nothing else writes them.
 #pragma once
 
 #include <algorithm>

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The peer's part that keeps the objects spawned during play: which spawn slot holds which
 // object (as of every change heard), the timeline of spawns and removals the resimulator
-// replays, each peer's spawn rate, and the earliest frame a change heard late must be
-// re-simulated from. Receiving changes and Peer::spawn / remove fill it
-// (peer_spawning.cpp); the corrections at the start of each update drain resimulate_from.
+// replays, each peer's spawn rate, the earliest frame a change heard late must be
+// re-simulated from, and the changes heard before the match started here. Receiving changes
+// and Peer::spawn / remove fill it (peer_spawning.cpp); the corrections at the start of each
+// update drain resimulate_from.
 //
 // Slots: each peer spawns into its own range of max_objects_per_peer slots, so peers never
 // pick the same slot and need not agree on anything but the frame: a frame's changes apply
