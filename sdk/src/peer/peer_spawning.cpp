@@ -40,16 +40,11 @@ bool schedule_existence(auto& m, const sync::WorldChange& change) {
 }
 
 void apply_spawn(auto& m, PeerId spawner, const wire::Spawn& spawn) {
-  Spawning& spawning = m.spawning;
-  const auto body = static_cast<BodyIndex>(spawning.first_slot + spawn.slot);
+  const auto body = static_cast<BodyIndex>(m.spawning.first_slot + spawn.slot);
   if (!schedule_existence(m, {spawn.frame, sync::WorldChange::Kind::spawn, body, spawn.type, spawn.state, spawn.bytes})) {
     return;
   }
-  spawning.slot_object[spawn.slot] = spawn.object;
-  spawning.slot_type[spawn.slot] = spawn.type;
-  spawning.slot_since[spawn.slot] = spawn.frame;
-  spawning.slot_born[spawn.slot] = spawn.frame;
-  spawning.slot_bytes[spawn.slot] = spawn.bytes;
+  m.spawning.fill(spawn);
   m.objects.rename(body, spawn.object);
   m.authority.ownership->assign(body, spawner, spawn.frame);
   m.note_owner_change(body);
@@ -58,12 +53,8 @@ void apply_spawn(auto& m, PeerId spawner, const wire::Spawn& spawn) {
 
 void apply_removal(auto& m, const wire::Removal& removal, BodyIndex body) {
   if (!schedule_existence(m, {removal.frame, sync::WorldChange::Kind::remove, body, 0, {}, {}})) return;
-  Spawning& spawning = m.spawning;
-  const std::size_t k = body - spawning.first_slot;
-  spawning.slot_object[k] = 0;
-  spawning.slot_type[k] = 0;
-  spawning.slot_bytes[k] = {};
-  spawning.slot_free_from[k] = removal.frame;
+  const std::size_t k = body - m.spawning.first_slot;
+  m.spawning.empty(k, removal.frame);
   m.objects.rename(body, world::ObjectTable::empty_slot_id(k));
   m.authority.ownership->assign(body, m.authority.ownership->default_owner(), removal.frame);
   m.note_owner_change(body);

@@ -86,6 +86,21 @@ struct Spawning {
     ++it->count;
     return true;
   }
+  /// Slot `spawn.slot` holds `spawn.object` from spawn.frame on.
+  void fill(const wire::Spawn& spawn) {
+    slot_object[spawn.slot] = spawn.object;
+    slot_type[spawn.slot] = spawn.type;
+    slot_since[spawn.slot] = spawn.frame;
+    slot_born[spawn.slot] = spawn.frame;
+    slot_bytes[spawn.slot] = spawn.bytes;
+  }
+  /// Slot `k` is empty from `frame` on.
+  void empty(std::size_t k, Frame frame) {
+    slot_object[k] = 0;
+    slot_type[k] = 0;
+    slot_bytes[k] = {};
+    slot_free_from[k] = frame;
+  }
   /// The earliest frame to re-simulate from for the changes heard late, then none.
   Frame take_resimulate_from() { return std::exchange(resimulate_from, kNoFrame); }
 
