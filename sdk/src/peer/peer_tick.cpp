@@ -12,8 +12,12 @@
 namespace shoal {
 namespace {
 
-// The bodies the next step leaves out: outside this peer's simulated region, and neither moving
-// bodies it owns nor the one its player controls. Nothing when the game does not freeze.
+// The bodies the next step leaves out; none when the game does not freeze. Outside this
+// peer's simulated region (as of the last frame), bodies that no player controls are left out
+// of the step, unless this peer owns them and they move: an owner's frames are final for
+// everyone (a resting one stays put either way, and whoever hits it claims it first). Other
+// players' balls out there are frozen too: their owners send them to every peer, and those
+// frames are written in without re-simulating (apply_corrections).
 std::span<const std::uint8_t> frozen_for_next_step(const PeerConfig& config, std::optional<BodyIndex> controlled,
                                                    const world::FrameHistory& history, AuthorityState& authority,
                                                    PeerId self, FrameScratch& scratch) {
@@ -262,11 +266,8 @@ void Peer::Impl::validate_parts() const {
   spawning.validate();
 }
 
-// Outside this peer's simulated region (as of the last frame), bodies that no player
-// controls are left out of the step, unless this peer owns them and they move: an owner's
-// frames are final for everyone (a resting one stays put either way, and whoever hits it
-// claims it first). Other players' balls out there are frozen too: their owners send them to
-// every peer, and those frames are written in without re-simulating (apply_corrections).
+// Bodies whose newest frame changed: the smoothing and the regions redo them (and, when
+// quantising, the rest checks look at them again).
 void Peer::Impl::touch(std::span<const BodyIndex> bodies) {
   visuals.touched(bodies);
   authority.region_touched.add(bodies);
