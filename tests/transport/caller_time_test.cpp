@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+// Transport::poll(event, now_us): a transport that knows only poll(event) still works when
+// polled with a time, and ForwardingTransport hands the time to what it wraps without going
+// around a derived class that overrides only poll(event) (as most such wrappers do).
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <vector>
+
+#include "shoal/forwarding_transport.hpp"
+
+using namespace shoal;
+
+namespace {
+
+// Hands out `pending` events, one per poll, and remembers how it was polled.
+class Scripted : public Transport {
+ public:
+  int pending = 0;
+  int untimed_polls = 0;
+  std::vector<std::int64_t> times;  ///< given to poll(event, now_us), in order
+
+  ConnectionId connect(const Address&) override { return kNoConnection; }
+  void disconnect(ConnectionId) override {}
+  bool send(ConnectionId, Channel, std::span<const std::uint8_t>) override { return false; }
+  bool poll(TransportEvent& event) override {
+    ++untimed_polls;
+    return take(event);
+  }
+  bool poll(TransportEvent& event, std::int64_t now_us) override {
+    times.push_back(now_us);
+    return take(event);
+  }
+  void wait(int) override {}
+  LinkStats stats(ConnectionId) const override { return {}; }
+  Address local_address() const override { return {}; }
+  Address remote_address(ConnectionId) const override { return {}; }
+  std::size_t max_message_size() const override { return 0; }
+  void set_conditions(const ConditionerConfig&) override {}
+
+ private:
+  bool take(TransportEvent& event) {
+    if (pending == 0) return false;
+    --pending;
+    event = {};
+    event.kind = TransportEventKind::connected;
+    event.connection = 7;
+    return true;
+  }
+};
+
+// A transport written before poll(event, now_us) existed: it overrides poll(event) only.
+class OnlyUntimed final : public Transport {
+ public:
+  int polls = 0;
+  ConnectionId connect(const Address&) override { return kNoConnection; }
+  void disconnect(ConnectionId) override {}
+  bool send(ConnectionId, Channel, std::span<const std::uint8_t>) override { return false; }
+  bool poll(TransportEvent&) override { return ++polls == 1; }
+  void wait(int) override {}
+  LinkStats stats(ConnectionId) const override { return {}; }
+  Address local_address() const override { return {}; }
+  Address remote_address(ConnectionId) const override { return {}; }
+  std::size_t max_message_size() const override { return 0; }
+  void set_conditions(const ConditionerConfig&) override {}
+};
+
+// Counts the events it passes up; overrides poll(event) only, like the wrappers in the tests.
+class Counting final : public ForwardingTransport {
+ public:
+  using ForwardingTransport::ForwardingTransport;
+  int seen = 0;
+  bool poll(TransportEvent& event) override {
+    const bool got = ForwardingTransport::poll(event);
+    seen += got ? 1 : 0;
+    return got;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a transport that overrides only poll(event) is polled through it when given a time") {
+  OnlyUntimed only;
+  Transport& transport = only;
+  TransportEvent event;
+  CHECK(transport.poll(event, 123));
+  CHECK_FALSE(transport.poll(event, 124));
+  CHECK(only.polls == 2);
+}
+
+TEST_CASE("ForwardingTransport passes the time on, through a derived class's poll(event)") {
+  auto inner = std::make_unique<Scripted>();
+  Scripted* scripted = inner.get();
+  scripted->pending = 2;
+  Counting counting(std::move(inner));
+  Transport& transport = counting;
+  TransportEvent event;
+
+  CHECK(transport.poll(event, 5'000'000));
+  CHECK(event.connection == 7);
+  CHECK(transport.poll(event, 5'016'667));
+  CHECK_FALSE(transport.poll(event, 5'033'333));
+  CHECK(counting.seen == 2);  // the derived class saw every event
+  CHECK(scripted->times == std::vector<std::int64_t>{5'000'000, 5'016'667, 5'033'333});  // and the inner one every time
+  CHECK(scripted->untimed_polls == 0);
+
+  // Polled without a time, it passes none on: the wrapped transport reads its own clock.
+  scripted->pending = 1;
+  CHECK(transport.poll(event));
+  CHECK(scripted->untimed_polls == 1);
+  CHECK(scripted->times.size() == 3);
+  CHECK(counting.seen == 3);
+}
