@@ -13,16 +13,34 @@ using namespace shoal;
 
 namespace {
 
+// Everything but poll: nothing to connect to.
+class Stub : public Transport {
+ public:
+  ConnectionId connect(const Address&) override { return kNoConnection; }
+  void disconnect(ConnectionId) override {}
+  bool send(ConnectionId, Channel, std::span<const std::uint8_t>) override { return false; }
+  void wait(int) override {}
+  LinkStats stats(ConnectionId) const override { return {}; }
+  Address local_address() const override { return {}; }
+  Address remote_address(ConnectionId) const override { return {}; }
+  std::size_t max_message_size() const override { return 0; }
+  void set_conditions(const ConditionerConfig&) override {}
+};
+
+// A transport written before poll(event, now_us) existed: it overrides poll(event) only.
+class OnlyUntimed final : public Stub {
+ public:
+  int polls = 0;
+  bool poll(TransportEvent&) override { return ++polls == 1; }
+};
+
 // Hands out `pending` events, one per poll, and remembers how it was polled.
-class Scripted : public Transport {
+class Scripted final : public Stub {
  public:
   int pending = 0;
   int untimed_polls = 0;
   std::vector<std::int64_t> times;  ///< given to poll(event, now_us), in order
 
-  ConnectionId connect(const Address&) override { return kNoConnection; }
-  void disconnect(ConnectionId) override {}
-  bool send(ConnectionId, Channel, std::span<const std::uint8_t>) override { return false; }
   bool poll(TransportEvent& event) override {
     ++untimed_polls;
     return take(event);
@@ -31,12 +49,6 @@ class Scripted : public Transport {
     times.push_back(now_us);
     return take(event);
   }
-  void wait(int) override {}
-  LinkStats stats(ConnectionId) const override { return {}; }
-  Address local_address() const override { return {}; }
-  Address remote_address(ConnectionId) const override { return {}; }
-  std::size_t max_message_size() const override { return 0; }
-  void set_conditions(const ConditionerConfig&) override {}
 
  private:
   bool take(TransportEvent& event) {
@@ -47,22 +59,6 @@ class Scripted : public Transport {
     event.connection = 7;
     return true;
   }
-};
-
-// A transport written before poll(event, now_us) existed: it overrides poll(event) only.
-class OnlyUntimed final : public Transport {
- public:
-  int polls = 0;
-  ConnectionId connect(const Address&) override { return kNoConnection; }
-  void disconnect(ConnectionId) override {}
-  bool send(ConnectionId, Channel, std::span<const std::uint8_t>) override { return false; }
-  bool poll(TransportEvent&) override { return ++polls == 1; }
-  void wait(int) override {}
-  LinkStats stats(ConnectionId) const override { return {}; }
-  Address local_address() const override { return {}; }
-  Address remote_address(ConnectionId) const override { return {}; }
-  std::size_t max_message_size() const override { return 0; }
-  void set_conditions(const ConditionerConfig&) override {}
 };
 
 // Counts the events it passes up; overrides poll(event) only, like the wrappers in the tests.

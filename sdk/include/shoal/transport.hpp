@@ -77,9 +77,10 @@ class Transport {
   /// The same at the caller's time: `now_us` is the caller's steady clock in microseconds (any
   /// monotonic clock, the same on every call). Transports with timers use it instead of reading
   /// the clock, so that a test can drive them with a fake time; Peer calls this one with its
-  /// update's time. Timers that connect() or send() start between polls count from the latest
-  /// poll's time (from the next poll's, before the first). The default ignores the time and
-  /// calls poll(event): a transport without timers of its own need not override it.
+  /// update's time. The relay and hybrid transports read no clock in connect() and send(): a
+  /// new connection's timers start at the next poll's time, a message's resend timer at the
+  /// latest one. The default ignores the time and calls poll(event): a transport without timers
+  /// of its own need not override it.
   virtual bool poll(TransportEvent& event, std::int64_t now_us) {
     (void)now_us;
     return poll(event);
