@@ -8,6 +8,9 @@
 #include <vector>
 
 #include "shoal/forwarding_transport.hpp"
+#include "shoal/memory_network.hpp"
+#include "shoal/peer.hpp"
+#include "shoal/reference_physics.hpp"
 
 using namespace shoal;
 
@@ -73,7 +76,47 @@ class Counting final : public ForwardingTransport {
   }
 };
 
+// Remembers the times it is polled at.
+class TimeWatch final : public ForwardingTransport {
+ public:
+  using ForwardingTransport::ForwardingTransport;
+  using ForwardingTransport::poll;
+  std::vector<std::int64_t> times;
+  int untimed_polls = 0;
+  bool poll(TransportEvent& event) override {
+    untimed_polls += polling_timed_ ? 0 : 1;
+    return ForwardingTransport::poll(event);
+  }
+  bool poll(TransportEvent& event, std::int64_t now_us) override {
+    times.push_back(now_us);
+    polling_timed_ = true;
+    const bool got = ForwardingTransport::poll(event, now_us);
+    polling_timed_ = false;
+    return got;
+  }
+
+ private:
+  bool polling_timed_ = false;
+};
+
 }  // namespace
+
+TEST_CASE("Peer polls its transport at the time of its update") {
+  MemoryNetwork net;
+  auto watch = std::make_unique<TimeWatch>(net.create_endpoint(1));
+  TimeWatch* watched = watch.get();
+  ReferencePhysics physics{ReferencePhysicsConfig{}};
+  physics.add_sphere(1, 0.5f, 1.0f, ObjectState{});
+  Peer peer(PeerConfig{}, physics, std::move(watch));
+  peer.set_controlled(1);
+  peer.host();
+  peer.update_at(7'000'000);
+  peer.update_at(7'016'667);
+  REQUIRE_FALSE(watched->times.empty());
+  CHECK(watched->times.front() == 7'000'000);
+  CHECK(watched->times.back() == 7'016'667);
+  CHECK(watched->untimed_polls == 0);
+}
 
 TEST_CASE("a transport that overrides only poll(event) is polled through it when given a time") {
   OnlyUntimed only;
