@@ -32,9 +32,12 @@ struct Seen {
   std::vector<ConnectionId> connected, ended;
   std::vector<Received> received;
 
-  void drain() {
+  /// Polls until empty, the transport reading the clock itself.
+  void drain() { drain_at(-1); }
+  /// The same at the time given (the caller's clock); now_us < 0: the transport reads the clock.
+  void drain_at(std::int64_t now_us) {
     TransportEvent e;
-    while (transport->poll(e)) {
+    while (now_us < 0 ? transport->poll(e) : transport->poll(e, now_us)) {
       switch (e.kind) {
         case TransportEventKind::connected: connected.push_back(e.connection); break;
         case TransportEventKind::disconnected:

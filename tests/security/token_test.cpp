@@ -99,3 +99,39 @@ TEST_CASE("a connection without a token is dropped within its grace time") {
   CHECK(host.events.empty());
   CHECK(host.transport->drops()[DropReason::no_token] == 2);
 }
+
+TEST_CASE("the grace for a token runs on the time given to poll: a silent connection is closed when that time passes it") {
+  // The network's clock stands still after the connection: only the time given to the host's
+  // poll moves, 30 s (far more than the test runs) in one step.
+  constexpr std::uint32_t kGraceMs = 30'000;
+  MemoryNetwork net(12);
+  End host = make_end(net, 1, test_credentials(), kGraceMs);
+  auto stranger = net.create_endpoint(2);  // no security layer: it never says hello
+  const ConnectionId link = stranger->connect(host.transport->local_address());
+  REQUIRE(link != kNoConnection);
+  TransportEvent e;
+  const auto poll_host = [&](std::int64_t now_us) {
+    for (int i = 0; i < 100 && host.transport->poll(e, now_us); ++i) host.events.push_back(e.kind);
+  };
+  std::int64_t heard_us = -1;  // the time given to the poll in which the host heard of it
+  for (int i = 0; i < 2000 && heard_us < 0; ++i) {
+    net.set_time_us(net.time_us() + 1000);
+    poll_host(net.time_us());
+    while (stranger->poll(e)) {}
+    if (host.tap->first_connection != kNoConnection) heard_us = net.time_us();
+  }
+  REQUIRE(heard_us >= 0);
+
+  poll_host(heard_us + std::int64_t{kGraceMs} * 1000 - 1);  // a microsecond short of the grace
+  CHECK(host.dropped(DropReason::no_token) == 0);
+  poll_host(heard_us + std::int64_t{kGraceMs} * 1000);  // the grace is over
+  CHECK(host.dropped(DropReason::no_token) == 1);
+  CHECK(host.events.empty());  // the layers above never heard of it
+  bool closed = false;  // and the stranger hears the host close it
+  for (int i = 0; i < 2000 && !closed; ++i) {
+    net.set_time_us(net.time_us() + 1000);
+    poll_host(heard_us + std::int64_t{kGraceMs} * 1000);
+    while (stranger->poll(e)) closed = closed || (e.kind == TransportEventKind::disconnected && e.connection == link);
+  }
+  CHECK(closed);
+}

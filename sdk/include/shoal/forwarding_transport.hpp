@@ -3,6 +3,7 @@
 // alter traffic (statistics, tests, fault injection) and override only what you need.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <utility>
 
@@ -22,7 +23,21 @@ class ForwardingTransport : public Transport {
   bool send(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes) override {
     return inner_->send(connection, channel, bytes);
   }
-  bool poll(TransportEvent& event) override { return inner_->poll(event); }
+  /// Passes the time of a poll(event, now_us) in progress on, if any (see below).
+  bool poll(TransportEvent& event) override {
+    return polling_at_ ? inner_->poll(event, now_us_) : inner_->poll(event);
+  }
+  /// Goes through poll(event), so that a class that overrides only that one still sees every
+  /// event; ForwardingTransport::poll(event) then hands `now_us` to the wrapped transport.
+  bool poll(TransportEvent& event, std::int64_t now_us) override {
+    struct Done {  // also when poll(event) throws
+      bool& flag;
+      ~Done() { flag = false; }
+    } done{polling_at_};
+    polling_at_ = true;
+    now_us_ = now_us;
+    return poll(event);
+  }
   void flush() override { inner_->flush(); }
   void wait(int timeout_ms) override { inner_->wait(timeout_ms); }
   LinkStats stats(ConnectionId connection) const override { return inner_->stats(connection); }
@@ -40,6 +55,8 @@ class ForwardingTransport : public Transport {
 
  private:
   std::unique_ptr<Transport> inner_;
+  bool polling_at_ = false;  ///< inside poll(event, now_us)
+  std::int64_t now_us_ = 0;  ///< its time
 };
 
 }  // namespace shoal

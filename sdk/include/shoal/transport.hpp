@@ -71,8 +71,20 @@ class Transport {
   /// message larger than max_message_size().
   virtual bool send(ConnectionId connection, Channel channel,
                     std::span<const std::uint8_t> bytes) = 0;
-  /// Sends queued messages and takes the next event, if any, without blocking.
+  /// Sends queued messages and takes the next event, if any, without blocking. A transport
+  /// with timers (resends, acks, handshake deadlines) reads the steady clock for them here.
   virtual bool poll(TransportEvent& event) = 0;
+  /// The same at the caller's time: `now_us` is the caller's steady clock in microseconds (any
+  /// monotonic clock, the same on every call). Transports with timers use it instead of reading
+  /// the clock, so that a test can drive them with a fake time; Peer calls this one with its
+  /// update's time. The relay and hybrid transports read no clock in connect() and send(): a
+  /// new connection's timers start at the next poll's time, a message's resend timer at the
+  /// latest one. The default ignores the time and calls poll(event): a transport without timers
+  /// of its own need not override it.
+  virtual bool poll(TransportEvent& event, std::int64_t now_us) {
+    (void)now_us;
+    return poll(event);
+  }
   /// Sends queued messages now, taking no event. Peer calls it at the end of every update, so
   /// that what an update sent leaves at once rather than at the next update's poll (a render
   /// frame later). A transport whose send() already sends need not override it.

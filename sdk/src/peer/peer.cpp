@@ -219,8 +219,11 @@ void Peer::leave() {
   constexpr int kLingerMs = 250;
   const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(kLingerMs);
   TransportEvent ignored;
+  // At the last update's time, so a transport driven by update_at's clock stays on it.
+  const std::int64_t at = impl_->last_update_us;
+  const auto poll_once = [&] { return at < 0 ? impl_->transport->poll(ignored) : impl_->transport->poll(ignored, at); };
   for (int i = 0; i < kLingerMs && std::chrono::steady_clock::now() < until; ++i) {
-    while (impl_->transport->poll(ignored)) {}
+    while (poll_once()) {}
     impl_->transport->wait(1);
   }
 }

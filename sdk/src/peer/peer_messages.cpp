@@ -63,7 +63,8 @@ void Peer::Impl::drain_transport(std::int64_t now_us) {
   TransportEvent event;
   // Bounded, so a flood cannot stall the game's frame; the rest waits for the next update.
   constexpr int kMaxEventsPerUpdate = 4096;
-  for (int i = 0; i < kMaxEventsPerUpdate && transport->poll(event); ++i) {
+  // At the update's time: the transport's timers run on the caller's clock (Transport::poll).
+  for (int i = 0; i < kMaxEventsPerUpdate && transport->poll(event, now_us); ++i) {
     switch (event.kind) {
       case TransportEventKind::connected: on_connected(event.connection); break;
       case TransportEventKind::disconnected: on_disconnected(event.connection, false, now_us); break;

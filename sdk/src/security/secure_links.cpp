@@ -4,7 +4,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "core/steady_now.hpp"
 #include "security/audit_disclosure.hpp"
 
 namespace shoal::security {
@@ -62,8 +61,7 @@ DropCounters SecureLinks::drops() const {
   return sum;
 }
 
-bool SecureLinks::poll(TransportEvent& event) {
-  const std::int64_t now_us = core::steady_now_us();
+bool SecureLinks::poll(TransportEvent& event, std::int64_t now_us) {
   expire(now_us);
   // Bounded by what the transport underneath has: it returns false once drained.
   for (;;) {
@@ -73,7 +71,7 @@ bool SecureLinks::poll(TransportEvent& event) {
       return true;
     }
     TransportEvent in;
-    if (!inner_.poll(in)) return false;
+    if (!inner_.poll(in, now_us)) return false;
     if (on_event(in, event, now_us)) return true;
   }
 }

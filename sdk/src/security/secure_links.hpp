@@ -28,7 +28,9 @@ class SecureLinks {
   ConnectionId connect(const Address& remote);
   void disconnect(ConnectionId connection);
   bool send(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes);
-  bool poll(TransportEvent& event);
+  /// Closes links whose handshake is late at `now_us` (the caller's clock), then polls the
+  /// transport underneath at that time.
+  bool poll(TransportEvent& event, std::int64_t now_us);
   std::size_t max_message_size() const;
   DropCounters drops() const;
 

@@ -7,6 +7,7 @@
 #include <memory>
 #include <utility>
 
+#include "core/steady_now.hpp"
 #include "security/secure_links.hpp"
 
 namespace shoal::security {
@@ -22,7 +23,8 @@ class SecuredTransport : public Interface {
   bool send(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes) override {
     return links_.send(connection, channel, bytes);
   }
-  bool poll(TransportEvent& event) override { return links_.poll(event); }
+  bool poll(TransportEvent& event) override { return links_.poll(event, core::steady_now_us()); }
+  bool poll(TransportEvent& event, std::int64_t now_us) override { return links_.poll(event, now_us); }
   void flush() override { inner_->flush(); }
   void wait(int timeout_ms) override { inner_->wait(timeout_ms); }
   LinkStats stats(ConnectionId connection) const override { return inner_->stats(connection); }

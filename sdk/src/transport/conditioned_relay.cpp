@@ -109,7 +109,9 @@ void ConditionedRelay::pump() {
   // Each datagram's arrival is the clock read just after taking it from its socket. A time
   // read before the reads is stale by however long the process was descheduled in between
   // (tens of milliseconds on a loaded machine), and would release what arrived in that gap
-  // early: sooner after it was sent than the link's latency allows.
+  // early: sooner after it was sent than the link's latency allows. So the relay takes no
+  // time from its caller, unlike the transports' timers (Transport::poll(event, now_us)): it
+  // models a wire, which runs on the real clock like ENet on either side of it.
   //
   // One poll() first says which sockets hold anything. Reading each socket until it is empty
   // cost a failed recvmsg per socket per pump instead: with a pipe per remote and a pump per

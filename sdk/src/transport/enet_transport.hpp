@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The ENet implementation of shoal::Transport, with the link conditioner on both directions.
 //
+// It does not override Transport::poll(event, now_us): ENet's timers (retransmission,
+// timeouts) run on ENet's own clock, and so does the conditioner in front of it.
+//
 // ENet sends from its own socket and offers no outbound hook, so the transport puts a
 // ConditionedRelay in front of it: the ENet host listens on an internal loopback port, the
 // relay owns the public socket of the config, and every remote is represented to ENet by a

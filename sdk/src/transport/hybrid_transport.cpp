@@ -78,7 +78,6 @@ Hybrid::Hybrid(const HybridConfig& config)
     : config_(validated(config)),
       direct_(std::make_unique<EnetTransport>(config.direct)),
       relay_(std::make_unique<RelayClient>(config.relay, *direct_)),
-      created_us_(core::steady_now_us()),
       random_(std::random_device{}() ^ (std::uint64_t{std::random_device{}()} << 32)) {}
 
 Hybrid::~Hybrid() {
@@ -98,17 +97,14 @@ ConnectionId Hybrid::connect(const Address& remote) {
   Address direct;
   std::uint16_t slot = 0;
   if (!parse_hybrid(remote, direct, slot)) return kNoConnection;
-  const std::int64_t now = core::steady_now_us();
   const ConnectionId id = next_route_++;
   Route& route = routes_[id];
   route.opener = true;
   route.tag = random_.next_u64();
   route.remote_direct = direct;
   route.remote_slot = slot;
-  route.pathless_since_us = now;
-  route.relay_after_us = now + std::int64_t{config_.direct_timeout_ms} * 1000;
-  route.progress_us = now;
-  drive_opener(id, route, now);
+  route.timers_pending = true;  // no clock here: the route's timers start at the next poll's time
+  dial_direct(id, route, direct, 0);  // at once, though: it tells whether the remote is reachable
   if (route.paths[kDirect].id == kNoConnection && slot == 0) {  // unreachable either way
     routes_.erase(id);
     return kNoConnection;
@@ -136,7 +132,7 @@ bool Hybrid::send(ConnectionId connection, Channel channel, std::span<const std:
   if (channel == Channel::control) {
     if (route.stream.unacked_bytes() + bytes.size() > kMaxUnackedBytes) return false;
     route.stream.push(bytes);
-    if (route.stream.unacked().size() == 1) route.progress_us = core::steady_now_us();
+    if (route.stream.unacked().size() == 1) route.progress_us = now_us_;
     if (route.active != Path::none) send_sequenced(route, route.stream.unacked().back());
   } else if (route.active != Path::none) {  // unreliable: between paths it is simply lost
     encode_hybrid_datagram(bytes, frame_);
@@ -145,18 +141,24 @@ bool Hybrid::send(ConnectionId connection, Channel channel, std::span<const std:
   return true;
 }
 
-bool Hybrid::poll(TransportEvent& event) {
+bool Hybrid::poll(TransportEvent& event) { return poll(event, core::steady_now_us()); }
+
+bool Hybrid::poll(TransportEvent& event, std::int64_t now) {
+  now_us_ = now;
+  if (created_us_ < 0) created_us_ = now;
   if (events_.empty()) {
-    const std::int64_t now = core::steady_now_us();
+    for (auto& entry : routes_) {
+      if (entry.second.timers_pending) start_opener(entry.second, now);  // before any event can move them
+    }
     TransportEvent inner;
-    while (direct_->poll(inner)) {
+    while (direct_->poll(inner)) {  // ENet's timers run on its own clock
       if (relay_->carries_event(inner)) {
-        relay_->on_shared_event(inner);
+        relay_->on_shared_event(inner, now);
       } else {
         on_event(kDirect, inner, now);
       }
     }
-    while (relay_->poll(inner)) on_event(kRelay, inner, now);
+    while (relay_->poll(inner, now)) on_event(kRelay, inner, now);
     service(now);
   }
   return events_.pop(event);
@@ -432,6 +434,16 @@ void Hybrid::on_punch(ConnectionId route_id, Route& route, bool answer, std::int
 }
 
 // ---- timers ----
+
+void Hybrid::start_opener(Route& route, std::int64_t now) {
+  // What connect() would have stamped had it read a clock, at the first poll after it.
+  route.timers_pending = false;
+  if (route.active == Path::none) route.pathless_since_us = now;
+  route.relay_after_us = now + std::int64_t{config_.direct_timeout_ms} * 1000;
+  route.next_direct_us = now + std::int64_t{config_.direct_retry_ms} * 1000;
+  route.progress_us = now;
+  route.paths[kDirect].started_us = now;  // the dial connect() made
+}
 
 void Hybrid::dial_direct(ConnectionId route_id, Route& route, const Address& remote, std::int64_t now) {
   PathState& direct = route.paths[kDirect];

@@ -43,7 +43,10 @@ class Hybrid final : public HybridTransport {
   ConnectionId connect(const Address& remote) override;
   void disconnect(ConnectionId connection) override;
   bool send(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes) override;
+  /// Reads the steady clock: poll(event, now).
   bool poll(TransportEvent& event) override;
+  /// Runs the timers (dials, relay links, hellos, acks, resends, expiry) at `now_us`.
+  bool poll(TransportEvent& event, std::int64_t now_us) override;
   void flush() override;
   void wait(int timeout_ms) override;
   LinkStats stats(ConnectionId connection) const override;
@@ -81,6 +84,7 @@ class Hybrid final : public HybridTransport {
   struct Route {
     bool opener = false;
     bool open = false;  ///< `connected` reported
+    bool timers_pending = false;  ///< connect()ed since the last poll: its timers start at the next
     std::uint64_t tag = 0;
     Address remote_direct;       ///< where the remote's direct socket is
     Endpoint remote_public;      ///< the remote's socket as the relay sees it; port 0: unknown
@@ -113,6 +117,7 @@ class Hybrid final : public HybridTransport {
   void attach(ConnectionId route_id, Route& route, Side s, ConnectionId underlying, std::int64_t now);
   void drop_path(Route& route, Side s, bool close_underlying);
   void service(std::int64_t now);
+  void start_opener(Route& route, std::int64_t now);
   void drive_opener(ConnectionId id, Route& route, std::int64_t now);
   void update_active(Route& route, std::int64_t now);
   void send_hello(Route& route, Side s, bool answer);
@@ -126,7 +131,8 @@ class Hybrid final : public HybridTransport {
   HybridConfig config_;
   std::unique_ptr<EnetTransport> direct_;
   std::unique_ptr<RelayClient> relay_;
-  std::int64_t created_us_ = 0;
+  std::int64_t created_us_ = -1;  ///< the first poll's time (the hellos' wait for the relay counts from it)
+  std::int64_t now_us_ = 0;  ///< the latest poll's time: send() stamps with it (it needs an open route, so a poll came first)
   std::unordered_map<ConnectionId, Route> routes_;
   std::unordered_map<ConnectionId, ConnectionId> bound_[2];  ///< underlying -> route
   std::unordered_map<ConnectionId, Unbound> unbound_[2];    ///< incoming, before their hello

@@ -104,14 +104,12 @@ ConnectionId RelayClient::connect(const Address& remote) {
       (status_.slot != kNoSlot && remote.port == status_.slot) || state_ == RelayState::refused) {
     return kNoConnection;
   }
-  const std::int64_t now = core::steady_now_us();
   const ConnectionId id = next_connection_++;
   Link& link = links_[id];
   link.remote = remote.port;
   link.tag = static_cast<std::uint32_t>(random_.next_u64());
-  link.created_us = now;
-  link.progress_us = now;
-  if (can_reach(link)) send_open(link, now);
+  link.timers_pending = true;  // no clock here: they start at the next poll's time
+  if (can_reach(link)) send_open(link, now_us_);  // reachable: joined, so polled before
   return id;
 }
 
@@ -130,7 +128,7 @@ bool RelayClient::send(ConnectionId connection, Channel channel, std::span<const
     return false;
   }
   Link& link = found->second;
-  const std::int64_t now = core::steady_now_us();
+  const std::int64_t now = now_us_;
   if (channel == Channel::control) {
     if (link.stream.unacked_bytes() + bytes.size() > kMaxUnackedBytes) return false;
     const std::uint32_t seq = link.stream.push(bytes);
@@ -146,8 +144,10 @@ bool RelayClient::send(ConnectionId connection, Channel channel, std::span<const
   return true;
 }
 
-bool RelayClient::poll(TransportEvent& event) {
-  const std::int64_t now = core::steady_now_us();
+bool RelayClient::poll(TransportEvent& event) { return poll(event, core::steady_now_us()); }
+
+bool RelayClient::poll(TransportEvent& event, std::int64_t now) {
+  now_us_ = now;
   if (events_.empty()) {
     TransportEvent inner;
     while (owned_inner_ && events_.empty() && inner_->poll(inner)) on_inner_event(inner, now);
@@ -186,7 +186,10 @@ void RelayClient::set_conditions(const ConditionerConfig& config) { inner_->set_
 
 // ---- the relay connection ----
 
-void RelayClient::on_shared_event(const TransportEvent& event) { on_inner_event(event, core::steady_now_us()); }
+void RelayClient::on_shared_event(const TransportEvent& event, std::int64_t now) {
+  now_us_ = now;
+  on_inner_event(event, now);
+}
 
 void RelayClient::on_inner_event(const TransportEvent& event, std::int64_t now) {
   if (event.connection != relay_connection_) {
@@ -449,6 +452,11 @@ void RelayClient::service(std::int64_t now) {
   const auto resume_timeout = static_cast<std::int64_t>(config_.resume_timeout_ms) * 1000;
   std::vector<ConnectionId> expired;
   for (auto& [id, link] : links_) {
+    if (link.timers_pending) {
+      link.timers_pending = false;
+      link.created_us = now;
+      link.progress_us = now;
+    }
     const bool never_opened = !link.open && now - link.created_us > resume_timeout;
     if (never_opened || (link.absent_since_us >= 0 && now - link.absent_since_us > resume_timeout)) {
       expired.push_back(id);

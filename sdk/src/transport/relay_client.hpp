@@ -42,7 +42,10 @@ class RelayClient final : public RelayTransport {
   ConnectionId connect(const Address& remote) override;
   void disconnect(ConnectionId connection) override;
   bool send(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes) override;
+  /// Reads the steady clock: poll(event, now).
   bool poll(TransportEvent& event) override;
+  /// Runs the timers (open retries, acks, resends, resume deadlines) at `now_us`.
+  bool poll(TransportEvent& event, std::int64_t now_us) override;
   void wait(int timeout_ms) override;
   LinkStats stats(ConnectionId connection) const override;
   Address local_address() const override;
@@ -55,8 +58,8 @@ class RelayClient final : public RelayTransport {
   bool carries_event(const TransportEvent& event) const {
     return event.connection != kNoConnection && event.connection == relay_connection_;
   }
-  /// ...and if so, the owner hands it over here.
-  void on_shared_event(const TransportEvent& event);
+  /// ...and if so, the owner hands it over here, at the time of its poll.
+  void on_shared_event(const TransportEvent& event, std::int64_t now_us);
   /// Where the relay sees our socket (behind NAT: the NAT's mapping); port 0 until joined.
   const Endpoint& public_endpoint() const { return public_endpoint_; }
 
@@ -76,6 +79,7 @@ class RelayClient final : public RelayTransport {
     Slot remote = kNoSlot;
     std::uint32_t tag = 0;
     bool open = false;       ///< accepted (opener) or opened by the remote
+    bool timers_pending = false;  ///< connect()ed since the last poll: its timers start at the next
     std::int64_t created_us = 0;
     std::int64_t open_sent_us = -1;
     std::int64_t absent_since_us = -1;  ///< relay lost or remote not in the session
@@ -113,6 +117,7 @@ class RelayClient final : public RelayTransport {
   RelayState state_ = RelayState::idle;
   std::int64_t relay_lost_us_ = -1;
   std::int64_t next_attempt_us_ = 0;  ///< no reconnection before this
+  std::int64_t now_us_ = 0;  ///< the latest poll's time: send() stamps with it (it needs an open link, so a poll came first)
   RelayStatus status_;
   Endpoint public_endpoint_;
   std::unordered_set<Slot> members_;

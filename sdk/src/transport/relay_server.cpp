@@ -72,9 +72,10 @@ Address RelayServer::address() const { return transport_->local_address(); }
 
 void RelayServer::wait(int timeout_ms) { transport_->wait(timeout_ms); }
 
-void RelayServer::poll() {
+void RelayServer::poll() { poll(core::steady_now_us()); }
+
+void RelayServer::poll(std::int64_t now) {
   TransportEvent event;
-  const std::int64_t now = core::steady_now_us();
   while (transport_->poll(event)) {
     switch (event.kind) {
       case TransportEventKind::connected: {

@@ -77,8 +77,11 @@ class RelayServer {
   RelayServer(const RelayServer&) = delete;
   RelayServer& operator=(const RelayServer&) = delete;
 
-  /// Handles everything that has arrived, without blocking.
+  /// Handles everything that has arrived, without blocking, at the steady clock's time.
   void poll();
+  /// The same at `now_us`, the loop's steady clock in microseconds (the rate limits' buckets
+  /// refill by it), so that a loop reads the clock once per round and a test can give a fake one.
+  void poll(std::int64_t now_us);
   /// Blocks up to timeout_ms for traffic.
   void wait(int timeout_ms);
 

@@ -88,8 +88,9 @@ int run(const Options& options) {
   auto next_stats = Clock::now() + std::chrono::duration_cast<Clock::duration>(interval);
   while (stop_requested == 0) {
     relay.wait(50);
-    relay.poll();
-    if (options.stats_interval_s > 0 && Clock::now() >= next_stats) {
+    const auto now = Clock::now();  // the round's one clock read: the relay's timing and the stats'
+    relay.poll(std::chrono::duration_cast<std::chrono::microseconds>(now.time_since_epoch()).count());
+    if (options.stats_interval_s > 0 && now >= next_stats) {
       next_stats += std::chrono::duration_cast<Clock::duration>(interval);
       for (const auto& session : relay.session_stats()) {
         fmt::print("shoal-relay: {}\n", shoal::transport::format_stats_line(session));
