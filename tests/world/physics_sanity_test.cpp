@@ -165,3 +165,12 @@ TEST_CASE("a pushed sphere accelerates up to the maximum push speed") {
   CHECK(s.linear_velocity.x > 3.5f);  // friction and damping take only a little
   CHECK(!s.at_rest);
 }
+
+TEST_CASE("an empty world steps, then takes a body and simulates it") {
+  // A game may build its world after the peer starts, or spawn everything it has.
+  ReferencePhysics physics(ReferencePhysicsConfig{});
+  run(physics, 3);
+  const BodyIndex ball = physics.add_sphere(1, 0.5f, 2, at({0, 3, 0}));
+  run(physics, 120);
+  CHECK(physics.read(ball).position.y < 1.0f);
+}

@@ -193,9 +193,12 @@ class Peer {
   /// configured): the Peer owns its transport, so games and tools reach it through here.
   void set_conditions(const ConditionerConfig& conditions);
 
+  /// The SDK's state behind this peer: declared only, never defined for games. Named here so
+  /// that the SDK's own files can pass it to their helpers.
+  struct Impl;
+
  private:
   friend class ReplaySession;  // sets the recorded secret on the peer it replays
-  struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 

@@ -15,7 +15,7 @@ wire::OwnershipChange owned_record(const AuthorityState& authority, const world:
 }
 
 // Tells `peer` this peer's record of an object it owns. `m`: the Peer::Impl (peer_impl.hpp).
-void tell_record(auto& m, PeerId peer, BodyIndex b) {
+void tell_record(Peer::Impl& m, PeerId peer, BodyIndex b) {
   const session::Member* member = m.session.members.find(peer);
   if (member == nullptr) return;
   wire::Ownership message;

@@ -38,7 +38,7 @@ std::span<const std::uint8_t> replay_outside_reach(Frame from, const world::Fram
 // Differences within tolerance that no catch-up has corrected for tolerated_frames become
 // overrides of the newest frame that showed them (a shallow catch-up). One whose newest frame
 // is too old for that waits for a newer owner frame; one of a body this peer now owns is moot.
-void correct_tolerated(auto& m) {
+void correct_tolerated(Peer::Impl& m) {
   const Frame newest = m.history.newest();
   const Frame oldest_allowed = std::max(m.history.oldest(), newest - m.config.max_resimulated_frames);
   m.corrections.tolerated.take_overdue(newest - m.config.compare.tolerated_frames, oldest_allowed, [&](BodyIndex b, Frame f) {
@@ -49,7 +49,7 @@ void correct_tolerated(auto& m) {
 // Re-simulates from the overridden frame; every body the catch-up changed gets its correction
 // and is touched (all of them when the engine cannot say which: rows before the newest were
 // rewritten too).
-void catch_up(auto& m, Frame from) {
+void catch_up(Peer::Impl& m, Frame from) {
   const world::FrameHistory& history = m.history;
   const AuthorityState& authority = m.authority;
   sync::Resimulator& resimulator = m.resimulator;
@@ -76,7 +76,7 @@ void catch_up(auto& m, Frame from) {
 // mostly): written in, nothing re-simulated, and only those bodies' smoothing and regions are
 // redone. The others' catch-up then starts at their own earliest mismatch: a frozen body is
 // out of this peer's simulated region, where nothing it simulates could have touched it.
-void correct_frozen_bodies(auto& m) {
+void correct_frozen_bodies(Peer::Impl& m) {
   const Frame newest = m.history.newest();
   const std::span<const ObjectState> now_states = m.history.newest_states();
   m.corrections.mismatched.correct_each([&](BodyIndex b, Frame from) {

@@ -2,8 +2,7 @@
 // The state behind shoal::Peer. The peer is the top of the stack: it wires the layers
 // together in the order of one tick (peer_tick.cpp), and holds its parts by value.
 // Declared here is, mostly, what the peer's files call of each other. A step that serves one
-// file is local to it, taking the parts it needs, or the whole peer as `auto& m` where it needs
-// more: Peer::Impl is private to Peer, so a function outside its members cannot name it.
+// file is local to it, taking the parts it needs, or the whole peer where it needs more.
 #pragma once
 
 #include <optional>

@@ -10,7 +10,7 @@ namespace shoal {
 namespace {
 
 // `m`: the Peer::Impl (peer_impl.hpp).
-void note_incompatible(auto& m, const std::string& reason) {
+void note_incompatible(Peer::Impl& m, const std::string& reason) {
   log_line(m.config.log, LogLevel::warn, [&] { return "incompatible peer: " + reason; });
   // A joiner's join fails with the reason; anyone else tells the game.
   using Phase = SessionState::Phase;
@@ -22,7 +22,7 @@ void note_incompatible(auto& m, const std::string& reason) {
   m.emit(std::move(event));
 }
 
-void refuse(auto& m, ConnectionId connection, int their_version, const std::string& reason) {
+void refuse(Peer::Impl& m, ConnectionId connection, int their_version, const std::string& reason) {
   std::vector<std::uint8_t> out;
   wire::encode(wire::Refusal{wire::kProtocolVersion, static_cast<std::uint8_t>(their_version), reason}, out);
   m.transport->send(connection, Channel::control, out);

@@ -36,7 +36,7 @@ void start_rejoin(SessionState& session, Transport& transport) {
 }
 
 // The membership authority tells the others that `peer` is gone. `m`: the Peer::Impl.
-void announce_departure(auto& m, PeerId peer) {
+void announce_departure(Peer::Impl& m, PeerId peer) {
   const SessionState& session = m.session;
   if (session.phase == SessionState::Phase::in_match && session.membership_authority(peer) == session.members.self()) {
     m.broadcast(wire::PeerLeft{peer});

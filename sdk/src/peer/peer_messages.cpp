@@ -13,7 +13,7 @@ namespace {
 
 // These need the whole peer: `m` is the Peer::Impl (peer_impl.hpp).
 
-void on_ownership(auto& m, PeerId from, const wire::Ownership& message) {
+void on_ownership(Peer::Impl& m, PeerId from, const wire::Ownership& message) {
   for (const wire::OwnershipChange& change : message.changes) {
     if (!m.objects.contains(change.object)) {
       m.drop(DropReason::malformed);
@@ -33,7 +33,7 @@ void on_ownership(auto& m, PeerId from, const wire::Ownership& message) {
   }
 }
 
-void on_checksum(auto& m, PeerId from, const wire::Checksum& message) {
+void on_checksum(Peer::Impl& m, PeerId from, const wire::Checksum& message) {
   const world::FrameHistory& history = m.history;
   if (!history.has(message.frame)) return;  // too old or too new to compare: not a desync
   Event event = make_event(EventKind::desync, from);

@@ -20,7 +20,7 @@ namespace {
 // frame before it at the next corrections; past what a catch-up may reach, it takes effect at
 // the newest frame (its owner's snapshots correct the rest). False, changing nothing, when the
 // timeline is full (a flood the rate limit let through): dropped as over_limit.
-bool schedule_existence(auto& m, const sync::WorldChange& change) {
+bool schedule_existence(Peer::Impl& m, const sync::WorldChange& change) {
   Spawning& spawning = m.spawning;
   const world::FrameHistory& history = m.history;
   spawning.timeline.forget_before(history.oldest());
@@ -39,7 +39,7 @@ bool schedule_existence(auto& m, const sync::WorldChange& change) {
   return true;
 }
 
-void apply_spawn(auto& m, PeerId spawner, const wire::Spawn& spawn) {
+void apply_spawn(Peer::Impl& m, PeerId spawner, const wire::Spawn& spawn) {
   const auto body = static_cast<BodyIndex>(m.spawning.first_slot + spawn.slot);
   if (!schedule_existence(m, {spawn.frame, sync::WorldChange::Kind::spawn, body, spawn.type, spawn.state, spawn.bytes})) {
     return;
@@ -51,7 +51,7 @@ void apply_spawn(auto& m, PeerId spawner, const wire::Spawn& spawn) {
   ++m.stats.objects_spawned;
 }
 
-void apply_removal(auto& m, const wire::Removal& removal, BodyIndex body) {
+void apply_removal(Peer::Impl& m, const wire::Removal& removal, BodyIndex body) {
   if (!schedule_existence(m, {removal.frame, sync::WorldChange::Kind::remove, body, 0, {}, {}})) return;
   const std::size_t k = body - m.spawning.first_slot;
   m.spawning.empty(k, removal.frame);
@@ -62,7 +62,7 @@ void apply_removal(auto& m, const wire::Removal& removal, BodyIndex body) {
 }
 
 // By this peer, its owner: applied and sent.
-void remove_spawned(auto& m, BodyIndex body) {
+void remove_spawned(Peer::Impl& m, BodyIndex body) {
   Spawning& spawning = m.spawning;
   // An object exists for one frame at least: one spawned for the next frame goes a frame later.
   const Frame since = spawning.slot_since[body - spawning.first_slot];
@@ -76,7 +76,7 @@ void remove_spawned(auto& m, BodyIndex body) {
 
 // A live set, as this newcomer gets it from each older peer: the objects the sender owns,
 // which exist here from the newest frame on (their owner's snapshots then correct them).
-void on_live_set(auto& m, PeerId from, const wire::WorldChanges& message) {
+void on_live_set(Peer::Impl& m, PeerId from, const wire::WorldChanges& message) {
   Spawning& s = m.spawning;
   for (wire::Spawn spawn : message.spawns) {
     const std::size_t k = spawn.slot;

@@ -47,7 +47,7 @@ void refresh_visuals(Presentation& visuals, const world::FrameHistory& history, 
 // The tick's steps below need the whole peer: `m` is the Peer::Impl (peer_impl.hpp).
 
 // Pongs leave once this update has advanced the clock, so the time they report is now's.
-void answer_pings(auto& m, std::int64_t now_us) {
+void answer_pings(Peer::Impl& m, std::int64_t now_us) {
   SessionState& session = m.session;
   const std::optional<double> wall = session.wall_frame(now_us);
   const wire::Pong pong{0, wall.value_or(-1.0), session.pace.wall, session.pace.match, session.pace.rate,
@@ -60,7 +60,7 @@ void answer_pings(auto& m, std::int64_t now_us) {
   session.pending_pongs.clear();
 }
 
-void send_pings(auto& m, std::int64_t now_us) {
+void send_pings(Peer::Impl& m, std::int64_t now_us) {
   SessionState& session = m.session;
   // A young estimate rests on few samples, and each is off by half the difference of its two
   // legs' queueing: under heavy jitter the first seconds' estimate can be most of a frame off.
@@ -75,7 +75,7 @@ void send_pings(auto& m, std::int64_t now_us) {
   for (const session::Member& member : session.members.remotes()) m.send_to(member.connection, wire::Ping{now_us});
 }
 
-void run_sync_test(auto& m, Frame frame) {
+void run_sync_test(Peer::Impl& m, Frame frame) {
   const PeerConfig& config = m.config;
   const world::FrameHistory& history = m.history;
   const world::UserBytesLayout& user_bytes = m.user_bytes;
@@ -108,7 +108,7 @@ void run_sync_test(auto& m, Frame frame) {
   }
 }
 
-void send_checksum(auto& m, Frame frame) {
+void send_checksum(Peer::Impl& m, Frame frame) {
   const world::FrameHistory& history = m.history;
   const AuthorityState& authority = m.authority;
   // Frames older than the deepest catch-up are final on their owner.
@@ -126,7 +126,7 @@ void send_checksum(auto& m, Frame frame) {
   if (!message.objects.empty()) m.broadcast(message);
 }
 
-void start_match(auto& m, std::int64_t now_us, Frame frame) {
+void start_match(Peer::Impl& m, std::int64_t now_us, Frame frame) {
   const PeerConfig& config = m.config;
   SessionState& session = m.session;
   AuthorityState& authority = m.authority;
@@ -153,7 +153,7 @@ void start_match(auto& m, std::int64_t now_us, Frame frame) {
   session.early_baselines.clear();
 }
 
-void step_frame(auto& m) {
+void step_frame(Peer::Impl& m) {
   const PeerConfig& config = m.config;
   const Frame frame = m.history.newest() + 1;
   // The input set now is this player's for a frame input_delay_frames ahead (that frame's

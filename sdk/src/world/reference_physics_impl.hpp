@@ -121,7 +121,7 @@ struct ReferencePhysics::Impl {
   std::vector<float> radii;
   std::vector<std::uint8_t> pushed, was_moving, woken;
   std::vector<world::Pose> poses;
-  std::vector<world::SolverBody> solver_bodies;  // one per body plus the static sentinel at the end
+  std::vector<world::SolverBody> solver_bodies = std::vector<world::SolverBody>(1);  // per body, then the static sentinel
   std::vector<world::SolverContact> contacts;
   std::vector<BodyIndex> island_parent;
   std::vector<BodyIndex> changed;  // awake during the last step's integration
