@@ -41,7 +41,7 @@ void BoundingTree::reset_order(std::span<const Vec3> centers) {
   dfs_spheres_.resize(leaf_count_);
   leaf_order_.resize(bodies);
   for (std::size_t i = 0; i < bodies; ++i) leaf_order_[i] = static_cast<BodyIndex>(i);
-  // The first order is free (seeds 001: any order, the regrouping improves it). But regrouping
+  // The first order is free (any order would do: the regrouping improves it). But regrouping
   // only ever exchanges the children of sibling nodes, and settles where no such exchange
   // helps: from body order over a 71 x 71 grid of rows (the bench's 5,000 objects), on a tree
   // 1.6 times the size of this one; from a shuffled 32 x 32 grid, at 3.6 times. So start from

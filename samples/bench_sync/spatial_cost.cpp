@@ -221,7 +221,7 @@ std::vector<SpatialCost> print_spatial_costs(const std::vector<int>& objects, co
       "   and its simulated region (+ %.0f m), and those whose swept sphere over T_predict (%.1f s)\n"
       "   overlaps its own (+ hysteresis): contact candidates. Found by scans over structure-of-\n"
       "   arrays copies (fused: one pass per ball for the three, as RegionBuilder's), a hashed\n"
-      "   grid (SpatialGrid) and a tree of bounding volumes (BoundingTree, seeds 001), each\n"
+      "   grid (SpatialGrid) and a tree of bounding volumes (BoundingTree), each\n"
       "   rebuilt every frame from the states; grid and tree index the swept spheres and test\n"
       "   bounding spheres after. Bot-driven arena (ReferencePhysics), %d frames after a warm-up,\n"
       "   the methods alternating %d times a frame; medians, us per frame for all the balls; the\n"
