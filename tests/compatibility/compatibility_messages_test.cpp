@@ -66,6 +66,23 @@ TEST_CASE("compatibility: every encoding field takes part in the comparison and 
   }
 }
 
+TEST_CASE("compatibility: peers whose spawn bytes' limits differ refuse each other, naming both limits") {
+  // A spawn within one peer's limit but over another's would exist on the first only.
+  SpawnConfig mine, theirs;
+  theirs.max_spawn_bytes = 8;
+  const wire::EncodingSettings a = wire::encoding_settings(SnapshotConfig{}, mine);
+  const wire::EncodingSettings b = wire::encoding_settings(SnapshotConfig{}, theirs);
+  CHECK(session::encoding_mismatch(a, "the host", b, "the joiner") ==
+        "snapshot encoding differs: max_spawn_bytes is 32 on the host, 8 on the joiner");
+  CHECK(session::encoding_mismatch(a, "the host", wire::encoding_settings(SnapshotConfig{}, mine), "the joiner").empty());
+  // And the limit travels in the join.
+  wire::JoinRequest sent{"s", 1, kNoPeer, 7, b}, received;
+  std::vector<std::uint8_t> bytes;
+  REQUIRE(wire::encode(sent, bytes));
+  REQUIRE(wire::decode(bytes, received));
+  CHECK(received.encoding.max_spawn_bytes == 8);
+}
+
 TEST_CASE("compatibility: a refusal is read whatever its version byte, and nothing else is") {
   std::vector<std::uint8_t> bytes;
   wire::encode(wire::Refusal{wire::kProtocolVersion, 9, "wire versions differ"}, bytes);

@@ -86,13 +86,14 @@ TEST_CASE("control: the byte layout is little-endian and as SPEC.md describes") 
   REQUIRE(encode(JoinRequest{"ab", 0x0A0B, 0x0304, 0x0102030405060708ull}, bytes));
   std::vector<std::uint8_t> join{'S', 'H', kProtocolVersion, 1, 1, 2, 0, 0, 0, 'a', 'b', 0x0B, 0x0A,
                                        0x04, 0x03, 8, 7, 6, 5, 4, 3, 2, 1};
-  // Then EncodingSettings, SnapshotConfig's defaults: three bools, then the bounds and steps.
+  // Then EncodingSettings, the defaults: three bools, then the bounds and steps, then the limits.
   std::vector<std::uint8_t> settings{1, 0, 1};
   for (const float f : {-500.f, -50.f, -500.f, 500.f, 200.f, 500.f, 4096.f}) append(settings, f);
   append(settings, std::int32_t{15});
   for (const float f : {50.f, 50.f, 512.f}) append(settings, f);
   append(settings, std::int32_t{600});
   append(settings, std::int32_t{0});  // input_bytes (version 10)
+  append(settings, std::int32_t{32});  // max_spawn_bytes (version 13)
   join.insert(join.end(), settings.begin(), settings.end());
   CHECK(bytes == join);
 }

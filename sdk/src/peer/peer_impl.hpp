@@ -74,7 +74,7 @@ struct Peer::Impl {
   void advance_join(std::int64_t now_us);
   void fail_join(std::int64_t now_us, JoinFailure failure);
   JoinStep join_step() const;
-  wire::EncodingSettings encoding() const { return wire::encoding_settings(config.snapshots); }
+  wire::EncodingSettings encoding() const { return wire::encoding_settings(config.snapshots, config.spawning); }
   void on_other_version(ConnectionId connection, std::span<const std::uint8_t> bytes);  // refused
   void on_refusal(ConnectionId connection, const wire::Refusal& refusal);
   void request_baselines();

@@ -50,6 +50,7 @@ std::string encoding_mismatch(const wire::EncodingSettings& a, std::string_view 
   check("velocity_units_per_mps", a.velocity_units_per_mps, b.velocity_units_per_mps);
   check("max_baseline_age_frames", a.max_baseline_age_frames, b.max_baseline_age_frames);
   check("input_bytes", a.input_bytes, b.input_bytes);
+  check("max_spawn_bytes", a.max_spawn_bytes, b.max_spawn_bytes);
   return found;
 }
 

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The snapshot-encoding settings two peers must share (SnapshotConfig's encoding fields): they
-// decide the values every peer simulates, so peers exchange them at join and refuse a peer
-// whose settings differ (session/compatibility.hpp) rather than desync silently.
+// The encoding settings two peers must share (SnapshotConfig's encoding fields, and the spawn
+// bytes' limit): they decide the values every peer simulates and what it takes in, so peers
+// exchange them at join and refuse a peer whose settings differ (session/compatibility.hpp)
+// rather than desync silently.
 #pragma once
 
 #include <cstdint>
 
+#include "shoal/peer_config.hpp"
 #include "shoal/snapshot_config.hpp"
 
 namespace shoal::wire {
@@ -24,16 +26,20 @@ struct EncodingSettings {
   float velocity_units_per_mps = SnapshotConfig{}.velocity_units_per_mps;
   std::int32_t max_baseline_age_frames = SnapshotConfig{}.max_baseline_age_frames;
   std::int32_t input_bytes = SnapshotConfig{}.input_bytes;
+  /// SpawnConfig::max_spawn_bytes: a spawn within one peer's limit must be within every peer's,
+  /// or it would exist on some peers only.
+  std::int32_t max_spawn_bytes = static_cast<std::int32_t>(SpawnConfig{}.max_spawn_bytes);
 
   bool operator==(const EncodingSettings&) const = default;
 };
 
-/// The encoding fields of `config`.
-inline EncodingSettings encoding_settings(const SnapshotConfig& config) {
+/// The encoding fields of `config` and `spawning`.
+inline EncodingSettings encoding_settings(const SnapshotConfig& config, const SpawnConfig& spawning = {}) {
   return {config.quantize,          config.velocities_at_rest,    config.delta,
           config.world_min,         config.world_max,             config.position_units_per_m,
           config.orientation_bits,  config.max_linear_speed_mps,  config.max_angular_speed_radps,
-          config.velocity_units_per_mps, config.max_baseline_age_frames, config.input_bytes};
+          config.velocity_units_per_mps, config.max_baseline_age_frames, config.input_bytes,
+          static_cast<std::int32_t>(spawning.max_spawn_bytes)};
 }
 
 }  // namespace shoal::wire

@@ -16,7 +16,7 @@ namespace shoal::wire {
 /// Bytes 'S' 'H' on the wire (read as a little-endian 16-bit value: 0x4853).
 inline constexpr std::uint16_t kProtocolMagic = 0x4853;
 /// Version 8: the refusal, and the snapshot encoding in JoinRequest, Welcome and Hello.
-inline constexpr std::uint8_t kProtocolVersion = 12;
+inline constexpr std::uint8_t kProtocolVersion = 13;
 inline constexpr std::size_t kHeaderSize = 4;
 
 /// Unreliable datagrams (state, time) stay under the common path MTU so IP never fragments
