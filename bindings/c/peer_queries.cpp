@@ -131,6 +131,17 @@ int shoal_peer_stats(const shoal_peer* peer, shoal_stats* out_stats) {
   });
 }
 
+int shoal_peer_game_stats(const shoal_peer* peer, shoal_game_stats* out_stats) {
+  return guarded(__func__, [&] {
+    shoal_game_stats& out = require(out_stats, "out_stats");
+    const shoal::PeerStats stats = require(peer, "peer").peer->stats();
+    out = shoal_game_stats{stats.objects_spawned,   stats.objects_removed,   stats.messages_sent,
+                           stats.messages_received, stats.messages_queued,   stats.rest_repairs_requested,
+                           stats.pace};
+    return SHOAL_OK;
+  });
+}
+
 int shoal_peer_remote_stats(const shoal_peer* peer, uint32_t index, shoal_remote_stats* out_stats) {
   return guarded(__func__, [&] {
     shoal_remote_stats& out = require(out_stats, "out_stats");

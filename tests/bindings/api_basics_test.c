@@ -21,7 +21,7 @@ int main(void) {
   int64_t now_us = 1000000;
   int i, joined = 0;
 
-  CHECK(SHOAL_C_API_VERSION == 12);  /* version 12 added game messages, the log hook, spawning from a peer, spawn bytes and input bytes */
+  CHECK(SHOAL_C_API_VERSION == 13);  /* version 13 added shoal_peer_game_stats */
   CHECK(SHOAL_C_ABI_VERSION == 2);  /* 2: shoal_peer_config and the callback structs grew in API 12 */
   CHECK(shoal_wire_version() >= 8);  /* 8: the first to refuse other versions by name */
   CHECK(strcmp(shoal_version(), SHOAL_EXPECTED_VERSION) == 0);

@@ -120,6 +120,18 @@ int main(void) {
   CHECK(lines.warn_oversize == 1);
   CHECK(lines.below_level == 0);
 
+  /* The game's counters in C: what peer 1 sent, what peer 0 took in and still holds. */
+  {
+    shoal_game_stats sender, receiver;
+    REQUIRE_OK(shoal_peer_game_stats(m.peers[1], &sender));
+    REQUIRE_OK(shoal_peer_game_stats(m.peers[0], &receiver));
+    CHECK(sender.messages_sent == sent + (uint64_t)unreliable_sent + 1);  /* the oversized one left too */
+    CHECK(receiver.messages_received == (uint64_t)next_expected + (uint64_t)unreliable);  /* each one polled */
+    CHECK(receiver.messages_queued == 0);  /* every event was polled */
+    CHECK(sender.pace > 0.5f && sender.pace <= 1.0f);
+    CHECK(shoal_peer_game_stats(m.peers[0], NULL) == SHOAL_ERROR_NULL_ARGUMENT);
+  }
+
   for (p = 0; p < 2; ++p) {
     shoal_peer_destroy(m.peers[p]);
     shoal_world_destroy(worlds[p]);

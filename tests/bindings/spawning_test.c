@@ -97,6 +97,12 @@ int main(void) {
   CHECK(live_count[0] == 4 && live_count[1] == 4);
   CHECK(memcmp(live[0], live[1], 4 * sizeof live[0][0]) == 0);
   for (p = 0; p < 2; ++p) {
+    shoal_game_stats g;
+    REQUIRE_OK(shoal_peer_game_stats(m.peers[p], &g));
+    CHECK(g.objects_spawned == 4);  /* its own two and the other's */
+    CHECK(g.objects_removed == 0);
+  }
+  for (p = 0; p < 2; ++p) {
     for (i = 0; i < 2; ++i) {
       shoal_spawned_object o;
       REQUIRE_OK(shoal_peer_spawned_object(m.peers[p], made[2 * i], &o));

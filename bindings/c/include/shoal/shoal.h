@@ -31,7 +31,7 @@
 /** Incremented whenever this header changes: a declaration added (the ABI stays compatible)
  *  or changed. Changes that break the ABI also change libshoal_c's SOVERSION
  *  (SHOAL_C_ABI_VERSION); CHANGELOG.md lists both. */
-#define SHOAL_C_API_VERSION 12
+#define SHOAL_C_API_VERSION 13
 /** The C ABI's version: libshoal_c's SOVERSION. Incremented only when a change breaks programs
  *  built against an older header (a struct's size, a value or a function removed or changed). */
 #define SHOAL_C_ABI_VERSION 2
@@ -740,6 +740,19 @@ typedef struct shoal_stats {
   uint64_t dropped_packets;            /**< bad or unwanted packets dropped, all reasons */
 } shoal_stats;
 
+/** The counters of what the game itself adds to the match (shoal::PeerStats): spawns and
+ *  removals, its own messages, and the match's pace (since version 13; a struct of its own,
+ *  so that shoal_stats keeps its size). */
+typedef struct shoal_game_stats {
+  uint64_t objects_spawned;            /**< spawns applied here, this peer's and the others' */
+  uint64_t objects_removed;            /**< removals applied here, this peer's and the others' */
+  uint64_t messages_sent;              /**< game messages sent (one per send, whatever the recipients) */
+  uint64_t messages_received;          /**< game messages accepted and queued as events */
+  uint64_t messages_queued;            /**< received and not taken by shoal_peer_poll_event yet */
+  uint64_t rest_repairs_requested;     /**< resting objects whose owner was asked for its state */
+  float pace;                          /**< the match's speed, a fraction of tick_hz: below 1 while slowed */
+} shoal_game_stats;
+
 /** One remote peer's link, smoothed over about a second. */
 typedef struct shoal_remote_stats {
   uint16_t peer;                       /**< its id */
@@ -869,6 +882,9 @@ SHOAL_C_API int shoal_peer_spawned_object(const shoal_peer* peer, uint32_t objec
 
 /** The peer's counters. */
 SHOAL_C_API int shoal_peer_stats(const shoal_peer* peer, shoal_stats* out_stats);
+/** The counters of the game's own spawns, removals and messages, and the match's pace
+ *  (since version 13). */
+SHOAL_C_API int shoal_peer_game_stats(const shoal_peer* peer, shoal_game_stats* out_stats);
 /** Remote peer number `index` (0..remote_count-1 of shoal_stats) and its link. */
 SHOAL_C_API int shoal_peer_remote_stats(const shoal_peer* peer, uint32_t index,
                                         shoal_remote_stats* out_stats);
