@@ -14,7 +14,7 @@ wire::OwnershipChange owned_record(const AuthorityState& authority, const world:
   return {objects.id(b), self, r.sequence, r.author, r.frame};
 }
 
-// Tells `peer` this peer's record of an object it owns. `m`: the Peer::Impl (peer_impl.hpp).
+// Tells `peer` this peer's record of an object it owns.
 void tell_record(Peer::Impl& m, PeerId peer, BodyIndex b) {
   const session::Member* member = m.session.members.find(peer);
   if (member == nullptr) return;

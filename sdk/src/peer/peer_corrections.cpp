@@ -32,9 +32,6 @@ std::span<const std::uint8_t> replay_outside_reach(Frame from, const world::Fram
   return scratch.replay;
 }
 
-
-// The corrections' steps below need the whole peer: `m` is the Peer::Impl (peer_impl.hpp).
-
 // Differences within tolerance that no catch-up has corrected for tolerated_frames become
 // overrides of the newest frame that showed them (a shallow catch-up). One whose newest frame
 // is too old for that waits for a newer owner frame; one of a body this peer now owns is moot.

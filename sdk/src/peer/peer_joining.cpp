@@ -9,7 +9,6 @@
 namespace shoal {
 namespace {
 
-// `m`: the Peer::Impl (peer_impl.hpp).
 void note_incompatible(Peer::Impl& m, const std::string& reason) {
   log_line(m.config.log, LogLevel::warn, [&] { return "incompatible peer: " + reason; });
   // A joiner's join fails with the reason; anyone else tells the game.

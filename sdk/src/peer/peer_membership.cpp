@@ -35,7 +35,7 @@ void start_rejoin(SessionState& session, Transport& transport) {
   session.host_connection = transport.connect(host->member.address);
 }
 
-// The membership authority tells the others that `peer` is gone. `m`: the Peer::Impl.
+// The membership authority tells the others that `peer` is gone.
 void announce_departure(Peer::Impl& m, PeerId peer) {
   const SessionState& session = m.session;
   if (session.phase == SessionState::Phase::in_match && session.membership_authority(peer) == session.members.self()) {

@@ -11,8 +11,6 @@
 namespace shoal {
 namespace {
 
-// These need the whole peer: `m` is the Peer::Impl (peer_impl.hpp).
-
 void on_ownership(Peer::Impl& m, PeerId from, const wire::Ownership& message) {
   for (const wire::OwnershipChange& change : message.changes) {
     if (!m.objects.contains(change.object)) {

@@ -14,8 +14,6 @@
 namespace shoal {
 namespace {
 
-// These need the whole peer: `m` is the Peer::Impl (peer_impl.hpp).
-
 // Puts a change into the timeline. One of a frame already simulated is re-simulated from the
 // frame before it at the next corrections; past what a catch-up may reach, it takes effect at
 // the newest frame (its owner's snapshots correct the rest). False, changing nothing, when the

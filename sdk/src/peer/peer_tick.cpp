@@ -44,8 +44,6 @@ void refresh_visuals(Presentation& visuals, const world::FrameHistory& history, 
   visuals.refresh(dt, history.previous_states(), history.newest_states(), static_cast<float>(clock.fraction()));
 }
 
-// The tick's steps below need the whole peer: `m` is the Peer::Impl (peer_impl.hpp).
-
 // Pongs leave once this update has advanced the clock, so the time they report is now's.
 void answer_pings(Peer::Impl& m, std::int64_t now_us) {
   SessionState& session = m.session;
