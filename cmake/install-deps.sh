@@ -9,6 +9,7 @@ packages=(
   build-essential
   cmake
   ninja-build
+  ccache        # compiler cache: fresh clones and one-line changes rebuild fast
   pkg-config
   libenet-dev
   libsodium-dev # encrypted, authenticated links (sdk/src/security)

@@ -16,6 +16,10 @@ main_args=(--peers 4 --objects 200 --seconds 14 --settle-seconds 6 --loss 0.05 -
            --report build/match-report.json)
 jobs=2  # the machines have two cores
 
+# ccache (used by CMakeLists.txt when installed) keys on paths relative to the checkout, so a
+# fresh clone in any folder reuses what an earlier build compiled.
+export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=true
+
 # configure DIR [cmake args...]: only when DIR has never been configured; after that Ninja
 # re-runs CMake by itself when a CMakeLists.txt changes.
 configure() {
