@@ -104,6 +104,33 @@ int shoal_peer_visual(const shoal_peer* peer, uint32_t object, shoal_visual_stat
       SHOAL_ERROR_UNKNOWN_OBJECT);
 }
 
+int shoal_peer_visuals(const shoal_peer* peer, shoal_visual_state* out_visuals, uint32_t capacity,
+                       uint32_t* out_count) {
+  return guarded(__func__, [&] {
+    uint32_t& count = require(out_count, "out_count");
+    const shoal_peer& p = require(peer, "peer");
+    if (capacity > 0) require(out_visuals, "out_visuals (with a capacity above 0)");
+    const std::size_t bodies = p.simulation->body_count();
+    p.visuals.resize(std::min<std::size_t>(bodies, capacity));
+    p.peer->visuals(p.visuals);
+    for (std::size_t i = 0; i < p.visuals.size(); ++i) out_visuals[i] = shoal_c::to_c(p.visuals[i]);
+    count = static_cast<uint32_t>(bodies);
+    return SHOAL_OK;
+  });
+}
+
+int shoal_peer_objects(const shoal_peer* peer, uint32_t* out_ids, uint32_t capacity, uint32_t* out_count) {
+  return guarded(__func__, [&] {
+    uint32_t& count = require(out_count, "out_count");
+    const shoal_peer& p = require(peer, "peer");
+    if (capacity > 0) require(out_ids, "out_ids (with a capacity above 0)");
+    const std::size_t bodies = p.simulation->body_count();
+    for (std::size_t b = 0; b < bodies && b < capacity; ++b) out_ids[b] = p.simulation->body_id(static_cast<shoal::BodyIndex>(b));
+    count = static_cast<uint32_t>(bodies);
+    return SHOAL_OK;
+  });
+}
+
 int shoal_peer_owner(const shoal_peer* peer, uint32_t object, uint16_t* out_owner) {
   return guarded(
       __func__,

@@ -68,6 +68,7 @@ static void counted_frozen(void* user, uint32_t body, int frozen) {
 static shoal_simulation_callbacks counted(counted_world* w) {
   shoal_simulation_callbacks c;
   memset(&c, 0, sizeof c);
+  c.struct_size = sizeof c;
   c.user = w;
   c.step = counted_step;
   c.body_count = counted_body_count;

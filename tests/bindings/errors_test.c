@@ -223,6 +223,7 @@ static int invalid_configs(void) {
 
   /* Callbacks: only save and restore may be missing. */
   memset(&callbacks, 0, sizeof callbacks);
+  callbacks.struct_size = sizeof callbacks;
   CHECK_FAILS(shoal_simulation_create(&callbacks, &simulation), SHOAL_ERROR_INVALID_ARGUMENT, "step");
   CHECK(simulation == NULL);
   CHECK_FAILS(shoal_simulation_create(NULL, &simulation), SHOAL_ERROR_NULL_ARGUMENT, "callbacks");
@@ -231,6 +232,7 @@ static int invalid_configs(void) {
   {
     shoal_enet_config enet;
     shoal_enet_config_default(&enet);
+    enet.insecure = 1;
     enet.timeout_ms = 0;
     CHECK_FAILS(shoal_transport_create_enet(&enet, &transport), SHOAL_ERROR_INVALID_ARGUMENT,
                 "timeout_ms");
@@ -490,6 +492,7 @@ static int simulation_lifetime(void) {
   shoal_object_state state;
 
   memset(&callbacks, 0, sizeof callbacks);
+  callbacks.struct_size = sizeof callbacks;
   callbacks.user = &bodies;
   callbacks.step = grow_step;
   callbacks.body_count = grow_count;
