@@ -31,6 +31,9 @@ packages=(
   chromium      # tests/docs opens every page headless; the test skips without it
 )
 
+# The C# binding's reference assemblies from NuGet, once per machine (where dotnet is installed).
+bash "$(dirname "${BASH_SOURCE[0]}")/../bindings/csharp/install-reference-pack.sh"
+
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${packages[@]}" 2>/dev/null \
   | awk '$2 == "ii" { print $1 }' || true)
 missing=()
