@@ -3,12 +3,12 @@
 // by side in one run: 4 peers of one match (1,000 objects on the reference physics, simulated
 // in native code) on the in-process network at 5% loss. Rounds alternate A (each peer's
 // Peer.UpdateAt through the binding, timed in C#) and B (shoal_peer_update_at called and timed
-// by C++: native_driver.cpp) on the same peers, A, B, A, B...; each round's cost per update is
-// its time over its updates, and the medians of A's and B's rounds are compared. Also: the
+// by C++: native_driver.cpp) on the same peers, frame by frame A, B, A, B...; each round's
+// cost per update is its time over its updates, and the medians of A's and B's are compared. Also: the
 // managed bytes the A rounds allocated (the runtime's own counter), and one bulk read of every
 // body's visual state. Needs libshoal_c and libshoal_bench_driver on the library path.
 //
-//   dotnet Shoal.Bench.dll [--objects 1000] [--peers 4] [--rounds 41] [--frames 12]
+//   build/bin/shoal-bench-csharp [--objects 1000] [--peers 4] [--rounds 61] [--frames 10]
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -17,7 +17,7 @@ using System.Linq;
 using System.Runtime.InteropServices;
 using Shoal;
 
-int objects = 1000, players = 4, rounds = 41, framesPerRound = 12;
+int objects = 1000, players = 4, rounds = 61, framesPerRound = 12;
 for (int i = 0; i + 1 < args.Length; i += 2)
 {
     int value = int.Parse(args[i + 1], CultureInfo.InvariantCulture);
@@ -101,22 +101,24 @@ var csharp = new List<double>();
 var cpp = new List<double>();
 long allocated = 0, csharpUpdates = 0;
 double tickNs = 1e9 / Stopwatch.Frequency;
-for (int round = 0; round < 2 * rounds; ++round)
+// Frames alternate A, B, B, A, A, B, B, A...: both callers meet the same match, busier or
+// quieter as it goes, and as many even frames as odd ones (what a peer does every other frame
+// would otherwise fall on one caller only).
+for (int round = 0; round < rounds; ++round)
 {
-    bool binding = round % 2 == 0;
-    double ns = 0;
-    for (int f = 0; f < framesPerRound; ++f, ++frame)
+    double bindingNs = 0, cppNs = 0;
+    for (int f = 0; f < 2 * framesPerRound; ++f, ++frame)
     {
         Steer(frame);
         Advance();
-        if (binding)
+        if ((f + f / 2) % 2 == 0)
         {
             long before = GC.GetAllocatedBytesForCurrentThread();
             for (int p = 0; p < players; ++p)
             {
                 long start = Stopwatch.GetTimestamp();
                 peers[p].UpdateAt(now);
-                ns += (Stopwatch.GetTimestamp() - start) * tickNs;
+                bindingNs += (Stopwatch.GetTimestamp() - start) * tickNs;
             }
             allocated += GC.GetAllocatedBytesForCurrentThread() - before;
             csharpUpdates += players;
@@ -125,11 +127,21 @@ for (int round = 0; round < 2 * rounds; ++round)
         {
             long spent = Driver.shoal_bench_update_peers(native, players, now);
             if (spent < 0) throw new InvalidOperationException("shoal_peer_update_at failed in the C++ driver");
-            ns += spent;
+            cppNs += spent;
         }
         DrainEvents();
     }
-    (binding ? csharp : cpp).Add(ns / (framesPerRound * players) / 1000.0);
+    csharp.Add(bindingNs / (framesPerRound * players) / 1000.0);
+    cpp.Add(cppNs / (framesPerRound * players) / 1000.0);
+}
+
+// The binding's fixed cost of a call: one that does nothing else (the peer's frame number).
+var call = new List<double>();
+for (int r = 0; r < 101; ++r)
+{
+    long start = Stopwatch.GetTimestamp();
+    for (int i = 0; i < 1000; ++i) _ = peers[0].Frame;
+    call.Add((Stopwatch.GetTimestamp() - start) * tickNs / 1000.0);
 }
 
 // One bulk read of every body's visual state, against one call per body.
@@ -152,13 +164,17 @@ for (int r = 0; r < 201; ++r)
 double Median(List<double> xs) { var s = xs.OrderBy(x => x).ToList(); return s[s.Count / 2]; }
 double viaBinding = Median(csharp), viaCpp = Median(cpp), ratio = viaBinding / viaCpp;
 Console.WriteLine($"C# binding vs C++ calling libshoal_c: {players} peers, {objects} objects (+{players} balls) on the reference physics,");
-Console.WriteLine($"in-process network at 5% loss; {rounds} rounds each of {framesPerRound} frames x {players} peers, A (C#), B (C++), A, B...");
+Console.WriteLine($"in-process network at 5% loss; {rounds} rounds of {2 * framesPerRound} frames, whose frames alternate A (every peer updated");
+Console.WriteLine($"through the binding, timed in C#) and B (every peer updated by C++, timed in C++): A, B, B, A, A, B...; medians of the rounds");
 Console.WriteLine();
 Console.WriteLine($"{"caller",-34} {"median us/update",17} {"min",9} {"max",9}");
 Console.WriteLine($"{"A: C# Peer.UpdateAt (the binding)",-34} {viaBinding,17:F1} {csharp.Min(),9:F1} {csharp.Max(),9:F1}");
 Console.WriteLine($"{"B: C++ shoal_peer_update_at",-34} {viaCpp,17:F1} {cpp.Min(),9:F1} {cpp.Max(),9:F1}");
-Console.WriteLine($"{"ratio A/B",-34} {ratio,17:F3}   (at most 1.05: {(ratio <= 1.05 ? "yes" : "NO")})");
+double pairedRatio = Median(csharp.Zip(cpp, (x, y) => x / y).ToList());
+Console.WriteLine($"{"ratio A/B of the medians",-34} {ratio,17:F3}   (at most 1.05: {(ratio <= 1.05 ? "yes" : "NO")})");
+Console.WriteLine($"{"median of the rounds' A/B",-34} {pairedRatio,17:F3}   (at most 1.05: {(pairedRatio <= 1.05 ? "yes" : "NO")})");
 Console.WriteLine();
+Console.WriteLine($"a call through the binding that does nothing else (Peer.Frame): median {Median(call):F1} ns");
 Console.WriteLine($"managed bytes allocated by {csharpUpdates} updates through the binding: {allocated} ({(double)allocated / csharpUpdates:F2} per update)");
 Console.WriteLine($"one bulk read of {bodies} visual states (Peer.ReadVisuals): median {Median(bulk):F1} us; " +
                   $"{bodies} Peer.Visual calls: median {Median(single):F1} us");
