@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#nullable enable  // as in Unity, where the project does not turn it on
 // The settings of worlds, transports and LAN discovery: each a class over its C struct, starting
 // from the C++ defaults read from the library. The library checks them and names what it refuses.
 using Shoal.Interop;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#nullable enable  // as in Unity, where the project does not turn it on
 // A game's own network in C# (Steam sockets, Epic, a platform relay) as shoal_transport_callbacks.
 // The callbacks are static methods reaching the object through a GCHandle, which the native
 // transport frees through its destroy callback when its peer goes.

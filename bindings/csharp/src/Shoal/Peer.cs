@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#nullable enable  // as in Unity, where the project does not turn it on
 // One game instance in a match (shoal_peer). Once per render frame: SetInput, Update, PollEvent
 // until false, then draw ReadVisuals (or Visual per object). None of these allocate on the
 // managed heap; one peer is used by one thread at a time.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#nullable enable  // as in Unity, where the project does not turn it on
 // The peer's settings: shoal_peer_config, starting from the C++ defaults (read from the library,
 // so that the two cannot drift apart). The library checks every field when a peer is made and
 // names the one it refuses.

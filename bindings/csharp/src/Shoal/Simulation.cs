@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#nullable enable  // as in Unity, where the project does not turn it on
 // A game's physics written in C#, seen by the peer as shoal_simulation_callbacks. The callbacks
 // are static methods (what IL2CPP can call from native code); each reaches its Simulation
 // through the user pointer, a GCHandle the peer's native simulation holds.

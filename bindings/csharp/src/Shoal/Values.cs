@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#nullable enable  // as in Unity, where the project does not turn it on
 // The plain values of shoal.h, laid out exactly as in C so that they cross P/Invoke as they are
 // (a span of them is read or written by native code without a copy).
 using System.Runtime.InteropServices;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#nullable enable  // as in Unity, where the project does not turn it on
 // The function pointer types of shoal.h's callbacks, and where an exception thrown by the game's
 // code inside one waits: it must not unwind through native frames, so the callback stores it
 // and the binding rethrows it once the native call that led there has returned.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#nullable enable  // as in Unity, where the project does not turn it on
 // Every function of shoal.h, shoal_box2d.h and shoal_bullet.h, named as in C (a test compares
 // this list with the headers). Handles cross as SafeHandles, structs by reference, strings as
 // UTF-8; nothing here allocates on the managed heap for a call that succeeds.

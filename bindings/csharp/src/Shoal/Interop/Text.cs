@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#nullable enable  // as in Unity, where the project does not turn it on
 // Strings in and out of the fixed char arrays of the C structs, as UTF-8 with a terminating NUL.
 using System;
 using System.Runtime.InteropServices;
