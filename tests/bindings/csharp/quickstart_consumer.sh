@@ -10,11 +10,6 @@ readme=$1 feed=$2 work=$3 version=$4 dotnet=$5 preload=${6:-}
 
 package="$feed/Shoal.$version.nupkg"
 [ -f "$package" ] || { echo "no package at $package (the shoal_csharp target packs it)"; exit 1; }
-listing=$(python3 -c 'import sys, zipfile; print("\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))' "$package")
-for entry in lib/netstandard2.1/Shoal.dll runtimes/linux-x64/native/libshoal_c.so; do
-  grep -qxF "$entry" <<<"$listing" || { echo "the package lacks $entry:"; echo "$listing"; exit 1; }
-done
-
 rm -rf "$work"
 mkdir -p "$work/feed"
 cp "$package" "$work/feed/"
@@ -50,6 +45,11 @@ cat >"$work/nuget.config" <<CONFIG
 CONFIG
 "$dotnet" build "$work/Quickstart.csproj" -c Release -o "$work/out" -nodeReuse:false -v:quiet -nologo \
   -p:RestoreConfigFile="$work/nuget.config" -p:NuGetAudit=false
+# What the restore unpacked: the package as NuGet sees it.
+unpacked="$work/packages/shoal/$version"
+for entry in lib/netstandard2.1/Shoal.dll runtimes/linux-x64/native/libshoal_c.so; do
+  [ -f "$unpacked/$entry" ] || { echo "the package lacks $entry:"; (cd "$unpacked" && find . -type f); exit 1; }
+done
 [ -f "$work/out/runtimes/linux-x64/native/libshoal_c.so" ] || { echo "the build did not take libshoal_c from the package"; exit 1; }
 
 # Run with the library from the package only: nothing on the library path.
