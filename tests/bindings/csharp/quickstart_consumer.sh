@@ -43,6 +43,9 @@ cat >"$work/nuget.config" <<CONFIG
   </config>
 </configuration>
 CONFIG
+# A packages folder of its own, empty: the package is really restored from the local folder
+# (never an older copy cached elsewhere).
+export NUGET_PACKAGES="$work/packages"
 "$dotnet" build "$work/Quickstart.csproj" -c Release -o "$work/out" -nodeReuse:false -v:quiet -nologo \
   -p:RestoreConfigFile="$work/nuget.config" -p:NuGetAudit=false
 # What the restore unpacked: the package as NuGet sees it.
