@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The C# binding's own cost per update(), measured against C++ calling the same library, side
 // by side in one run: 4 peers of one match (1,000 objects on the reference physics, simulated
-// in native code) on the in-process network at 5% loss. Rounds alternate A (each peer's
-// Peer.UpdateAt through the binding, timed in C#) and B (shoal_peer_update_at called and timed
-// by C++: native_driver.cpp) on the same peers, frame by frame A, B, A, B...; each round's
-// cost per update is its time over its updates, and the medians of A's and B's are compared. Also: the
-// managed bytes the A rounds allocated (the runtime's own counter), and one bulk read of every
-// body's visual state. Needs libshoal_c and libshoal_bench_driver on the library path.
+// in native code) on the in-process network at 5% loss. Frames alternate between A (each
+// peer's Peer.UpdateAt through the binding, timed in C#) and B (shoal_peer_update_at called and
+// timed by C++: native_driver.cpp) on the same peers, in rounds of four frames A, B, B, A or
+// B, A, A, B; each round gives A's and B's cost per update, and their medians over the rounds
+// are compared. Also: the managed bytes the A frames allocated (the runtime's own counter), a
+// call's fixed cost, and one bulk read of every body's visual state against one call per body.
+// build/bin/shoal-bench-csharp runs it with the build's libraries.
 //
-//   build/bin/shoal-bench-csharp [--objects 1000] [--peers 4] [--rounds 61] [--frames 10]
+//   build/bin/shoal-bench-csharp [--objects 1000] [--peers 4] [--rounds 1500] [--frames 2]
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -17,7 +18,7 @@ using System.Linq;
 using System.Runtime.InteropServices;
 using Shoal;
 
-int objects = 1000, players = 4, rounds = 61, framesPerRound = 12;
+int objects = 1000, players = 4, rounds = 1500, framesPerRound = 2;
 for (int i = 0; i + 1 < args.Length; i += 2)
 {
     int value = int.Parse(args[i + 1], CultureInfo.InvariantCulture);
@@ -101,17 +102,19 @@ var csharp = new List<double>();
 var cpp = new List<double>();
 long allocated = 0, csharpUpdates = 0;
 double tickNs = 1e9 / Stopwatch.Frequency;
-// Frames alternate A, B, B, A, A, B, B, A...: both callers meet the same match, busier or
-// quieter as it goes, and as many even frames as odd ones (what a peer does every other frame
-// would otherwise fall on one caller only).
+// Frames alternate A, B, B, A or B, A, A, B (which, drawn from a seeded generator each round):
+// both callers meet the same match, busier or quieter as it goes, and no rhythm of the peers'
+// work (something every other frame, every third...) falls on one caller more than the other.
+var order = new Random(48);
 for (int round = 0; round < rounds; ++round)
 {
     double bindingNs = 0, cppNs = 0;
+    bool flipped = order.Next(2) == 1;
     for (int f = 0; f < 2 * framesPerRound; ++f, ++frame)
     {
         Steer(frame);
         Advance();
-        if ((f + f / 2) % 2 == 0)
+        if (((f + f / 2) % 2 == 0) != flipped)
         {
             long before = GC.GetAllocatedBytesForCurrentThread();
             for (int p = 0; p < players; ++p)
@@ -165,7 +168,7 @@ double Median(List<double> xs) { var s = xs.OrderBy(x => x).ToList(); return s[s
 double viaBinding = Median(csharp), viaCpp = Median(cpp), ratio = viaBinding / viaCpp;
 Console.WriteLine($"C# binding vs C++ calling libshoal_c: {players} peers, {objects} objects (+{players} balls) on the reference physics,");
 Console.WriteLine($"in-process network at 5% loss; {rounds} rounds of {2 * framesPerRound} frames, whose frames alternate A (every peer updated");
-Console.WriteLine($"through the binding, timed in C#) and B (every peer updated by C++, timed in C++): A, B, B, A, A, B...; medians of the rounds");
+Console.WriteLine($"through the binding, timed in C#) and B (every peer updated by C++, timed in C++): A, B, B, A or B, A, A, B; medians of the rounds");
 Console.WriteLine();
 Console.WriteLine($"{"caller",-34} {"median us/update",17} {"min",9} {"max",9}");
 Console.WriteLine($"{"A: C# Peer.UpdateAt (the binding)",-34} {viaBinding,17:F1} {csharp.Min(),9:F1} {csharp.Max(),9:F1}");
