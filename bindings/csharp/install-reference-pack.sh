@@ -11,7 +11,7 @@ command -v dotnet >/dev/null || exit 0
 folder=${SHOAL_NUGET_REFERENCE_DIR:-$HOME/.cache/shoal/nuget}
 [ -f "$folder/netstandard.library.ref/2.1.0/netstandard.library.ref.2.1.0.nupkg" ] && exit 0
 
-export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1 DOTNET_CLI_WORKLOAD_UPDATE_NOTIFY_DISABLE=1
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 cat >"$scratch/reference-pack.csproj" <<'PROJECT'
