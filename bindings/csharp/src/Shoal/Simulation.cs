@@ -49,6 +49,20 @@ namespace Shoal
             throw new NotSupportedException("this simulation has spawn slots but does not override RemoveBody");
         /// <summary>Whether AddBody can build bodies of <paramref name="type"/> (every type by default).</summary>
         public virtual bool CanSpawn(ushort type) => true;
+        /// <summary>Leaves a body out of the following steps (true) or takes it back (false): a
+        /// frozen body keeps its state and is an immovable obstacle. Override it and the peer
+        /// freezes what lies outside its simulated region; otherwise every body is always stepped.</summary>
+        public virtual void SetFrozen(int body, bool frozen) { }
+        /// <summary>Game state kept identical on every peer, recorded, sent, compared and restored
+        /// like the state: this many bytes (0..32) per body of <paramref name="type"/>. Override it
+        /// with ReadUserBytes and WriteUserBytes; 0 by default.</summary>
+        public virtual int UserBytesSize(ushort type) => 0;
+        /// <summary>Copies a body's user bytes into <paramref name="bytes"/> (UserBytesSize of its type).</summary>
+        public virtual void ReadUserBytes(int body, Span<byte> bytes) { }
+        /// <summary>Sets a body's user bytes.</summary>
+        public virtual void WriteUserBytes(int body, ReadOnlySpan<byte> bytes) { }
+
+        private bool Overrides(string method) => GetType().GetMethod(method)!.DeclaringType != typeof(Simulation);
 
         // ---------------------------------------------------------------- the native side
         private SimulationHandle? native;
@@ -74,7 +88,14 @@ namespace Shoal
                 save = Thunks.SavePointer,
                 restore = Thunks.RestorePointer,
                 body_type = Thunks.BodyTypePointer,
+                set_frozen = Overrides(nameof(SetFrozen)) ? Thunks.SetFrozenPointer : IntPtr.Zero,
             };
+            if (Overrides(nameof(UserBytesSize)))
+            {
+                callbacks.user_bytes_size = Thunks.UserBytesSizePointer;
+                callbacks.read_user_bytes = Thunks.ReadUserBytesPointer;
+                callbacks.write_user_bytes = Thunks.WriteUserBytesPointer;
+            }
             int status = Interop.Native.shoal_simulation_create(callbacks, out IntPtr pointer);
             if (status < 0)
             {
@@ -129,6 +150,10 @@ namespace Shoal
             private static readonly AddBodyFn AddBodyFn = AddBody;
             private static readonly BodyFn RemoveBodyFn = RemoveBody;
             private static readonly CanSpawnFn CanSpawnFn = CanSpawn;
+            private static readonly SetFrozenFn SetFrozenFn = SetFrozen;
+            private static readonly UserBytesSizeFn UserBytesSizeFn = UserBytesSize;
+            private static readonly UserBytesFn ReadUserBytesFn = ReadUserBytes;
+            private static readonly UserBytesFn WriteUserBytesFn = WriteUserBytes;
 
             public static readonly IntPtr StepPointer = Marshal.GetFunctionPointerForDelegate(StepFn);
             public static readonly IntPtr BodyCountPointer = Marshal.GetFunctionPointerForDelegate(BodyCountFn);
@@ -142,6 +167,10 @@ namespace Shoal
             public static readonly IntPtr AddBodyPointer = Marshal.GetFunctionPointerForDelegate(AddBodyFn);
             public static readonly IntPtr RemoveBodyPointer = Marshal.GetFunctionPointerForDelegate(RemoveBodyFn);
             public static readonly IntPtr CanSpawnPointer = Marshal.GetFunctionPointerForDelegate(CanSpawnFn);
+            public static readonly IntPtr SetFrozenPointer = Marshal.GetFunctionPointerForDelegate(SetFrozenFn);
+            public static readonly IntPtr UserBytesSizePointer = Marshal.GetFunctionPointerForDelegate(UserBytesSizeFn);
+            public static readonly IntPtr ReadUserBytesPointer = Marshal.GetFunctionPointerForDelegate(ReadUserBytesFn);
+            public static readonly IntPtr WriteUserBytesPointer = Marshal.GetFunctionPointerForDelegate(WriteUserBytesFn);
 
             private static Simulation Of(IntPtr user) => CallbackErrors.Target<Simulation>(user);
 
@@ -224,6 +253,34 @@ namespace Shoal
             private static void RemoveBody(IntPtr user, uint body)
             {
                 try { Of(user).RemoveBody((int)body); }
+                catch (Exception e) { CallbackErrors.Record(e); }
+            }
+
+            [MonoPInvokeCallback(typeof(SetFrozenFn))]
+            private static void SetFrozen(IntPtr user, uint body, int frozen)
+            {
+                try { Of(user).SetFrozen((int)body, frozen != 0); }
+                catch (Exception e) { CallbackErrors.Record(e); }
+            }
+
+            [MonoPInvokeCallback(typeof(UserBytesSizeFn))]
+            private static uint UserBytesSize(IntPtr user, ushort type)
+            {
+                try { return (uint)Of(user).UserBytesSize(type); }
+                catch (Exception e) { CallbackErrors.Record(e); return 0; }
+            }
+
+            [MonoPInvokeCallback(typeof(UserBytesFn))]
+            private static unsafe void ReadUserBytes(IntPtr user, uint body, IntPtr bytes, uint size)
+            {
+                try { Of(user).ReadUserBytes((int)body, new Span<byte>((void*)bytes, (int)size)); }
+                catch (Exception e) { CallbackErrors.Record(e); }
+            }
+
+            [MonoPInvokeCallback(typeof(UserBytesFn))]
+            private static unsafe void WriteUserBytes(IntPtr user, uint body, IntPtr bytes, uint size)
+            {
+                try { Of(user).WriteUserBytes((int)body, new ReadOnlySpan<byte>((void*)bytes, (int)size)); }
                 catch (Exception e) { CallbackErrors.Record(e); }
             }
 

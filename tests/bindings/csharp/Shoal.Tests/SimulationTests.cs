@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A Simulation written in C# drives a match: discs sliding on a plane, pushed by their
-// players' input, damped, bouncing off walls; two spawn slots that C# fills and empties.
+// players' input, damped, bouncing off walls and counting their bounces in user bytes; two
+// spawn slots that C# fills and empties; freezing honoured.
 using System;
 using Xunit;
 
@@ -14,7 +15,9 @@ namespace Shoal.Tests
         private readonly ObjectState[] states = new ObjectState[Players + SlotCount];
         private readonly bool[] filled = new bool[Players + SlotCount];
         public readonly byte[][] SpawnBytes = new byte[Players + SlotCount][];
-        public int Steps;
+        public readonly byte[] Bounces = new byte[Players + SlotCount];  // user bytes: game state beside the physics
+        public readonly bool[] Frozen = new bool[Players + SlotCount];
+        public int Steps, UserBytesRead;
 
         public SlidingDiscs()
         {
@@ -46,11 +49,13 @@ namespace Shoal.Tests
             for (int b = 0; b < states.Length; ++b)
             {
                 ref ObjectState s = ref states[b];
-                if (s.AtRest) continue;
+                if (s.AtRest || Frozen[b]) continue;
                 s.Position.X += s.LinearVelocity.X * dt;
                 s.Position.Z += s.LinearVelocity.Z * dt;
-                if (Math.Abs(s.Position.X) > 6) s.LinearVelocity.X = -s.LinearVelocity.X;
-                if (Math.Abs(s.Position.Z) > 6) s.LinearVelocity.Z = -s.LinearVelocity.Z;
+                bool bounced = false;
+                if (Math.Abs(s.Position.X) > 6) { s.LinearVelocity.X = -s.LinearVelocity.X; bounced = true; }
+                if (Math.Abs(s.Position.Z) > 6) { s.LinearVelocity.Z = -s.LinearVelocity.Z; bounced = true; }
+                if (bounced) ++Bounces[b];
                 s.LinearVelocity.X *= 0.97f;
                 s.LinearVelocity.Z *= 0.97f;
                 if (Math.Abs(s.LinearVelocity.X) + Math.Abs(s.LinearVelocity.Z) < 0.01f)
@@ -60,6 +65,11 @@ namespace Shoal.Tests
                 }
             }
         }
+
+        public override void SetFrozen(int body, bool frozen) => Frozen[body] = frozen;
+        public override int UserBytesSize(ushort type) => 1;
+        public override void ReadUserBytes(int body, Span<byte> bytes) { bytes[0] = Bounces[body]; ++UserBytesRead; }
+        public override void WriteUserBytes(int body, ReadOnlySpan<byte> bytes) => Bounces[body] = bytes[0];
 
         public override void AddBody(int body, ushort type, in ObjectState state, ReadOnlySpan<byte> spawnBytes)
         {
@@ -133,6 +143,11 @@ namespace Shoal.Tests
                 Assert.True(Bits.Same(host.StateAt(id, common), guest.StateAt(id, common)), $"object {id} differs");
             }
             Assert.NotEqual(-3f, host.State(1).Position.X);  // it moved
+            // The user bytes went through Shoal (read to be recorded and sent) and agree.
+            Assert.True(sims[0].UserBytesRead > 0 && sims[1].UserBytesRead > 0);
+            Assert.True(sims[0].Bounces[0] + sims[0].Bounces[1] > 0, "no disc ever bounced: the bytes were never anything but 0");
+            Assert.Equal(sims[0].Bounces[0], sims[1].Bounces[0]);
+            Assert.Equal(sims[0].Bounces[1], sims[1].Bounces[1]);
         }
     }
 }
