@@ -7,9 +7,9 @@
 // B, A, A, B; each round gives A's and B's cost per update, and their medians over the rounds
 // are compared. Also: the managed bytes the A frames allocated (the runtime's own counter), a
 // call's fixed cost, and one bulk read of every body's visual state against one call per body.
-// build/bin/shoal-bench-csharp runs it with the build's libraries.
+// build/csharp/shoal-bench-csharp runs it with the build's libraries.
 //
-//   build/bin/shoal-bench-csharp [--objects 1000] [--peers 4] [--rounds 1500] [--frames 2]
+//   build/csharp/shoal-bench-csharp [--objects 1000] [--peers 4] [--rounds 1500] [--frames 2]
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
