@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Installs the Debian packages Shoal needs to build and test, only those that are missing.
 # Fast when nothing is missing: one dpkg-query call, no apt.
+#   --windows  also the Windows cross-build's tools (cmake --preset windows-mingw) and wine,
+#              which runs its programs and the windows: tests (large: not installed otherwise)
 set -euo pipefail
 
 # The one list of system packages; later features append here (SDL2, imgui, gnuplot, xvfb...).
@@ -30,6 +32,13 @@ packages=(
   doxygen       # the API reference and guides (cmake --build build --target docs, tests/docs)
   chromium      # tests/docs opens every page headless; the test skips without it
 )
+
+if [ "${1:-}" = --windows ]; then
+  packages+=(
+    g++-mingw-w64-x86-64-posix  # the cross compilers, posix threads (std::thread with GCC 12)
+    wine64                      # runs the Windows programs and tests here
+  )
+fi
 
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${packages[@]}" 2>/dev/null \
   | awk '$2 == "ii" { print $1 }' || true)

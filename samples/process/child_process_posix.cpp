@@ -11,6 +11,9 @@
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include <algorithm>
 #include <cerrno>
@@ -76,6 +79,14 @@ std::int64_t resident_kb(ProcessId process) {
     if (line.starts_with("VmRSS:")) return std::stoll(line.substr(6));  // "VmRSS:   12345 kB"
   }
   return 0;
+}
+
+std::optional<std::size_t> heap_bytes_in_use() {
+#ifdef __GLIBC__
+  return ::mallinfo2().uordblks;
+#else
+  return std::nullopt;
+#endif
 }
 
 std::string ExitStatus::describe() const {

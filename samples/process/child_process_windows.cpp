@@ -139,6 +139,8 @@ std::int64_t resident_kb(ProcessId process) {
   return read ? static_cast<std::int64_t>(counters.WorkingSetSize / 1024) : 0;
 }
 
+std::optional<std::size_t> heap_bytes_in_use() { return std::nullopt; }
+
 std::string ExitStatus::describe() const {
   return killed ? std::string("was killed") : fmt::format("exited with code {}", code);
 }

@@ -5,6 +5,7 @@
 // reads its launcher's commands through ParentInput.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -22,6 +23,9 @@ std::string current_executable();
 std::int64_t process_cpu_ms();
 /// Resident memory of a running process in kB; 0 when it is gone or cannot be read.
 std::int64_t resident_kb(ProcessId process);
+/// Bytes this process's heap holds in allocations now (glibc: mallinfo2); nullopt where the
+/// C library does not tell (Windows).
+std::optional<std::size_t> heap_bytes_in_use();
 
 struct ChildOptions {
   bool pipe_input = false;   ///< write() reaches its stdin (else it shares ours)
