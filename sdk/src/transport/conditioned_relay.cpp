@@ -122,7 +122,7 @@ void ConditionedRelay::pump() {
     pump_waits_[0].socket = public_socket_.handle();
     for (std::size_t i = 1; i < sockets; ++i) pump_waits_[i].socket = pipes_[i - 1]->socket.handle();
   }
-  if (core::platform::wait_readable(pump_waits_, 0) > 0) read_ready();
+  if (transport::platform::wait_readable(pump_waits_, 0) > 0) read_ready();
   const std::int64_t now_us = core::steady_now_us();
   for (const auto& pipe : pipes_) {
     while (pipe->inbound.release(now_us, datagram_)) pipe->socket.send_to(config_.inner, datagram_);
@@ -189,12 +189,12 @@ std::int64_t ConditionedRelay::next_release_us() const {
   return next;
 }
 
-void ConditionedRelay::wait(int timeout_ms, core::platform::SocketHandle extra) const {
-  std::vector<core::platform::WaitEntry>& waits = waits_;
+void ConditionedRelay::wait(int timeout_ms, transport::platform::SocketHandle extra) const {
+  std::vector<transport::platform::WaitEntry>& waits = waits_;
   waits.clear();
   waits.push_back({public_socket_.handle()});
   for (const auto& pipe : pipes_) waits.push_back({pipe->socket.handle()});
-  if (extra != core::platform::kNoSocket) waits.push_back({extra});
+  if (extra != transport::platform::kNoSocket) waits.push_back({extra});
 
   std::int64_t timeout = std::max(timeout_ms, 0);
   const std::int64_t next = next_release_us();
@@ -202,7 +202,7 @@ void ConditionedRelay::wait(int timeout_ms, core::platform::SocketHandle extra) 
     // Round up so we never wake just before the datagram is due and spin.
     timeout = std::clamp<std::int64_t>((next - core::steady_now_us() + 999) / 1000, 0, timeout);
   }
-  core::platform::wait_readable(waits, static_cast<int>(timeout));
+  transport::platform::wait_readable(waits, static_cast<int>(timeout));
 }
 
 PipeRates ConditionedRelay::rates(const Endpoint& remote) const {

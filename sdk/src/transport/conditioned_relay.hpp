@@ -86,7 +86,7 @@ class ConditionedRelay {
   std::int64_t next_release_us() const;
   /// Blocks up to timeout_ms until one of the relay's sockets (or `extra`, unless kNoSocket)
   /// is readable or a conditioned datagram falls due.
-  void wait(int timeout_ms, core::platform::SocketHandle extra) const;
+  void wait(int timeout_ms, transport::platform::SocketHandle extra) const;
 
   PipeRates rates(const Endpoint& remote) const;
   /// Both conditioners of one remote's pipe: outbound (towards it), inbound (from it).
@@ -108,8 +108,8 @@ class ConditionedRelay {
   std::unordered_map<std::uint16_t, Pipe*> by_pipe_port_;
   std::unordered_map<Endpoint, ConditionerConfig, EndpointHash> own_conditions_;  ///< set_conditions_for
   std::vector<std::uint8_t> datagram_;  ///< one release buffer, reused
-  mutable std::vector<core::platform::WaitEntry> waits_;  ///< reused by wait
-  std::vector<core::platform::WaitEntry> pump_waits_;  ///< pump's: the public socket, then each pipe's in opening order
+  mutable std::vector<transport::platform::WaitEntry> waits_;  ///< reused by wait
+  std::vector<transport::platform::WaitEntry> pump_waits_;  ///< pump's: the public socket, then each pipe's in opening order
   RelayCounters counters_;
 };
 

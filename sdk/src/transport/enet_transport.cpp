@@ -267,7 +267,7 @@ void EnetTransport::bound_retransmission_timers() {
 }
 
 void EnetTransport::wait(int timeout_ms) {
-  relay_->wait(timeout_ms, static_cast<core::platform::SocketHandle>(host_->socket));
+  relay_->wait(timeout_ms, static_cast<transport::platform::SocketHandle>(host_->socket));
 }
 
 LinkStats EnetTransport::stats(ConnectionId connection) const {

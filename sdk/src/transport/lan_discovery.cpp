@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "core/platform/interfaces.hpp"
-#include "core/platform/socket.hpp"
+#include "transport/platform/interfaces.hpp"
+#include "transport/platform/socket.hpp"
 #include "wire/packet_header.hpp"
 
 namespace shoal {
@@ -18,7 +18,6 @@ std::uint8_t protocol_version() { return wire::kProtocolVersion; }
 namespace transport {
 namespace {
 
-namespace platform = core::platform;
 
 constexpr std::uint8_t kMagic[4] = {'S', 'H', 'L', 'D'};
 constexpr std::string_view kAnyHost = "0.0.0.0";
@@ -135,9 +134,9 @@ DecodedAnnouncement decode_announcement(std::span<const std::uint8_t> in) {
 using Clock = std::chrono::steady_clock;
 
 struct LanAnnouncer::Impl {
-  core::platform::SocketHandle socket = core::platform::kNoSocket;
+  transport::platform::SocketHandle socket = transport::platform::kNoSocket;
   std::vector<std::uint8_t> datagram;
-  std::vector<core::platform::Ipv4Endpoint> targets;
+  std::vector<transport::platform::Ipv4Endpoint> targets;
   Clock::duration interval;
   Clock::time_point next_send{};
   LanDiscoveryStats stats;
@@ -149,49 +148,49 @@ LanAnnouncer::LanAnnouncer(const LanDiscoveryConfig& config, std::string_view se
   impl_->datagram = transport::encode_announcement({std::string(session), address, protocol_version()});
   impl_->interval = std::chrono::milliseconds(config.announce_interval_ms);
   impl_->targets = transport::broadcast_targets(config.port, config.loopback_only);
-  impl_->socket = core::platform::open_udp_socket();
-  transport::enable(impl_->socket, core::platform::SocketOption::broadcast, "SO_BROADCAST");
+  impl_->socket = transport::platform::open_udp_socket();
+  transport::enable(impl_->socket, transport::platform::SocketOption::broadcast, "SO_BROADCAST");
 }
 
-LanAnnouncer::~LanAnnouncer() { core::platform::close_socket(impl_->socket); }
+LanAnnouncer::~LanAnnouncer() { transport::platform::close_socket(impl_->socket); }
 
 void LanAnnouncer::update() {
   const Clock::time_point now = Clock::now();
   if (now < impl_->next_send) return;
   impl_->next_send = now + impl_->interval;
-  for (const core::platform::Ipv4Endpoint& target : impl_->targets) {
+  for (const transport::platform::Ipv4Endpoint& target : impl_->targets) {
     // A failed send (interface gone, buffer full) is one lost announcement; the next follows.
-    if (core::platform::send_to(impl_->socket, target, impl_->datagram)) ++impl_->stats.sent;
+    if (transport::platform::send_to(impl_->socket, target, impl_->datagram)) ++impl_->stats.sent;
   }
 }
 
 const LanDiscoveryStats& LanAnnouncer::stats() const { return impl_->stats; }
 
 struct LanSeeker::Impl {
-  core::platform::SocketHandle socket = core::platform::kNoSocket;
+  transport::platform::SocketHandle socket = transport::platform::kNoSocket;
   LanDiscoveryStats stats;
 };
 
 LanSeeker::LanSeeker(const LanDiscoveryConfig& config) : impl_(std::make_unique<Impl>()) {
   transport::validate(config);
-  const core::platform::SocketHandle socket = core::platform::open_udp_socket();
+  const transport::platform::SocketHandle socket = transport::platform::open_udp_socket();
   // Several seekers on one machine share the port; broadcasts reach every one of them.
-  transport::enable(socket, core::platform::SocketOption::share_port, "SO_REUSEADDR/SO_REUSEPORT");
-  if (!core::platform::bind_socket(socket, {0, config.port})) {
-    const std::string why = core::platform::last_socket_error();
-    core::platform::close_socket(socket);
+  transport::enable(socket, transport::platform::SocketOption::share_port, "SO_REUSEADDR/SO_REUSEPORT");
+  if (!transport::platform::bind_socket(socket, {0, config.port})) {
+    const std::string why = transport::platform::last_socket_error();
+    transport::platform::close_socket(socket);
     throw std::runtime_error(fmt::format("cannot listen for LAN announcements on UDP port {}: {}", config.port, why));
   }
   impl_->socket = socket;
 }
 
-LanSeeker::~LanSeeker() { core::platform::close_socket(impl_->socket); }
+LanSeeker::~LanSeeker() { transport::platform::close_socket(impl_->socket); }
 
 std::optional<LanSession> LanSeeker::poll(std::string_view session) {
   // One byte more than the largest announcement, so an oversized datagram is seen as such.
   std::uint8_t buffer[transport::kMaxAnnouncementSize + 1];
   for (;;) {
-    const std::optional<core::platform::Received> received = core::platform::receive_from(impl_->socket, buffer);
+    const std::optional<transport::platform::Received> received = transport::platform::receive_from(impl_->socket, buffer);
     if (!received) return std::nullopt;  // nothing waiting
     ++impl_->stats.received;
     transport::DecodedAnnouncement decoded = transport::decode_announcement({buffer, received->size});
@@ -204,7 +203,7 @@ std::optional<LanSession> LanSeeker::poll(std::string_view session) {
       continue;
     }
     if (decoded.session.address.host == transport::kAnyHost) {
-      decoded.session.address.host = core::platform::ipv4_text(received->from.ipv4);
+      decoded.session.address.host = transport::platform::ipv4_text(received->from.ipv4);
     }
     return std::move(decoded.session);
   }
@@ -217,8 +216,8 @@ std::optional<LanSession> LanSeeker::find(std::string_view session, int timeout_
     // Rounded up: truncated, the last fraction of a millisecond would end the wait early.
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) return std::nullopt;
-    core::platform::WaitEntry waiting{impl_->socket};
-    core::platform::wait_readable({&waiting, 1}, static_cast<int>(left));
+    transport::platform::WaitEntry waiting{impl_->socket};
+    transport::platform::wait_readable({&waiting, 1}, static_cast<int>(left));
   }
 }
 

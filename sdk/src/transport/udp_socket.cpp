@@ -12,7 +12,6 @@ std::string to_string(const Address& address) { return fmt::format("{}:{}", addr
 
 namespace transport {
 
-namespace platform = core::platform;
 
 Endpoint resolve(const Address& address) {
   std::string error;

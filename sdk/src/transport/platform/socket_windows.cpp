@@ -9,7 +9,7 @@
 //     reported as a truncated datagram, as POSIX does.
 //   - No IP_PKTINFO through plain sendto/recvfrom: packet_info is not offered, so a socket
 //     bound to every address answers from the address the route picks.
-#include "core/platform/socket.hpp"
+#include "transport/platform/socket.hpp"
 
 #include <winsock2.h>
 #include <ws2tcpip.h>
@@ -20,7 +20,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace shoal::core::platform {
+namespace shoal::transport::platform {
 namespace {
 
 SOCKET native(SocketHandle socket) { return static_cast<SOCKET>(socket); }
@@ -175,4 +175,4 @@ std::optional<std::uint32_t> resolve_ipv4(const std::string& host, std::string& 
   return ipv4;
 }
 
-}  // namespace shoal::core::platform
+}  // namespace shoal::transport::platform

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // interfaces.hpp on Windows: GetAdaptersAddresses(), whose prefix lengths give the masks.
-#include "core/platform/interfaces.hpp"
+#include "transport/platform/interfaces.hpp"
 
 #include <winsock2.h>
 #include <ws2tcpip.h>
 #include <iphlpapi.h>
 
-namespace shoal::core::platform {
+namespace shoal::transport::platform {
 
 std::vector<Ipv4Interface> ipv4_interfaces() {
   std::vector<Ipv4Interface> found;
@@ -32,4 +32,4 @@ std::vector<Ipv4Interface> ipv4_interfaces() {
   return found;
 }
 
-}  // namespace shoal::core::platform
+}  // namespace shoal::transport::platform

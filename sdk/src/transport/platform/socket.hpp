@@ -15,7 +15,7 @@
 #include <span>
 #include <string>
 
-namespace shoal::core::platform {
+namespace shoal::transport::platform {
 
 /// A socket of either side: a file descriptor on POSIX, a SOCKET on Windows.
 using SocketHandle = std::uintptr_t;
@@ -95,4 +95,4 @@ inline std::string ipv4_text(std::uint32_t ipv4) {
          std::to_string((ipv4 >> 8) & 0xFF) + '.' + std::to_string(ipv4 & 0xFF);
 }
 
-}  // namespace shoal::core::platform
+}  // namespace shoal::transport::platform

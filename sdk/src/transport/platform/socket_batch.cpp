@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // receive_many() for both sides: one receive_from() per slot. A side with a batch call
 // (recvmmsg on Linux) replaces this with one system call per batch.
-#include "core/platform/socket.hpp"
+#include "transport/platform/socket.hpp"
 
-namespace shoal::core::platform {
+namespace shoal::transport::platform {
 
 std::size_t receive_many(SocketHandle socket, std::span<ReceiveSlot> slots) {
   std::size_t filled = 0;
@@ -16,4 +16,4 @@ std::size_t receive_many(SocketHandle socket, std::span<ReceiveSlot> slots) {
   return filled;
 }
 
-}  // namespace shoal::core::platform
+}  // namespace shoal::transport::platform

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace shoal::core::platform {
+namespace shoal::transport::platform {
 
 /// One IPv4 address of an interface that is up, host byte order.
 struct Ipv4Interface {
@@ -17,4 +17,4 @@ struct Ipv4Interface {
 /// Every IPv4 address of every interface that is up; empty when they cannot be listed.
 std::vector<Ipv4Interface> ipv4_interfaces();
 
-}  // namespace shoal::core::platform
+}  // namespace shoal::transport::platform

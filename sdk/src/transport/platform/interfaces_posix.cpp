@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // interfaces.hpp on POSIX: getifaddrs().
-#include "core/platform/interfaces.hpp"
+#include "transport/platform/interfaces.hpp"
 
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-namespace shoal::core::platform {
+namespace shoal::transport::platform {
 
 std::vector<Ipv4Interface> ipv4_interfaces() {
   std::vector<Ipv4Interface> found;
@@ -23,4 +23,4 @@ std::vector<Ipv4Interface> ipv4_interfaces() {
   return found;
 }
 
-}  // namespace shoal::core::platform
+}  // namespace shoal::transport::platform

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // socket.hpp on POSIX (Linux first; macOS and the BSDs are not tested). Linux-only flags are
 // used where they exist and replaced by their portable equivalents where they do not.
-#include "core/platform/socket.hpp"
+#include "transport/platform/socket.hpp"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -17,7 +17,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace shoal::core::platform {
+namespace shoal::transport::platform {
 namespace {
 
 #ifdef MSG_NOSIGNAL
@@ -193,4 +193,4 @@ std::optional<std::uint32_t> resolve_ipv4(const std::string& host, std::string& 
   return ipv4;
 }
 
-}  // namespace shoal::core::platform
+}  // namespace shoal::transport::platform
