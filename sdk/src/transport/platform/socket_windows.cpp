@@ -38,6 +38,16 @@ Ipv4Endpoint from_sockaddr(const sockaddr_in& address) {
 }
 
 std::string error_text(DWORD code) {
+  // The errors a caller acts on, in the words POSIX's strerror uses, so a message reads (and a
+  // test matches) alike on both sides; the system's own text is not always there (wine).
+  switch (code) {
+    case WSAEADDRINUSE: return "Address already in use";
+    case WSAEADDRNOTAVAIL: return "Cannot assign requested address";
+    case WSAEACCES: return "Permission denied";
+    case WSAENETUNREACH: return "Network is unreachable";
+    case WSAEMSGSIZE: return "Message too long";
+    default: break;
+  }
   char* text = nullptr;
   const DWORD length = ::FormatMessageA(
       FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM | FORMAT_MESSAGE_IGNORE_INSERTS, nullptr, code, 0,
