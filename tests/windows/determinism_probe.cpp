@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "arena.hpp"
+#include "shoal/version.hpp"
 
 namespace {
 
@@ -56,6 +57,7 @@ void add_state(Digest& digest, const shoal::ObjectState& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (shoal::print_version_if_asked(argc, argv, "shoal-determinism-probe")) return 0;
   std::vector<std::pair<std::string, Digest>> items;
   items.reserve(8);  // the references item() hands out stay valid
   auto item = [&](const std::string& name) -> Digest& { return items.emplace_back(name, Digest{}).second; };
