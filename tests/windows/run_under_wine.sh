@@ -43,7 +43,7 @@ export WINEPREFIX=$build/wine-prefix WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,ms
 match_flags=(--peers 3 --objects 60 --seconds 4 --settle-seconds 3 --loss 0.1 --latency-ms 20 --seed 7)
 case "$what" in
   unit)
-    exec ctest --test-dir "$build" -j2 --output-on-failure --timeout 900 ;;
+    exec ctest --test-dir "$build" --output-on-failure --timeout 900 ;;
   match)
     exec "$wine" "$exe" "${match_flags[@]}" --session "shoal-windows-$$" ;;
   determinism)
