@@ -4,9 +4,9 @@
 // socket_windows.cpp (Winsock 2) are its two sides; no other SDK file includes a platform header
 // (ENet's own enet.h aside, which includes Winsock's on Windows).
 //
-// Batches: receive_many() fills several slots in one call. Its sides loop over receive_from()
-// today; a side with recvmmsg (Linux) can take a whole batch in one system call behind the
-// same signature, and send_many() likewise with sendmmsg, without their callers changing.
+// Batches: receive_many() fills several slots in one call. It loops over receive_from() today
+// (socket_batch.cpp); a Linux side can take a whole batch with one recvmmsg behind the same
+// signature, and a send_many() beside it can do the same with sendmmsg, callers unchanged.
 #pragma once
 
 #include <cstddef>
