@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Installs the Debian packages Shoal needs to build and test, only those that are missing.
 # Fast when nothing is missing: one dpkg-query call, no apt.
+#   --windows  also the Windows cross-build's tools (cmake --preset windows-mingw) and wine,
+#              which runs its programs and the windows: tests (large: not installed otherwise)
 set -euo pipefail
 
 # The one list of system packages; later features append here (SDL2, imgui, gnuplot, xvfb...).
@@ -33,6 +35,12 @@ packages=(
 
 # The C# binding's reference assemblies from NuGet, once per machine (where dotnet is installed).
 bash "$(dirname "${BASH_SOURCE[0]}")/../bindings/csharp/install-reference-pack.sh"
+if [ "${1:-}" = --windows ]; then
+  packages+=(
+    g++-mingw-w64-x86-64-posix  # the cross compilers, posix threads (std::thread with GCC 12)
+    wine64                      # runs the Windows programs and tests here
+  )
+fi
 
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${packages[@]}" 2>/dev/null \
   | awk '$2 == "ii" { print $1 }' || true)
