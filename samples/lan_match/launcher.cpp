@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <utility>
@@ -69,6 +70,19 @@ struct KillInProgress {
   std::vector<int> survivors;  // launched indices yet to say "reowned"
 };
 
+// A program named without a folder, found on PATH as a shell would (execve does not look).
+std::string program_path(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  for (std::string_view dirs = path != nullptr ? path : ""; !dirs.empty();) {
+    const std::string_view dir = dirs.substr(0, dirs.find(':'));
+    dirs.remove_prefix(std::min(dirs.size(), dir.size() + 1));
+    const std::string candidate = fmt::format("{}/{}", dir.empty() ? "." : dir, program);
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  throw std::runtime_error(fmt::format("--peer-command: no program '{}' on PATH", program));
+}
+
 std::vector<std::string> peer_arguments(const Options& o, const char* self_path, int index) {
   std::vector<std::string> args = {self_path, "--peer", index == 0 ? "--host" : "--join",
       "--index", std::to_string(index), "--session", o.session,
@@ -99,6 +113,14 @@ std::vector<std::string> peer_arguments(const Options& o, const char* self_path,
   if (o.misreport_peer == index) {
     args.push_back("--misreport-peer");
     args.push_back(std::to_string(index));
+  }
+  // --peer-command: another program plays this peer, with the same arguments after its own.
+  const auto command = std::find_if(o.peer_commands.begin(), o.peer_commands.end(),
+                                    [&](const PeerCommand& c) { return c.index == index; });
+  if (command != o.peer_commands.end()) {
+    args.erase(args.begin());
+    args.insert(args.begin(), command->argv.begin(), command->argv.end());
+    args.front() = program_path(args.front());
   }
   return args;
 }

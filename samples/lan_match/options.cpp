@@ -49,6 +49,27 @@ PeerFault parse_fault(std::string_view flag, std::string_view text) {
           parse_number(flag, text.substr(at + 1), 0.0, 3600.0, "I@S with seconds from 0 to 3600")};
 }
 
+// "I=COMMAND": a launched peer's index (0 is the host, which must then announce the session on
+// the LAN itself) and the program that plays it, with its first arguments, split at spaces.
+PeerCommand parse_peer_command(std::string_view flag, std::string_view text) {
+  const std::size_t equals = text.find('=');
+  if (equals == std::string_view::npos) {
+    throw UsageError(fmt::format("{} '{}' is not valid: expected I=COMMAND (peer index = program and arguments)", flag, text));
+  }
+  PeerCommand command{parse_number(flag, text.substr(0, equals), 0, 15, "I=COMMAND with a peer index from 0 to 15"), {}};
+  std::string_view rest = text.substr(equals + 1);
+  while (!rest.empty()) {
+    const std::size_t start = rest.find_first_not_of(' ');
+    if (start == std::string_view::npos) break;
+    rest.remove_prefix(start);
+    const std::size_t end = std::min(rest.find(' '), rest.size());
+    command.argv.emplace_back(rest.substr(0, end));
+    rest.remove_prefix(end);
+  }
+  if (command.argv.empty()) throw UsageError(fmt::format("{} '{}': expected a program after '='", flag, text));
+  return command;
+}
+
 }  // namespace
 
 const char* usage_text() {
@@ -81,6 +102,10 @@ output:
   --csv FILE.csv        one row per peer and second
   --plot FILE.png       bandwidth per peer and position divergence over time (needs gnuplot)
   --record DIR          every peer records itself to DIR/peer-I.shoalrec, for shoal-replay
+peers written in other languages (samples/lan_match/PEERS.md):
+  --peer-command I=CMD  launched peer I (0 hosts) is the program CMD, split at spaces, given
+                        the arguments a --peer gets; its report lines are judged like any
+                        other peer's (repeatable, one per peer)
 repetition:
   --repeat N            run N matches, the seed advancing by one each time, quietly: one line
                         per match, then a summary (failure rate, join times); exit 0 only if
@@ -223,6 +248,12 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
     } else if (flag == "--join") {
       switch_flag();
       o.role = PeerRole::join;
+    } else if (flag == "--peer-command") {
+      PeerCommand command = parse_peer_command(flag, next());
+      if (std::any_of(o.peer_commands.begin(), o.peer_commands.end(), [&](const PeerCommand& c) { return c.index == command.index; })) {
+        throw UsageError(fmt::format("--peer-command: peer {} is given twice: expected one command per peer", command.index));
+      }
+      o.peer_commands.push_back(std::move(command));
     } else if (flag == "--index") {
       o.index = parse_number(flag, next(), 0, 1023, "a whole number from 0 to 1023");
     } else {
@@ -273,6 +304,15 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       throw UsageError("--projectiles cannot be recorded yet (a recording does not hold spawns) nor soaked: "
                        "expected it without --record and --soak");
     }
+  }
+  for (const PeerCommand& c : o.peer_commands) {
+    if (c.index >= o.peers) {
+      throw UsageError(fmt::format("--peer-command {}={}: there is no peer {} in a match of {}", c.index, c.argv.front(),
+                                   c.index, o.peers));
+    }
+  }
+  if (!o.peer_commands.empty() && o.peer_mode) {
+    throw UsageError("--peer-command chooses the programs the launcher starts: expected it without --peer");
   }
   if (o.role != PeerRole::host_or_join && !o.peer_mode) {
     throw UsageError("--host and --join choose the role of one peer: expected them with --peer");

@@ -28,6 +28,14 @@ struct PeerFault {
   double at_s = 0;
 };
 
+/// --peer-command I=COMMAND: launched peer I is COMMAND (a program and its arguments, split at
+/// spaces) instead of this program's --peer: a peer written in another language, which gets the
+/// same arguments after COMMAND's and speaks the same lines (PEERS.md).
+struct PeerCommand {
+  int index = 0;
+  std::vector<std::string> argv;
+};
+
 /// The environment variable in which the launcher hands a peer process its credentials (as
 /// text, shoal::Credentials::to_text): a command line is readable by every user of the machine.
 inline constexpr const char* kCredentialsVariable = "SHOAL_CREDENTIALS";
@@ -70,6 +78,7 @@ struct Options {
   /// --insecure: links in the clear (for comparison); else each peer process gets credentials
   /// from the launcher's session authority in its environment (kCredentialsVariable).
   bool insecure = false;
+  std::vector<PeerCommand> peer_commands;  ///< peers that are other programs (--peer-command)
 
   // --peer: run one peer instead of launching a match.
   bool peer_mode = false;
