@@ -14,6 +14,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "shoal/math.hpp"
+
 namespace shoal::python {
 
 namespace py = pybind11;
@@ -30,6 +32,11 @@ void bind_peer(py::module_& m);
 void bind_recording(py::module_& m);
 void bind_discovery(py::module_& m);
 void bind_bench(py::module_& m);
+
+/// A Vec3 or Quat from Python: one already, or any sequence of 3 (4) numbers; ValueError naming
+/// `where` otherwise.
+Vec3 vec3_of(const py::handle& value, const std::string& where);
+Quat quat_of(const py::handle& value, const std::string& where);
 
 /// Binds struct T as a Python class whose constructor takes any of its fields as keyword
 /// arguments (the others keep the C++ defaults), with a repr listing every field, == where T
@@ -76,10 +83,24 @@ class Struct {
     }
   }
 
-  /// A field Python reads and writes.
+  /// A field Python reads and writes (vectors and quaternions from any sequence of numbers).
   template <class M>
   Struct& field(const char* name, M T::*member, const char* doc) {
-    class_.def_readwrite(name, member, doc);
+    if constexpr (std::is_same_v<M, Vec3> || std::is_same_v<M, Quat>) {
+      const std::string where = std::string(py::str(class_.attr("__name__"))) + "." + name;
+      class_.def_property(
+          name, [member](T& value) -> M& { return value.*member; },
+          [member, where](T& value, const py::handle& given) {
+            if constexpr (std::is_same_v<M, Vec3>) {
+              value.*member = vec3_of(given, where);
+            } else {
+              value.*member = quat_of(given, where);
+            }
+          },
+          py::return_value_policy::reference_internal, doc);
+    } else {
+      class_.def_readwrite(name, member, doc);
+    }
     fields_->push_back(name);
     return *this;
   }

@@ -34,6 +34,36 @@ std::array<float, N> floats_of(const py::sequence& values, const char* type) {
   return out;
 }
 
+}  // namespace
+
+Vec3 vec3_of(const py::handle& value, const std::string& where) {
+  if (py::isinstance<Vec3>(value)) return value.cast<Vec3>();
+  if (!py::isinstance<py::sequence>(value) || py::isinstance<py::str>(value)) {
+    throw py::type_error(where + ": expected a Vec3 or a sequence of 3 numbers");
+  }
+  try {
+    const auto v = floats_of<3>(py::reinterpret_borrow<py::sequence>(value), "Vec3");
+    return {v[0], v[1], v[2]};
+  } catch (py::value_error& e) {
+    throw py::value_error(where + ": " + e.what());
+  }
+}
+
+Quat quat_of(const py::handle& value, const std::string& where) {
+  if (py::isinstance<Quat>(value)) return value.cast<Quat>();
+  if (!py::isinstance<py::sequence>(value) || py::isinstance<py::str>(value)) {
+    throw py::type_error(where + ": expected a Quat or a sequence of 4 numbers (w, x, y, z)");
+  }
+  try {
+    const auto q = floats_of<4>(py::reinterpret_borrow<py::sequence>(value), "Quat");
+    return {q[0], q[1], q[2], q[3]};
+  } catch (py::value_error& e) {
+    throw py::value_error(where + ": " + e.what());
+  }
+}
+
+namespace {
+
 std::string number(float value) { return py::repr(py::float_(value)); }
 
 void bind_vec3(py::module_& m) {

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 """A headless match of three peers in one Python process, with bots, on a bad network; prints a verdict.
 
-    build/bin/shoal-python bindings/python/samples/match.py --loss 0.1 --latency-ms 20
-    build/bin/shoal-python bindings/python/samples/match.py --network memory   # in-process, deterministic
+    build/bin/shoal-python bindings/python/samples/headless_match.py --loss 0.1 --latency-ms 20
+    build/bin/shoal-python bindings/python/samples/headless_match.py --network memory   # in-process, deterministic
 
 Each peer has its own copy of shoal-lan-match's arena and its own transport: ENet on loopback
 with the seeded link conditioner, or the in-process MemoryNetwork driven on a fake clock. Bots
@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -109,7 +110,20 @@ class Match:
         raise RuntimeError(f"the peers did not reach frame {frame}: at {[p.frame for p in self.peers]}")
 
 
-def verdict(match: Match) -> bool:
+@dataclass
+class Verdict:
+    frame: int             # the frame compared
+    at_rest: bool          # every peer saw every body at rest there
+    lost: int              # states some peer did not hold
+    differing: list[int]   # bodies whose states are not the same bits on every peer
+    owners_agree: bool     # every peer names the same owner for every body, a live one
+
+    @property
+    def consistent(self) -> bool:
+        return self.lost == 0 and not self.differing and self.owners_agree
+
+
+def verdict(match: Match) -> Verdict:
     """Compares every peer's states of one frame, as shoal-lan-match's verdict does: the first
     whole second from the comparison frame on where every peer sees every body at rest."""
     t = match.timeline
@@ -125,36 +139,39 @@ def verdict(match: Match) -> bool:
     owners = [p.owners() for p in match.peers]
     live = set(match.peers[0].peers)
     owners_agree = all(np.array_equal(o, owners[0]) for o in owners) and all(int(o) in live for o in owners[0])
-    at_rest = all(s["at_rest"].all() for s in states)
+    result = Verdict(frame, all(s["at_rest"].all() for s in states), lost, differing, owners_agree)
     positions = np.stack([s["position"] for s in states])
     spread = float(np.max(np.linalg.norm(positions - positions[0], axis=2))) if lost == 0 else float("nan")
-    stats = [p.stats() for p in match.peers]
     print(f"{len(match.peers)} peers, {len(states[0])} bodies compared at frame {frame} "
-          f"({'all at rest' if at_rest else 'some still moving'}); network {match.args.network}, "
+          f"({'all at rest' if result.at_rest else 'some still moving'}); network {match.args.network}, "
           f"{match.args.loss * 100:g}% loss, {match.args.latency_ms:g} ms")
-    for p, s in zip(match.peers, stats):
+    for p in match.peers:
+        s = p.stats()
         print(f"  peer {p.id}: frame {s.frame}, {s.overrides} overrides, {s.catchup_frames} frames caught up, "
               f"{s.ownership_changes} ownership changes, owns {s.owned_objects}")
-    consistent = lost == 0 and not differing and owners_agree
     print(f"largest position difference {spread:.6f} m; {len(differing)} bodies differ in bits; {lost} states lost; "
           f"owners {'agree, all live' if owners_agree else 'DISAGREE or are gone'}")
     for body in differing[:5]:
         print(f"  body {body} (object {int(states[0]['id'][body])}): " +
               " | ".join(f"{tuple(float(v) for v in s['position'][body])}{' rest' if s['at_rest'][body] else ''}"
                          for s in states))
-    print("CONSISTENT: the same bits on every peer, nothing lost" if consistent else "NOT CONSISTENT")
-    return consistent
+    print("CONSISTENT: the same bits on every peer, nothing lost" if result.consistent else "NOT CONSISTENT")
+    return result
+
+
+def play(match: Match) -> Verdict:
+    """Hosts, joins every other peer, plays and settles; the verdict."""
+    match.peers[0].host()
+    for peer in match.peers[1:]:
+        peer.join(match.peers[0].address)
+    match.run_until(0, 20)
+    return verdict(match)
 
 
 def main() -> int:
-    args = parse_arguments(sys.argv[1:])
-    match = Match(args)
+    match = Match(parse_arguments(sys.argv[1:]))
     try:
-        match.peers[0].host()
-        for peer in match.peers[1:]:
-            peer.join(match.peers[0].address)
-        match.run_until(0, 20)
-        return 0 if verdict(match) else 1
+        return 0 if play(match).consistent else 1
     finally:
         match.close()
 
