@@ -128,3 +128,36 @@ def test_the_reader_sees_peers_methods():
     assert {"host", "join", "update", "update_at", "poll_event", "spawn", "diagnose", "set_conditions"} <= members
     assert "impl_" not in members and "Impl" not in members and "Peer" not in members
     assert {"position", "orientation", "at_rest"} <= public_members("state.hpp", "ObjectState")
+
+
+def stub_names() -> dict[str, set[str]]:
+    """The type stubs' top-level names, each with the names its class body defines."""
+    import ast
+    import pathlib
+    stubs = pathlib.Path(shoal.__file__).with_name("__init__.pyi")
+    tree = ast.parse(stubs.read_text())
+    names: dict[str, set[str]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            names[node.name] = {getattr(n, "name", None) or getattr(getattr(n, "target", None), "id", None)
+                                for n in node.body} - {None}
+        elif isinstance(node, (ast.FunctionDef, ast.AnnAssign, ast.Assign)):
+            target = node.name if isinstance(node, ast.FunctionDef) else (
+                node.target.id if isinstance(node, ast.AnnAssign) else node.targets[0].id)
+            names[target] = set()
+    return names
+
+
+def test_the_type_stubs_name_everything_the_module_has():
+    stubs = stub_names()
+    missing = sorted(name for name in shoal.__all__ if name not in stubs)
+    assert not missing, f"shoal/__init__.pyi lacks {missing}"
+    extra = sorted(name for name in stubs if not hasattr(shoal, name) and name != "Buffer")
+    assert not extra, f"shoal/__init__.pyi names what the module lacks: {extra}"
+    for name, members in stubs.items():
+        cls = getattr(shoal, name, None)
+        if not isinstance(cls, type) or issubclass(cls, BaseException):
+            continue
+        public = {m for m in vars(cls) if not m.startswith("_")} - set(getattr(cls, "__members__", {}))
+        lacking = sorted(public - members)
+        assert not lacking, f"the stub of {name} lacks {lacking}"

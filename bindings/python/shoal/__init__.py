@@ -17,6 +17,7 @@ from __future__ import annotations
 from . import _shoal
 from ._shoal import *  # noqa: F401,F403  (the API; __all__ below lists it)
 from ._shoal import Transport, TransportConfig, Credentials, make_enet_transport
+from ._shoal import _bench  # noqa: F401  (C++ reference loops for bindings/python/bench)
 
 __version__: str = _shoal.version()
 
