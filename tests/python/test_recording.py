@@ -47,6 +47,10 @@ def test_a_replay_session_goes_one_update_at_a_time(recordings):
         times.append(now_us)
     assert session.report().identical and times == sorted(times) and len(times) == session.report().updates
     assert session.peer.in_match and len(session.peer.states()) == 15
+    with pytest.raises(shoal.StateError, match="update: this peer is replayed: its replay drives it"):
+        session.peer.update()  # the replay decides every update, input and event of its peer
+    with pytest.raises(shoal.StateError, match="events: this peer is replayed"):
+        session.peer.events()
     with pytest.raises(shoal.InvalidArgument, match="not the recorded world|world"):
         shoal.ReplaySession(replay, Arena(3, 11).build())  # another world is refused
 

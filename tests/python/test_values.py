@@ -60,6 +60,11 @@ def test_errors_form_one_family_under_shoal_error():
         shoal.Replay("/nonexistent.shoalrec")
 
 
+def test_a_peer_needs_a_simulation():
+    with pytest.raises(TypeError, match="expected a shoal.Simulation .* got list"):
+        shoal.Peer(shoal.PeerConfig(), [], shoal.MemoryNetwork().endpoint())
+
+
 def test_a_transport_given_to_a_peer_belongs_to_it():
     world = shoal.ReferencePhysics()
     world.add_sphere(1, 0.5, 1.0)

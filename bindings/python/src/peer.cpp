@@ -21,6 +21,10 @@ std::vector<ObjectId> fixed_body_ids(const Simulation& simulation) {
 
 PeerHandle::PeerHandle(const PeerConfig& config, py::object simulation, TransportHandle& transport)
     : simulation_(std::move(simulation)) {
+  if (!py::isinstance<Simulation>(simulation_)) {
+    throw py::type_error("shoal.Peer: expected a shoal.Simulation (ReferencePhysics, or a subclass of Simulation), got " +
+                         std::string(py::str(simulation_.get_type().attr("__name__"))));
+  }
   Simulation& world = simulation_.cast<Simulation&>();
   body_ids_ = fixed_body_ids(world);
   owned_ = std::make_unique<Peer>(config, world, transport.take("a shoal.Peer"));
@@ -50,10 +54,18 @@ std::unique_lock<std::recursive_mutex> PeerHandle::wait_for_call() {
 
 Peer& PeerHandle::peer() const {
   if (peer_ == nullptr) {
-    throw std::logic_error(borrowed_ ? "shoal.Peer: this replayed peer is gone (its replay moved on or ended)"
+    throw std::logic_error(borrowed_ ? "shoal.Peer: this replayed peer is gone (its replay ended, or it was a callback's)"
                                      : "shoal.Peer: the peer is closed (it left the match)");
   }
   return *peer_;
+}
+
+Peer& PeerHandle::peer_to_drive(const char* call) const {
+  Peer& p = peer();
+  if (borrowed_) {
+    throw std::logic_error(std::string("shoal.Peer.") + call + ": this peer is replayed: its replay drives it, Python reads it");
+  }
+  return p;
 }
 
 void PeerHandle::close() {
@@ -82,12 +94,19 @@ auto with_peer(PeerHandle& h, Call&& call) {
   return call(h.peer());
 }
 
+// A call that changes what the peer does (not for a replayed peer), keeping the GIL.
+template <class Call>
+auto driving(PeerHandle& h, const char* name, Call&& call) {
+  const auto lock = h.lock_for_call();
+  return call(h.peer_to_drive(name));
+}
+
 // A call that may block or run the simulation: without the GIL, under the peer's lock.
 template <class Call>
-void without_gil(PeerHandle& h, Call&& call) {
+void without_gil(PeerHandle& h, const char* name, Call&& call) {
   py::gil_scoped_release release;
   const auto lock = h.wait_for_call();
-  call(h.peer());
+  call(h.peer_to_drive(name));
 }
 
 py::array states_now(PeerHandle& h, const py::object& ids_arg) {
@@ -132,7 +151,7 @@ py::array_t<std::uint16_t> owners_now(PeerHandle& h, const py::object& ids_arg) 
 
 py::list take_events(PeerHandle& h) {
   py::list events;
-  with_peer(h, [&](Peer& p) {
+  driving(h, "events", [&](Peer& p) {
     for (Event e; p.poll_event(e);) events.append(std::move(e));
   });
   return events;
@@ -150,8 +169,8 @@ void bind_peer(py::module_& m) {
            }),
            "config"_a, "simulation"_a, "transport"_a,
            "Raises InvalidArgument naming the field when the config is wrong (the transport is closed then).")
-      .def("host", [](PeerHandle& h) { with_peer(h, [](Peer& p) { p.host(); }); }, "Starts a match as its host (peer 0).")
-      .def("join", [](PeerHandle& h, const Address& host) { with_peer(h, [&](Peer& p) { p.join(host); }); }, "host"_a,
+      .def("host", [](PeerHandle& h) { driving(h, "host", [](Peer& p) { p.host(); }); }, "Starts a match as its host (peer 0).")
+      .def("join", [](PeerHandle& h, const Address& host) { driving(h, "join", [&](Peer& p) { p.join(host); }); }, "host"_a,
            "Joins the match hosted at `host` (an Address, a (host, port) pair or 'host:port').")
       .def("record", [](PeerHandle& h, const std::string& path, const py::object& world) {
              const std::vector<std::uint8_t> bytes = bytes_of(world);
@@ -159,18 +178,18 @@ void bind_peer(py::module_& m) {
            },
            "path"_a, "world"_a = py::bytes(),
            "Records everything that reaches this peer to `path` (before host() or join()), for Replay.")
-      .def("leave", [](PeerHandle& h) { without_gil(h, [](Peer& p) { p.leave(); }); },
+      .def("leave", [](PeerHandle& h) { without_gil(h, "leave", [](Peer& p) { p.leave(); }); },
            "Leaves the match gracefully (blocks up to 250 ms, without the GIL).")
-      .def("set_controlled", [](PeerHandle& h, ObjectId object) { with_peer(h, [&](Peer& p) { p.set_controlled(object); }); },
+      .def("set_controlled", [](PeerHandle& h, ObjectId object) { driving(h, "set_controlled", [&](Peer& p) { p.set_controlled(object); }); },
            "object"_a, "The object the local player drives.")
-      .def("set_input", [](PeerHandle& h, const Input& input) { with_peer(h, [&](Peer& p) { p.set_input(input); }); },
+      .def("set_input", [](PeerHandle& h, const Input& input) { driving(h, "set_input", [&](Peer& p) { p.set_input(input); }); },
            "input"_a, "Input for the frames simulated from now on, until changed.")
-      .def("update", [](PeerHandle& h) { without_gil(h, [](Peer& p) { p.update(); }); },
+      .def("update", [](PeerHandle& h) { without_gil(h, "update", [](Peer& p) { p.update(); }); },
            "Runs the frames due by the steady clock, then refreshes visual states (without the GIL).")
-      .def("update_at", [](PeerHandle& h, std::int64_t now_us) { without_gil(h, [&](Peer& p) { p.update_at(now_us); }); },
+      .def("update_at", [](PeerHandle& h, std::int64_t now_us) { without_gil(h, "update_at", [&](Peer& p) { p.update_at(now_us); }); },
            "now_us"_a, "The same at an explicit time (microseconds on any monotonic clock): tests and replays.")
       .def("poll_event", [](PeerHandle& h) -> std::optional<Event> {
-             return with_peer(h, [](Peer& p) -> std::optional<Event> {
+             return driving(h, "poll_event", [](Peer& p) -> std::optional<Event> {
                Event e;
                if (!p.poll_event(e)) return std::nullopt;
                return e;
@@ -178,18 +197,18 @@ void bind_peer(py::module_& m) {
            },
            "The next event, or None.")
       .def("events", &take_events, "Every event waiting, oldest first (a list: `for event in peer.events():`).")
-      .def("wait", [](PeerHandle& h, int timeout_ms) { without_gil(h, [&](Peer& p) { p.wait(timeout_ms); }); },
+      .def("wait", [](PeerHandle& h, int timeout_ms) { without_gil(h, "wait", [&](Peer& p) { p.wait(timeout_ms); }); },
            "timeout_ms"_a, "Blocks (without the GIL) until traffic arrives or timeout_ms pass.")
       .def("spawn", [](PeerHandle& h, std::uint16_t type, const ObjectState& state, const py::object& spawn_bytes) {
              const std::vector<std::uint8_t> bytes = bytes_of(spawn_bytes);
-             return with_peer(h, [&](Peer& p) { return p.spawn(type, state, bytes); });
+             return driving(h, "spawn", [&](Peer& p) { return p.spawn(type, state, bytes); });
            },
            "type"_a, "state"_a, "spawn_bytes"_a = py::bytes(), "Spawns an object of game-defined type; returns its id.")
-      .def("remove", [](PeerHandle& h, ObjectId object) { with_peer(h, [&](Peer& p) { p.remove(object); }); }, "object"_a,
+      .def("remove", [](PeerHandle& h, ObjectId object) { driving(h, "remove", [&](Peer& p) { p.remove(object); }); }, "object"_a,
            "Removes a spawned object this peer owns, on every peer.")
       .def("send_message", [](PeerHandle& h, PeerId to, const py::object& data, Delivery delivery, Frame frame) {
              const std::vector<std::uint8_t> bytes = bytes_of(data);
-             return with_peer(h, [&](Peer& p) { return p.send_message(to, bytes, delivery, frame); });
+             return driving(h, "send_message", [&](Peer& p) { return p.send_message(to, bytes, delivery, frame); });
            },
            "to"_a, "data"_a, "delivery"_a = Delivery::reliable, "frame"_a = kNoFrame,
            "Sends a game message to peer `to` (NO_PEER: every other peer); False when over this peer's rate.")
@@ -230,7 +249,7 @@ void bind_peer(py::module_& m) {
       .def_property_readonly("address", [](PeerHandle& h) { return with_peer(h, [](const Peer& p) { return p.address(); }); },
                              "where other peers reach this one")
       .def("set_conditions", [](PeerHandle& h, const ConditionerConfig& c) {
-             with_peer(h, [&](Peer& p) { p.set_conditions(c); });
+             driving(h, "set_conditions", [&](Peer& p) { p.set_conditions(c); });
            },
            "conditions"_a, "Changes the transport's simulated network at run time.")
       // Many objects at once, as numpy arrays (STATE_DTYPE, VISUAL_DTYPE): ids default to every

@@ -23,8 +23,9 @@ class TransportHandle;
 class PeerHandle {
  public:
   PeerHandle(const PeerConfig& config, py::object simulation, TransportHandle& transport);
-  /// A peer owned elsewhere (a replay's), readable until invalidate().
-  PeerHandle(Peer& borrowed, std::vector<ObjectId> body_ids);
+  /// A peer a replay drives, readable until invalidate(); the calls that would change what it
+  /// does (update, set_input, poll_event...) raise StateError.
+  PeerHandle(Peer& replayed, std::vector<ObjectId> body_ids);
   ~PeerHandle();
   PeerHandle(const PeerHandle&) = delete;
   PeerHandle& operator=(const PeerHandle&) = delete;
@@ -36,6 +37,8 @@ class PeerHandle {
   std::unique_lock<std::recursive_mutex> wait_for_call();
   /// The peer, checked open; only with a lock from above.
   Peer& peer() const;
+  /// The same for a call that changes what the peer does: StateError for a replayed peer.
+  Peer& peer_to_drive(const char* call) const;
 
   /// The simulation's fixed bodies (every body but the spawn slots), in its order.
   const std::vector<ObjectId>& body_ids() const { return body_ids_; }
