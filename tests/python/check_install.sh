@@ -16,7 +16,10 @@ done
 ls "$site"/shoal/_shoal*.so >/dev/null
 # In the sanitizer build the installed module needs the sanitizer runtime first, as in the tree.
 preload=$(sed -n 's/^preload="\(.*\)"$/\1/p' "$build_dir/bin/shoal-python")
-env ${preload:+LD_PRELOAD=$preload ASAN_OPTIONS=detect_leaks=0} PYTHONPATH="$site" "$python" -c "
+if [ -n "$preload" ]; then
+  export LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0
+fi
+PYTHONPATH="$site" "$python" -c "
 import shoal, sys
 assert shoal.__file__.startswith('$site'), shoal.__file__
 world = shoal.ReferencePhysics()
@@ -31,6 +34,7 @@ case "$install_dir" in
   /*) default_site=$install_dir ;;
   *) default_site=/usr/local/$install_dir ;;
 esac
+unset LD_PRELOAD
 "$python" -c "import sys; sys.exit(0 if '$default_site' in sys.path else 1)" || {
   echo "$default_site is not on $python's path: cmake --install with the default prefix would not reach it" >&2
   exit 1
