@@ -95,7 +95,8 @@ def python_run(replay: shoal.Replay, arena: Arena) -> float:
 
 
 def bulk_reads(replay: shoal.Replay, arena: Arena, repeats: int) -> dict[str, float]:
-    """Medians, in microseconds, of reading every body at once, and one by one from Python."""
+    """Medians, in microseconds, of reading every body at once, and one by one from Python; and
+    the mean of an update() call with nothing to do."""
     session = shoal.ReplaySession(replay, arena.build())
     for now_us in session:
         session.update()
@@ -110,7 +111,16 @@ def bulk_reads(replay: shoal.Replay, arena: Arena, repeats: int) -> dict[str, fl
             samples.append(time.perf_counter_ns() - start)
         return statistics.median(samples) / 1000
 
+    # The module's own cost of one update() call, apart from the update's work: the same path
+    # (the call, the GIL released and taken back, the peer's lock) into a C++ call that returns
+    # at once, as ReplaySession.update() does once the recording has ended.
+    calls = 10_000
+    start = time.perf_counter_ns()
+    for _ in range(calls):
+        session.update()
+    call_ns = (time.perf_counter_ns() - start) / calls
     return {
+        "update() call, nothing to do": call_ns / 1000,
         "states()": median_us(peer.states),
         "visuals()": median_us(peer.visuals),
         "owners()": median_us(peer.owners),
@@ -149,6 +159,8 @@ def main() -> int:
               f"({(ratio - 1) * 100:+.1f}%: {'within' if ratio <= 1.05 else 'MORE than'} 5%)")
         reads = bulk_reads(replay, arena, repeats=200)
     bodies = args.objects + args.peers
+    print(f"the module's own cost of one update() call (10,000 calls into a C++ update with nothing to do): "
+          f"{reads.pop('update() call, nothing to do') * 1000:.0f} ns")
     print(f"bulk reads of {bodies} bodies (median of 200):")
     for name, us in reads.items():
         print(f"  {name:<28} {us:>9.1f} us")
