@@ -17,11 +17,13 @@ class Stamps:
     def __init__(self):
         self.times: list[int] = []
         self.running = True
+        self.started = threading.Event()
         self.thread = threading.Thread(target=self.loop, daemon=True)
 
     def loop(self):
         while self.running:
             self.times.append(time.perf_counter_ns())
+            self.started.set()
             time.sleep(0.0002)
 
     def __enter__(self):
@@ -30,7 +32,7 @@ class Stamps:
         self.interval = sys.getswitchinterval()
         sys.setswitchinterval(5.0)
         self.thread.start()
-        time.sleep(0.01)
+        assert self.started.wait(10), "the other thread never ran"
         return self
 
     def __exit__(self, *exc):
