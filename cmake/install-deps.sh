@@ -31,6 +31,11 @@ packages=(
   libclang-rt-14-dev  # libFuzzer and the sanitizers' runtimes for clang-14
   doxygen       # the API reference and guides (cmake --build build --target docs, tests/docs)
   chromium      # tests/docs opens every page headless; the test skips without it
+  python3-dev   # the Python module shoal (bindings/python): Debian's Python and its headers
+  pybind11-dev  # ... built with pybind11
+  python3-numpy # ... its bulk reads are numpy arrays
+  python3-pytest      # tests/python
+  python3-matplotlib  # the divergence plot sample (optional: its test skips without it)
 )
 
 # The C# binding's reference assemblies from NuGet, once per machine (where dotnet is installed).
