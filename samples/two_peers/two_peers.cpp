@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: MIT
-// shoal-two-peers: the smallest complete Shoal game. Two players, one on each machine, push
-// their balls through one shared row of crates. The host invites the joiner with a file:
-//   machine A (say 192.168.1.20):  shoal-two-peers host 40000 invitation.txt
-//   machine B, given that file:    shoal-two-peers join 192.168.1.20:40000 invitation.txt
-// In a window (SDL2) the arrow keys push your ball. With --no-window, or without a display,
-// your ball circles by itself for --seconds (10); then the program says how far the other
-// player's ball got here and exits 0 if it moved. two_peers.c is the same program in C.
+// shoal-two-peers: the smallest complete Shoal game, the README's Quickstart. Two players, one
+// on each machine, push their balls through a shared row of crates; the host invites the
+// joiner with a file. In a window (SDL2) the arrow keys push your ball. With --no-window, or
+// without a display, it circles by itself for --seconds (10); then the program says how far
+// the other player's ball got here, and exits 0 if it moved. two_peers.c is the same in C.
 #define SDL_MAIN_HANDLED
 #include <SDL.h>
 
@@ -83,12 +81,6 @@ struct Screen {
   float moved = 0;  // how far the other player's ball got from where it started, as seen here
 };
 
-shoal::ObjectState at(float x, float y, float z) {  // still, upright, at (x, y, z)
-  shoal::ObjectState state;
-  state.position = {x, y, z};
-  return state;
-}
-
 void tell(const shoal::Event& e) {
   if (e.kind == shoal::EventKind::joined_match) std::printf("joined the match as peer %d\n", e.peer);
   if (e.kind == shoal::EventKind::peer_joined) std::printf("peer %d joined\n", e.peer);
@@ -126,6 +118,7 @@ int main(int argc, char** argv) {
     transport.security.credentials = *credentials;
   }
   shoal::ReferencePhysics physics({});  // the same world, built the same way, on every peer
+  const auto at = [](float x, float y, float z) { shoal::ObjectState s; s.position = {x, y, z}; return s; };
   physics.add_sphere(1, 0.5f, 2.0f, at(-4, 0.5f, 0));  // the host's ball
   physics.add_sphere(2, 0.5f, 2.0f, at(4, 0.5f, 0));   // the joiner's
   shoal::ObjectId crate = 100;

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # check_references.sh ROOT: fails on any text in the tree that points a reader at something
-# outside the repository that they cannot open: an issue by number ("issue 34", "issues 33 and
-# 34", "#34" after "issue"), a numbered design document ("document 001", "document-000-style"),
-# or notes kept beside the project (shared/design, shared/seeds, NOTES.md, ARCHITECTURE.md,
-# PLATFORM.md). Every file git tracks is read (README, CHANGELOG, docs, code, comments, tests,
-# samples), binary ones left out; outside a git checkout, every file but build trees.
+# outside the repository that they cannot open: an issue by its number (or "the issue" that
+# asked or said something), a design document by its number, or the notes kept beside the
+# project (the shared design and seed folders, the notes, architecture and platform files
+# there). Every file git tracks is read (README, CHANGELOG, docs, code, comments, tests,
+# samples), binary ones left out; outside a git checkout, every file but build trees. The
+# patterns below are written so that this file does not match them.
 # check_references.sh --self-test: the check must fail on each kind of reference (planted in a
-# scratch tree, since this tree may hold none).
+# scratch tree, since this tree holds none).
 set -euo pipefail
 
-# Extended regular expressions, case-insensitive unless marked. Written so that this file
-# does not match them itself.
+# Extended regular expressions, case-insensitive unless marked.
 patterns_ci=(
   '\bissues? (#|no\.? ?)?[0-9]+'
   '\bissue #[0-9]+'
@@ -50,9 +50,9 @@ if [ "${1:-}" = --self-test ]; then
   status=0
   i=0
   # Each planted line must be found on its own; built from pieces so this file holds none.
-  issue=issue document=document
-  for line in "see $issue 34" "as ${issue}s 33 and 34 ask" "($issue #12)" "the sync-core ${issue}'s scenarios" \
-              "what the $issue asked" "per $document 001" "$document-000-style rules" "/work/shared/""design/x.md" \
+  iw=iss dw=docu
+  for line in "see ${iw}ue 34" "as ${iw}ues 33 and 34 ask" "(${iw}ue #12)" "the sync-core ${iw}ue's scenarios" \
+              "what the ${iw}ue asked" "per ${dw}ment 001" "${dw}ment-000-style rules" "/work/shared/""design/x.md" \
               "seeds/NOTES"".md" "ARCHI""TECTURE.md" "PLAT""FORM.md"; do
     i=$((i + 1))
     mkdir -p "$scratch/$i"
@@ -65,7 +65,7 @@ if [ "${1:-}" = --self-test ]; then
   # And what must pass: ordinary words near these.
   mkdir -p "$scratch/clean"
   printf '%s\n' "the authority issues credentials" "reissue_departed" "docs/architecture.md" \
-    "a known issue with ENet" >"$scratch/clean/notes.md"
+    "a known ${iw}ue with ENet" >"$scratch/clean/text.md"
   if [ -n "$(scan "$scratch/clean")" ]; then
     echo "FAILED: the check flags ordinary text:"
     scan "$scratch/clean"

@@ -6,6 +6,7 @@
 # when the other player's ball moved in its own world, and say that they met.
 set -euo pipefail
 host_program=$1 join_program=$2 work=$3
+source "$(dirname "${BASH_SOURCE[0]}")/verdict.sh"
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
@@ -26,9 +27,5 @@ join_status=$?
 wait "$host_pid"
 host_status=$?
 set -e
-echo "== host ($host_status)"; cat host.log
-echo "== joiner ($join_status)"; cat join.log
-[ "$host_status" -eq 0 ] && [ "$join_status" -eq 0 ] || { echo "FAILED: a peer did not see the other's ball move"; exit 1; }
-grep -q "^peer 1 joined" host.log || { echo "FAILED: the host never saw the joiner join"; exit 1; }
-grep -q "^joined the match as peer 1" join.log || { echo "FAILED: the joiner never joined"; exit 1; }
+judge "$host_status" "$join_status"
 echo "OK: both peers met and each saw the other's ball move"

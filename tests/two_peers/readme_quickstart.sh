@@ -9,6 +9,7 @@
 set -euo pipefail
 readme=$1 bin_dir=$2
 source "$(dirname "${BASH_SOURCE[0]}")/../netns.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/verdict.sh"
 
 # The sh blocks of the README's "## Quickstart" section: their command lines, comments left out.
 commands=$(awk '/^## Quickstart/ { section = 1; next } /^## / { section = 0 }
@@ -61,9 +62,6 @@ wait "$host_pid"
 host_status=$?
 host_pid=""
 set -e
-echo "== host on $host_address ($host_status)"; cat host.log
-echo "== joiner on $joiner_address ($join_status)"; cat join.log
-[ "$host_status" -eq 0 ] && [ "$join_status" -eq 0 ] || { echo "FAILED: a peer did not see the other's ball move"; exit 1; }
-grep -q "^peer 1 joined" host.log || { echo "FAILED: the host never saw the joiner join"; exit 1; }
-grep -q "^joined the match as peer 1" join.log || { echo "FAILED: the joiner never joined"; exit 1; }
+echo "host on $host_address, joiner on $joiner_address"
+judge "$host_status" "$join_status"
 echo "OK: the Quickstart as written: a host on $host_address joined from $joiner_address"
