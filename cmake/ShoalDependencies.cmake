@@ -2,7 +2,7 @@
 # Where Shoal's dependencies come from. Every build names them the same way: shoal_dep::enet,
 # shoal_dep::sodium, fmt::fmt, cereal::cereal, doctest::doctest (and doctest_DIR for its CMake
 # helpers).
-#   - By default, from the system's packages (Debian: cmake/install-deps.sh installs them);
+#   - By default, from the system's packages (Debian: cmake/install-deps.sh match installs them);
 #     nothing is downloaded at build time.
 #   - With SHOAL_DEPENDENCIES_FROM_SOURCE (on by default for a Windows target, where no package
 #     exists): built from source trees, cmake/ShoalSourceDependencies.cmake.
@@ -23,7 +23,7 @@ endif()
 
 if(NOT PKG_CONFIG_FOUND)
   message(FATAL_ERROR "pkg-config not found: it finds ENet and libsodium (Debian: apt-get install pkg-config, "
-                      "or bash cmake/install-deps.sh), or build them from source: -DSHOAL_DEPENDENCIES_FROM_SOURCE=ON")
+                      "or bash cmake/install-deps.sh match), or build them from source: -DSHOAL_DEPENDENCIES_FROM_SOURCE=ON")
 endif()
 pkg_check_modules(ENET REQUIRED IMPORTED_TARGET GLOBAL libenet)
 pkg_check_modules(SODIUM REQUIRED IMPORTED_TARGET GLOBAL libsodium)  # secure links (sdk/src/security)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Cross-compiling Shoal for 64-bit Windows with Debian's mingw-w64 (cmake --preset windows-mingw;
-# cmake/install-deps.sh --windows installs the compilers and wine). The posix thread model
+# cmake/install-deps.sh windows installs the compilers and wine). The posix thread model
 # (g++-mingw-w64-x86-64-posix): with GCC 12, only it gives libstdc++ std::thread and std::mutex.
 set(CMAKE_SYSTEM_NAME Windows)
 set(CMAKE_SYSTEM_PROCESSOR x86_64)

@@ -71,6 +71,8 @@ std::pair<int, std::vector<std::string>> parse_peer_command(std::string_view fla
 const char* usage_text() {
   return R"(usage: shoal-lan-match [flags]            launch a match of N peer processes and report
        shoal-lan-match --peer [flags]     run one peer (hosts, or finds a host by LAN discovery)
+Every peer binds 127.0.0.1 (Shoal's default), so a match stays on this machine; to play
+across a LAN, see shoal-two-peers (the README's Quickstart) or shoal-arena --host.
 
 match:
   --peers N             peers, 1..16 (default 4)

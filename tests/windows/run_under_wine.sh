@@ -18,9 +18,9 @@ skip() {
 }
 
 command -v x86_64-w64-mingw32-g++-posix > /dev/null ||
-  skip "no mingw-w64 cross compiler (bash cmake/install-deps.sh --windows installs it)"
+  skip "no mingw-w64 cross compiler (bash cmake/install-deps.sh windows installs it)"
 wine=$(command -v wine64 || ls /usr/lib/wine/wine64 2> /dev/null || command -v wine) ||
-  skip "no wine (bash cmake/install-deps.sh --windows installs it)"
+  skip "no wine (bash cmake/install-deps.sh windows installs it)"
 [ -f "$build/CMakeCache.txt" ] ||
   skip "no Windows build in $build: configure it with the dependencies' source trees, see README.md, 'Platforms'"
 
