@@ -444,6 +444,30 @@ shoal_stats to_c(const shoal::PeerStats& s) {
   return c;
 }
 
+static_assert(SHOAL_OWNERSHIP_HISTORY == shoal::kOwnershipHistory, "a diagnosis lists every owner change the peer keeps");
+
+shoal_object_diagnosis to_c(const shoal::ObjectDiagnosis& d) {
+  shoal_object_diagnosis c{};
+  c.object = d.object;
+  c.frame = d.frame;
+  c.held = d.held ? 1 : 0;
+  c.confirmed = d.confirmed ? 1 : 0;
+  c.state = to_c(d.state);
+  c.owner = d.owner;
+  c.frozen = d.frozen ? 1 : 0;
+  for (const shoal::OwnershipHistoryEntry& e : d.ownership) {
+    if (c.ownership_count == SHOAL_OWNERSHIP_HISTORY) break;
+    c.ownership[c.ownership_count++] = shoal_ownership_change{e.frame, e.owner, e.author, e.sequence, e.applied_at};
+  }
+  c.last_owner_frame = d.last_owner_frame;
+  c.last_owner_frame_at = d.last_owner_frame_at;
+  c.overrides = d.overrides;
+  c.owner_said = d.owner_said ? 1 : 0;
+  c.owner_said_frame = d.owner_said_frame;
+  c.owner_said_state = to_c(d.owner_said_state);
+  return c;
+}
+
 shoal_remote_stats to_c(const shoal::RemotePeerStats& r) {
   shoal_remote_stats c{};
   c.peer = r.peer;

@@ -142,6 +142,17 @@ int shoal_peer_owner(const shoal_peer* peer, uint32_t object, uint16_t* out_owne
       SHOAL_ERROR_UNKNOWN_OBJECT);
 }
 
+int shoal_peer_diagnose(const shoal_peer* peer, uint32_t object, int32_t frame, shoal_object_diagnosis* out_diagnosis) {
+  return guarded(
+      __func__,
+      [&] {
+        shoal_object_diagnosis& out = require(out_diagnosis, "out_diagnosis");
+        out = shoal_c::to_c(require(peer, "peer").peer->diagnose(object, frame));
+        return SHOAL_OK;
+      },
+      SHOAL_ERROR_UNKNOWN_OBJECT);
+}
+
 int shoal_peer_address(const shoal_peer* peer, shoal_address* out_address) {
   return guarded(__func__, [&] {
     shoal_address& out = require(out_address, "out_address");
@@ -165,6 +176,16 @@ int shoal_peer_game_stats(const shoal_peer* peer, shoal_game_stats* out_stats) {
     out = shoal_game_stats{stats.objects_spawned,   stats.objects_removed,   stats.messages_sent,
                            stats.messages_received, stats.messages_queued,   stats.rest_repairs_requested,
                            stats.pace};
+    return SHOAL_OK;
+  });
+}
+
+int shoal_peer_drops(const shoal_peer* peer, uint64_t* out_counts, uint32_t count) {
+  return guarded(__func__, [&] {
+    const shoal_peer& p = require(peer, "peer");
+    if (count > 0) require(out_counts, "out_counts (with a count above 0)");
+    const shoal::DropCounters dropped = p.peer->stats().dropped;
+    for (uint32_t r = 0; r < count; ++r) out_counts[r] = r < dropped.counts.size() ? dropped.counts[r] : 0;
     return SHOAL_OK;
   });
 }

@@ -37,7 +37,8 @@ constexpr NamedSize kStructSizes[] = {
     SHOAL_C_STRUCT(shoal_transport_callbacks), SHOAL_C_STRUCT(shoal_lan_config), SHOAL_C_STRUCT(shoal_lan_session),
     SHOAL_C_STRUCT(shoal_lan_stats), SHOAL_C_STRUCT(shoal_join_progress), SHOAL_C_STRUCT(shoal_event),
     SHOAL_C_STRUCT(shoal_stats), SHOAL_C_STRUCT(shoal_game_stats), SHOAL_C_STRUCT(shoal_remote_stats),
-    SHOAL_C_STRUCT(shoal_spawned_object), SHOAL_C_STRUCT(shoal_box2d_config), SHOAL_C_STRUCT(shoal_bullet_config),
+    SHOAL_C_STRUCT(shoal_spawned_object), SHOAL_C_STRUCT(shoal_ownership_change),
+    SHOAL_C_STRUCT(shoal_object_diagnosis), SHOAL_C_STRUCT(shoal_box2d_config), SHOAL_C_STRUCT(shoal_bullet_config),
 };
 #undef SHOAL_C_STRUCT
 

@@ -10,7 +10,6 @@
 """
 from __future__ import annotations
 
-import ctypes
 import math
 import random
 from dataclasses import dataclass
@@ -27,13 +26,25 @@ OBJECT_SIZE = _f32(0.4)  # sphere radius, box half edge (m)
 BALL_RADIUS = _f32(0.5)
 MARGIN = _f32(5)         # room between the grid and the walls (m)
 
-# The ring's angles go through the C library's single-precision cosf and sinf, as arena.cpp's
-# std::cos(float) does: Python's and numpy's own differ from them in the last bit at some angles,
-# and a ball one bit off is another world.
-_libm = ctypes.CDLL("libm.so.6")
-for _name in ("cosf", "sinf"):
-    getattr(_libm, _name).restype = ctypes.c_float
-    getattr(_libm, _name).argtypes = [ctypes.c_float]
+
+def _ring_cos_sin(angle: np.float32) -> tuple[np.float32, np.float32]:
+    """cos and sin of a ring angle (0..2 pi) as arena.cpp computes them, with IEEE arithmetic only
+    (the C libraries' cosf and sinf differ in the last bit between systems, and a ball one bit off
+    is another world): brought within pi/4 of a multiple of pi/2, the Taylor series in double,
+    rounded to float once."""
+    half_pi_high = 1.57079632673412561417e+00  # pi/2 to 33 bits
+    half_pi_low = 6.07710050650619224932e-11   # the rest of pi/2
+    quadrants = round(float(angle) / 1.5707963267948966)  # halves to even, as nearbyint
+    r = (float(angle) - quadrants * half_pi_high) - quadrants * half_pi_low
+    r2 = r * r
+    sine, cosine, sine_term, cosine_term = 0.0, 0.0, r, 1.0
+    for n in range(1, 22, 2):  # r^n / n! and r^(n-1) / (n-1)!
+        sine += sine_term
+        cosine += cosine_term
+        sine_term *= -r2 / ((n + 1) * (n + 2))
+        cosine_term *= -r2 / (n * (n + 1))
+    c, s = {0: (cosine, sine), 1: (-sine, cosine), 2: (-cosine, -sine), 3: (sine, -cosine)}[quadrants & 3]
+    return _f32(c), _f32(s)
 
 
 @dataclass(frozen=True)
@@ -74,8 +85,9 @@ class Arena:
         ring = _f32(self.grid_half_width + MARGIN * _f32(0.5))
         for p in range(self.balls):
             angle = _f32(_f32(6.2831853) * _f32(p)) / _f32(self.balls)
-            x = _f32(_f32(_libm.cosf(float(angle))) * ring)
-            z = _f32(_f32(_libm.sinf(float(angle))) * ring)
+            cosine, sine = _ring_cos_sin(angle)
+            x = _f32(cosine * ring)
+            z = _f32(sine * ring)
             world.add_sphere(FIRST_BALL + p, float(BALL_RADIUS), 2.0,
                              shoal.ObjectState(position=(float(x), float(BALL_RADIUS), float(z))))
         half = self.grid_half_width

@@ -37,7 +37,7 @@
 /** Incremented whenever this header changes: a declaration added (the ABI stays compatible)
  *  or changed. Changes that break the ABI also change libshoal_c's SOVERSION
  *  (SHOAL_C_ABI_VERSION); CHANGELOG.md lists both. */
-#define SHOAL_C_API_VERSION 14
+#define SHOAL_C_API_VERSION 15
 /** The C ABI's version: libshoal_c's SOVERSION. Incremented only when a change breaks programs
  *  built against an older header (a struct's size, a value or a function removed or changed). */
 #define SHOAL_C_ABI_VERSION 3
@@ -69,6 +69,7 @@ extern "C" {
 #define SHOAL_MAX_UNRELIABLE_MESSAGE_BYTES 1192  /**< the most bytes one unreliable game message carries (since version 12) */
 #define SHOAL_MAX_INPUT_BYTES 64       /**< bytes of the game's own input per frame, at most (since version 12) */
 #define SHOAL_MAX_SPAWN_BYTES 64       /**< spawn bytes one spawned object carries, at most (since version 12) */
+#define SHOAL_OWNERSHIP_HISTORY 4      /**< owner changes a shoal_object_diagnosis lists at most (since version 15) */
 
 /** Status codes: SHOAL_OK or one of the negative errors below. */
 typedef enum shoal_error {
@@ -919,6 +920,37 @@ typedef struct shoal_remote_stats {
   float bytes_in_per_s;                /**< bytes from it per second, headers included */
 } shoal_remote_stats;
 
+/** One change of an object's owner, as the peer applied it (shoal::OwnershipHistoryEntry; since
+ *  version 15). */
+typedef struct shoal_ownership_change {
+  int32_t frame;                       /**< the frame from which the new owner's state counts */
+  uint16_t owner;                      /**< the new owner */
+  uint16_t author;                     /**< who made the change (the claimant, or the one handing over) */
+  uint32_t sequence;                   /**< the object's change counter (the higher wins a race) */
+  int32_t applied_at;                  /**< the peer's newest frame when it applied the change */
+} shoal_ownership_change;
+
+/** What a peer knows of one object at one frame (shoal::ObjectDiagnosis; since version 15), for
+ *  finding out why peers disagree on it: its state there, who owns it and since when, whether the
+ *  peer simulates it, and what its owner last said of it. */
+typedef struct shoal_object_diagnosis {
+  uint32_t object;                     /**< the object asked about */
+  int32_t frame;                       /**< the frame asked about */
+  int32_t held;                        /**< 1: that frame is in the peer's history (state is valid) */
+  int32_t confirmed;                   /**< 1: ... and state is its owner's own (not the peer's guess) */
+  shoal_object_state state;            /**< at frame, when held */
+  uint16_t owner;                      /**< its owner now */
+  int32_t frozen;                      /**< 1: left out of the peer's last step (outside its simulated region) */
+  uint32_t ownership_count;            /**< entries of ownership[] in use */
+  shoal_ownership_change ownership[SHOAL_OWNERSHIP_HISTORY]; /**< its last owner changes, oldest first */
+  int32_t last_owner_frame;            /**< the newest frame of it its owner sent that the peer took in (SHOAL_NO_FRAME: none, or the peer owns it) */
+  int32_t last_owner_frame_at;         /**< the peer's newest frame when last_owner_frame arrived */
+  uint64_t overrides;                  /**< owner frames of it that differed from the peer's own */
+  int32_t owner_said;                  /**< 1: owner_said_frame and owner_said_state are valid */
+  int32_t owner_said_frame;            /**< the frame of owner_said_state */
+  shoal_object_state owner_said_state; /**< what its owner last said of it in a snapshot, as received (quantised) */
+} shoal_object_diagnosis;
+
 /** Creates a peer on the reference physics. Always takes `transport`, even on failure (it is
  *  then destroyed): never use it after the call. The world must outlive the peer. */
 SHOAL_C_API int shoal_peer_create_with_world(const shoal_peer_config* config, shoal_world* world,
@@ -1043,11 +1075,19 @@ SHOAL_C_API int shoal_peer_spawned_objects(const shoal_peer* peer, uint32_t* out
  *  SHOAL_ERROR_UNKNOWN_OBJECT for any other id. */
 SHOAL_C_API int shoal_peer_spawned_object(const shoal_peer* peer, uint32_t object, shoal_spawned_object* out_object);
 
+/** What the peer knows of `object` at `frame` (since version 15, shoal::Peer::diagnose): a frame
+ *  outside the history is no error (held = 0). SHOAL_ERROR_UNKNOWN_OBJECT for an id that is no body. */
+SHOAL_C_API int shoal_peer_diagnose(const shoal_peer* peer, uint32_t object, int32_t frame,
+                                    shoal_object_diagnosis* out_diagnosis);
 /** The peer's counters. */
 SHOAL_C_API int shoal_peer_stats(const shoal_peer* peer, shoal_stats* out_stats);
 /** The counters of the game's own spawns, removals and messages, and the match's pace
  *  (since version 13). */
 SHOAL_C_API int shoal_peer_game_stats(const shoal_peer* peer, shoal_game_stats* out_stats);
+/** What the peer dropped of what it received, by reason (since version 15, shoal::PeerStats::dropped):
+ *  writes out_counts[r] for each shoal_drop_reason r below `count` (SHOAL_DROP_REASON_COUNT for
+ *  all; the rest of a longer array becomes 0). */
+SHOAL_C_API int shoal_peer_drops(const shoal_peer* peer, uint64_t* out_counts, uint32_t count);
 /** Remote peer number `index` (0..remote_count-1 of shoal_stats) and its link. */
 SHOAL_C_API int shoal_peer_remote_stats(const shoal_peer* peer, uint32_t index,
                                         shoal_remote_stats* out_stats);

@@ -13,7 +13,7 @@ namespace Shoal
     {
         /// <summary>The SHOAL_C_API_VERSION this binding was written against: the library must be
         /// at this version or later.</summary>
-        public const int ApiVersion = 14;
+        public const int ApiVersion = 15;
         /// <summary>The SHOAL_C_ABI_VERSION this binding was written against: the library's must be
         /// the same.</summary>
         public const int AbiVersion = 3;
@@ -118,6 +118,8 @@ namespace Shoal
             ("shoal_game_stats", Marshal.SizeOf<shoal_game_stats>()),
             ("shoal_remote_stats", Marshal.SizeOf<shoal_remote_stats>()),
             ("shoal_spawned_object", Marshal.SizeOf<shoal_spawned_object>()),
+            ("shoal_ownership_change", Marshal.SizeOf<shoal_ownership_change>()),
+            ("shoal_object_diagnosis", Marshal.SizeOf<shoal_object_diagnosis>()),
             ("shoal_box2d_config", Marshal.SizeOf<shoal_box2d_config>()),
             ("shoal_bullet_config", Marshal.SizeOf<shoal_bullet_config>()),
         };

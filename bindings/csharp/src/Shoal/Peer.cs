@@ -296,6 +296,14 @@ namespace Shoal
             return owner;
         }
 
+        /// <summary>What this peer knows of the object at a frame, for finding out why peers disagree
+        /// on it: a frame outside the history is no error (<see cref="ObjectDiagnosis.Held"/> false).</summary>
+        public ObjectDiagnosis Diagnose(uint id, int frame)
+        {
+            Call(Native.shoal_peer_diagnose(handle, id, frame, out shoal_object_diagnosis d));
+            return new ObjectDiagnosis(d);
+        }
+
         /// <summary>Where other peers reach this one (the actual port when bound to port 0).</summary>
         public Address Address
         {
@@ -335,6 +343,11 @@ namespace Shoal
 
         /// <summary>The counters of the game's spawns, removals and messages, and the match's pace.</summary>
         public GameStats GameStats { get { Call(Native.shoal_peer_game_stats(handle, out shoal_game_stats s)); return new GameStats(s); } }
+
+        /// <summary>What the peer dropped of what it received, by reason: fills <paramref name="counts"/>,
+        /// indexed by <see cref="DropReason"/> (DropReason.Count entries hold them all).</summary>
+        public void ReadDrops(Span<ulong> counts) =>
+            Call(Native.shoal_peer_drops(handle, ref MemoryMarshal.GetReference(counts), (uint)counts.Length));
 
         /// <summary>Remote peer number <paramref name="index"/> (0..Stats.RemoteCount-1) and its link.</summary>
         public RemoteStats RemoteStats(int index)

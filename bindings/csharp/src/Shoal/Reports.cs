@@ -171,6 +171,83 @@ namespace Shoal
         public float BytesInPerS => raw.bytes_in_per_s;
     }
 
+    /// <summary>One change of an object's owner, as the peer applied it (shoal_ownership_change).</summary>
+    public readonly struct OwnershipChange
+    {
+        internal OwnershipChange(in shoal_ownership_change c)
+        {
+            Frame = c.frame; Owner = c.owner; Author = c.author; Sequence = c.sequence; AppliedAt = c.applied_at;
+        }
+
+        /// <summary>The frame from which the new owner's state counts.</summary>
+        public int Frame { get; }
+        /// <summary>The new owner.</summary>
+        public ushort Owner { get; }
+        /// <summary>Who made the change (the claimant, or the one handing over).</summary>
+        public ushort Author { get; }
+        /// <summary>The object's change counter (the higher wins a race).</summary>
+        public uint Sequence { get; }
+        /// <summary>The peer's newest frame when it applied the change.</summary>
+        public int AppliedAt { get; }
+    }
+
+    /// <summary>What a peer knows of one object at one frame (Peer.Diagnose, shoal_object_diagnosis),
+    /// for finding out why peers disagree on it.</summary>
+    public sealed class ObjectDiagnosis
+    {
+        internal unsafe ObjectDiagnosis(in shoal_object_diagnosis d)
+        {
+            Object = d.@object;
+            Frame = d.frame;
+            Held = d.held != 0;
+            Confirmed = d.confirmed != 0;
+            State = d.state;
+            Owner = d.owner;
+            Frozen = d.frozen != 0;
+            var ownership = new OwnershipChange[System.Math.Min(d.ownership_count, (uint)Capacity.OwnershipHistory)];
+            fixed (shoal_ownership_change* first = &d.ownership0)
+            {
+                for (int i = 0; i < ownership.Length; ++i) ownership[i] = new OwnershipChange(first[i]);
+            }
+            Ownership = ownership;
+            LastOwnerFrame = d.last_owner_frame;
+            LastOwnerFrameAt = d.last_owner_frame_at;
+            Overrides = d.overrides;
+            OwnerSaid = d.owner_said != 0;
+            OwnerSaidFrame = d.owner_said_frame;
+            OwnerSaidState = d.owner_said_state;
+        }
+
+        /// <summary>The object asked about.</summary>
+        public uint Object { get; }
+        /// <summary>The frame asked about.</summary>
+        public int Frame { get; }
+        /// <summary>That frame is in the peer's history (<see cref="State"/> is valid).</summary>
+        public bool Held { get; }
+        /// <summary>... and its state there is its owner's own, not the peer's guess.</summary>
+        public bool Confirmed { get; }
+        /// <summary>Its state at <see cref="Frame"/>, when held.</summary>
+        public ObjectState State { get; }
+        /// <summary>Its owner now.</summary>
+        public ushort Owner { get; }
+        /// <summary>Left out of the peer's last step (outside its simulated region).</summary>
+        public bool Frozen { get; }
+        /// <summary>Its last owner changes seen here, oldest first.</summary>
+        public OwnershipChange[] Ownership { get; }
+        /// <summary>The newest frame of it its owner sent that the peer took in (Peer.NoFrame: none, or the peer owns it).</summary>
+        public int LastOwnerFrame { get; }
+        /// <summary>The peer's newest frame when <see cref="LastOwnerFrame"/> arrived.</summary>
+        public int LastOwnerFrameAt { get; }
+        /// <summary>Owner frames of it that differed from the peer's own.</summary>
+        public ulong Overrides { get; }
+        /// <summary><see cref="OwnerSaidFrame"/> and <see cref="OwnerSaidState"/> are valid.</summary>
+        public bool OwnerSaid { get; }
+        /// <summary>The frame of <see cref="OwnerSaidState"/>.</summary>
+        public int OwnerSaidFrame { get; }
+        /// <summary>What its owner last said of it in a snapshot, as received (quantised).</summary>
+        public ObjectState OwnerSaidState { get; }
+    }
+
     /// <summary>A live spawned object (shoal_spawned_object).</summary>
     public sealed class SpawnedObject
     {

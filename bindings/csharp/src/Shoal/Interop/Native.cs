@@ -154,6 +154,8 @@ namespace Shoal.Interop
         [DllImport(Library, CallingConvention = Cdecl)]
         public static extern int shoal_peer_objects(PeerHandle peer, ref uint ids, uint capacity, out uint count);
         [DllImport(Library, CallingConvention = Cdecl)] public static extern int shoal_peer_owner(PeerHandle peer, uint @object, out ushort owner);
+        [DllImport(Library, CallingConvention = Cdecl)]
+        public static extern int shoal_peer_diagnose(PeerHandle peer, uint @object, int frame, out shoal_object_diagnosis diagnosis);
         [DllImport(Library, CallingConvention = Cdecl)] public static extern int shoal_peer_address(PeerHandle peer, out shoal_address address);
         [DllImport(Library, CallingConvention = Cdecl)]
         public static extern int shoal_peer_spawn(PeerHandle peer, ushort type, in ObjectState state, in byte bytes, uint size, out uint @object);
@@ -164,6 +166,8 @@ namespace Shoal.Interop
         public static extern int shoal_peer_spawned_object(PeerHandle peer, uint @object, out shoal_spawned_object spawned);
         [DllImport(Library, CallingConvention = Cdecl)] public static extern int shoal_peer_stats(PeerHandle peer, out shoal_stats stats);
         [DllImport(Library, CallingConvention = Cdecl)] public static extern int shoal_peer_game_stats(PeerHandle peer, out shoal_game_stats stats);
+        [DllImport(Library, CallingConvention = Cdecl)]
+        public static extern int shoal_peer_drops(PeerHandle peer, ref ulong counts, uint count);
         [DllImport(Library, CallingConvention = Cdecl)]
         public static extern int shoal_peer_remote_stats(PeerHandle peer, uint index, out shoal_remote_stats stats);
 

@@ -19,6 +19,7 @@ namespace Shoal.Interop
         public const int LanSession = 65;
         public const int MaxSpawnBytes = 64;
         public const int MaxInputBytes = 64;
+        public const int OwnershipHistory = 4;
     }
 
     [StructLayout(LayoutKind.Sequential)]
@@ -244,6 +245,33 @@ namespace Shoal.Interop
         public int frame;
         public uint byte_count;
         public fixed byte bytes[Capacity.MaxSpawnBytes];
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    internal struct shoal_ownership_change
+    {
+        public int frame;
+        public ushort owner, author;
+        public uint sequence;
+        public int applied_at;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    internal struct shoal_object_diagnosis
+    {
+        public uint @object;
+        public int frame, held, confirmed;
+        public ObjectState state;
+        public ushort owner;
+        public int frozen;
+        public uint ownership_count;
+        // shoal_ownership_change ownership[Capacity.OwnershipHistory]: C# has fixed buffers of
+        // primitive types only, so the four entries are fields in a row (the same layout).
+        public shoal_ownership_change ownership0, ownership1, ownership2, ownership3;
+        public int last_owner_frame, last_owner_frame_at;
+        public ulong overrides;
+        public int owner_said, owner_said_frame;
+        public ObjectState owner_said_state;
     }
 
     [StructLayout(LayoutKind.Sequential)]
