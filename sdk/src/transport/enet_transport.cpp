@@ -7,6 +7,7 @@
 #include <mutex>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -292,11 +293,15 @@ bool EnetTransport::poll(TransportEvent& event) {
     return true;
   }
   if (relay_) relay_->pump();
+  // When wait() has just found ENet's socket empty, a read would only find it empty again:
+  // unless a reliable command awaits its ack (ENet resends and notices silence only in a full
+  // service), this pass sends what is queued and hands out the events ENet holds, unread.
+  const bool quiet = std::exchange(socket_quiet_, false);
   // Each ENet event is consumed; the loop ends when ENet has none left.
   for (;;) {
-    bound_retransmission_timers();
+    const bool awaiting_acks = bound_retransmission_timers();
     ENetEvent raw{};
-    const int result = service(&raw);
+    const int result = quiet && !awaiting_acks ? serve_without_reading(&raw) : service(&raw);
     if (relay_) relay_->pump();  // what ENet just sent leaves (or enters its conditioner) now
     if (result <= 0) {
       finish_pass();
@@ -320,6 +325,13 @@ int EnetTransport::service(ENetEvent* event) {
   servicing = nullptr;
   share_what_was_sent();
   return result;
+}
+
+int EnetTransport::serve_without_reading(ENetEvent* event) {
+  const int queued = enet_host_check_events(host_.get(), event);
+  if (queued != 0) return queued;
+  flush_host();
+  return 0;
 }
 
 void EnetTransport::flush_host() {
@@ -404,7 +416,7 @@ void EnetTransport::punch(const Address& remote) {
   }
 }
 
-void EnetTransport::bound_retransmission_timers() {
+bool EnetTransport::bound_retransmission_timers() {
   // ENet 1.3.17 doubles a reliable command's retransmission timeout on every loss, without
   // limit, and only looks for due commands once the *oldest* one in flight is due. Under
   // heavy loss (30%) that stalls an ordered channel for many seconds behind one unlucky
@@ -423,9 +435,11 @@ void EnetTransport::bound_retransmission_timers() {
   // waited (dropping everything the connector sent meanwhile), until the connector timed out.
   // Until a peer has measured a round trip (ENet assumes 500 ms), its commands are resent
   // every kUnmeasuredRetransmitMs.
+  bool awaiting_acks = false;
   for (std::size_t i = 0; i < host_->peerCount; ++i) {
     ENetPeer* peer = &host_->peers[i];
     if (peer->state == ENET_PEER_STATE_DISCONNECTED || peer->state == ENET_PEER_STATE_ZOMBIE) continue;
+    awaiting_acks = awaiting_acks || !enet_list_empty(&peer->sentReliableCommands);
     const enet_uint32 cap =
         peer->lastReceiveTime == 0
             ? kUnmeasuredRetransmitMs
@@ -438,6 +452,7 @@ void EnetTransport::bound_retransmission_timers() {
     }
     peer->nextTimeout = host_->serviceTime;
   }
+  return awaiting_acks;
 }
 
 void EnetTransport::wait(int timeout_ms) {
@@ -445,6 +460,7 @@ void EnetTransport::wait(int timeout_ms) {
   if (relay_) return relay_->wait(timeout_ms, socket);
   platform::WaitEntry entry{socket};
   platform::wait_readable(std::span(&entry, 1), timeout_ms);
+  socket_quiet_ = !entry.readable;
 }
 
 LinkStats EnetTransport::stats(ConnectionId connection) const {

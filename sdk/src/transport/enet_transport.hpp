@@ -106,7 +106,8 @@ class EnetTransport final : public Transport {
   void configure_peer(_ENetPeer* peer, std::uint32_t timeout_ms) const;
   bool translate(const _ENetEvent& raw, TransportEvent& event);
   const Connection* find(ConnectionId connection) const;
-  void bound_retransmission_timers();
+  /// Returns whether any peer has a reliable command awaiting its ack.
+  bool bound_retransmission_timers();
   /// After the last event of a poll, and after a flush: takes over ENet's datagram totals and
   /// (direct) closes the connections' rate windows that are due.
   void finish_pass();
@@ -119,6 +120,7 @@ class EnetTransport final : public Transport {
   // can send is bracketed, and its datagrams and bytes are shared among the peers it stamped.
   int service(_ENetEvent* event);  ///< enet_host_service, the intercept aimed at this transport
   void flush_host();               ///< enet_host_flush
+  int serve_without_reading(_ENetEvent* event);  ///< ENet's queued events, else a flush
   void mark_before_sending();
   void share_what_was_sent();
   static int intercept(_ENetHost* host, _ENetEvent* event);
@@ -132,6 +134,7 @@ class EnetTransport final : public Transport {
   ConnectionId next_connection_ = 1;
   std::vector<ConnectionId> finished_without_event_;  ///< closed before ENet reported them
   std::vector<std::uint8_t> payload_;  ///< the last message; valid until the next poll
+  bool socket_quiet_ = false;  ///< direct: the last wait() found nothing to read (for one poll)
   std::uint32_t send_mark_ = 0;  ///< the lastSendTime every peer had before the current call
   std::uint32_t sent_packets_mark_ = 0, sent_bytes_mark_ = 0;  ///< ENet's totals then
   Counters counters_;  ///< the transport's own (the relay keeps its punches once conditioned)
