@@ -28,7 +28,16 @@
 
 namespace shoal {
 
+/// How many peers one invitation admits.
+enum class InvitationUse : std::uint8_t {
+  reusable,    ///< whoever holds it, as often as it likes, until it expires or is revoked
+  /// the first peer that joins with it: that peer may rejoin as itself (Peer's own rejoin),
+  /// but no second peer may ever join the session with it (DropReason::invitation_used)
+  single_use,
+};
+
 /// Issues the join tokens of one session: holds its signing key (Ed25519), made at random.
+/// It also revokes them (kick and ban): see revoke().
 class SessionAuthority {
  public:
   /// A fresh authority for `session` (1..64 bytes; std::invalid_argument otherwise).
@@ -38,10 +47,18 @@ class SessionAuthority {
   SessionAuthority& operator=(const SessionAuthority&) = delete;
 
   /// Credentials for one peer, valid from now for `validity`.
-  Credentials invite(std::chrono::seconds validity = std::chrono::hours(12)) const;
+  Credentials invite(std::chrono::seconds validity = std::chrono::hours(12),
+                     InvitationUse use = InvitationUse::reusable) const;
   /// Credentials whose token expires at `expires_unix_s` (in the past too, for tests), and that
   /// name `session` instead of this authority's own when it is given.
-  Credentials invite_until(std::int64_t expires_unix_s, std::string_view session = {}) const;
+  Credentials invite_until(std::int64_t expires_unix_s, std::string_view session = {},
+                           InvitationUse use = InvitationUse::reusable) const;
+  /// Revokes the invitation whose key is `peer_key` (Credentials::peer_key; Peer::kick finds a
+  /// member's): once a member of the session applies it (Peer::revoke), it reaches every
+  /// member, every one closes its links to that peer and refuses it from then on, and the
+  /// revoked peer is told `reason` (at most 200 bytes: it is the peer's to read, and the
+  /// logs'). Throws std::invalid_argument for a longer reason.
+  Revocation revoke(const std::array<std::uint8_t, 32>& peer_key, std::string_view reason) const;
   /// The session this authority signs for.
   const std::string& session() const { return session_; }
   /// Its public key, which every credentials it issues carry.

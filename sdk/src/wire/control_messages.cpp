@@ -102,6 +102,7 @@ std::size_t bytes_remaining(cereal::PortableBinaryInputArchive& archive) {
 constexpr std::size_t kCountBytes = sizeof(std::uint32_t);
 template <class T> constexpr std::size_t min_encoded_size();
 template <> constexpr std::size_t min_encoded_size<Member>() { return 2 + kCountBytes + 2; }
+template <> constexpr std::size_t min_encoded_size<UsedInvitation>() { return 32 + 2; }
 template <> constexpr std::size_t min_encoded_size<OwnershipChange>() { return 4 + 2 + 4 + 2 + 4; }
 template <> constexpr std::size_t min_encoded_size<ObjectHash>() { return 4 + 4; }
 template <> constexpr std::size_t min_encoded_size<BaselineObject>() { return 4 + 13 * 4 + 1 + 1; }
@@ -211,8 +212,12 @@ template <class Archive> void serialize(Archive& a, JoinRequest& m) {
 template <class Archive> void serialize(Archive& a, Member& m) {
   a(m.id, BoundedString{m.host}, m.port);
 }
+template <class Archive> void serialize(Archive& a, UsedInvitation& m) {
+  a(cereal::binary_data(m.key.data(), m.key.size()), m.peer);
+}
 template <class Archive> void serialize(Archive& a, Welcome& m) {
-  a(m.your_id, m.host_frame, BoundedVector<Member>{m.members}, m.default_owner, m.encoding);
+  a(m.your_id, m.host_frame, BoundedVector<Member>{m.members}, m.default_owner, m.encoding,
+    BoundedVector<UsedInvitation>{m.used_invitations});
 }
 template <class Archive> void serialize(Archive& a, Hello& m) {
   a(m.id, BoundedString{m.session}, m.secret, m.encoding);
