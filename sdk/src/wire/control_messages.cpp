@@ -201,7 +201,7 @@ struct BoundedVector {
 
 // Field order here is the wire order; SPEC.md documents it.
 template <class Archive> void serialize(Archive& a, EncodingSettings& m) {
-  a(m.quantize, m.velocities_at_rest, m.delta, m.world_min.x, m.world_min.y, m.world_min.z,
+  a(StrictBool{m.quantize}, StrictBool{m.velocities_at_rest}, StrictBool{m.delta}, m.world_min.x, m.world_min.y, m.world_min.z,
     m.world_max.x, m.world_max.y, m.world_max.z, m.position_units_per_m, m.orientation_bits,
     m.max_linear_speed_mps, m.max_angular_speed_radps, m.velocity_units_per_mps,
     m.max_baseline_age_frames, m.input_bytes, m.max_spawn_bytes);
