@@ -6,8 +6,9 @@
 # targets, then runs each in turn for SECONDS, one process (the machines have two cores and
 # share them: run it under `nice -n 19`), on build/fuzz/corpus/TARGET (new inputs land there)
 # and the seeds of tests/fuzz/corpus/TARGET. Prints per target: executions, executions per
-# second, coverage, and whether it crashed (the input is kept in build/fuzz/crashes/TARGET/).
-# Exit 1 if any did.
+# second (as it ran, and per second of its process's CPU time: what it does alone on a core),
+# coverage, and whether it crashed (the input is kept in build/fuzz/crashes/TARGET/). Exit 1 if
+# any did.
 # RUNS=N runs each target for N executions instead (SECONDS is then ignored). MERGE=1 then adds
 # to tests/fuzz/corpus/TARGET the new inputs that reach new coverage and are at most
 # MERGE_MAX_LEN bytes (default 4096), so the corpus in the repository stays small.
@@ -43,9 +44,10 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 cmake --build "$build" -j2 --target "${targets[@]/#/shoal-fuzz-}"
 
-# record_run TARGET EXECUTIONS PER_SECOND COV FT CRASHED: adds one run to the table's row of
-# TARGET (a new row if it has none). Rows are "| target | executions | exec/s | cov | ft |
-# crashes found | open | runs | first run | last run |", between the table's two markers.
+# record_run TARGET EXECUTIONS PER_CPU_SECOND COV FT CRASHED: adds one run to the table's row
+# of TARGET (a new row if it has none). Rows are "| target | executions | exec/s (per CPU
+# second) | cov | ft | crashes found | open | runs | first run | last run |", between the
+# table's two markers.
 record_run() {
   [ "${TABLE:-1}" = 1 ] && [ -f "$table" ] || return 0
   local today
@@ -72,7 +74,7 @@ record_run() {
 }
 
 status=0
-printf '%-18s %12s %9s %7s %7s  %s\n' target executions exec/s cov ft result
+printf '%-18s %12s %9s %9s %7s %7s  %s\n' target executions exec/s exec/cpu-s cov ft result
 for target in "${targets[@]}"; do
   work=$build/corpus/$target crashes=$build/crashes/$target/ log=$build/logs/$target.log
   mkdir -p "$work" "$crashes" "$(dirname "$log")"
@@ -81,25 +83,37 @@ for target in "${targets[@]}"; do
   # fired on an input that runs in 84 ms alone. -rss_limit_mb bounds memory.
   budget=(-max_total_time="$seconds")
   [ -n "${RUNS:-}" ] && budget=(-runs="$RUNS")
-  # The stateful targets play whole scripts: shorter inputs keep them at >= 1,000 executions a
-  # second (a longer seed is read up to this length: its handshake and first seconds).
-  limits=()
-  case $target in peer | recording) limits=(-max_len=8192) ;; esac
-  "$build/bin/shoal-fuzz-$target" "${budget[@]}" "${limits[@]}" -print_final_stats=1 -timeout=30 \
-    -rss_limit_mb=2048 -artifact_prefix="$crashes" "$work" "$root/tests/fuzz/corpus/$target" >"$log" 2>&1 \
-    || { result="CRASHED (see $log)"; status=1; }
+  # The stateful targets play whole scripts. Shorter inputs (a longer seed is read up to this
+  # length: its handshake and first seconds; a recording cut there replays up to its last whole
+  # record), libFuzzer's plain schedule (its entropic one spent half their time counting the
+  # features of each run) and no allocation stacks kept (ASan still reports the bad access
+  # itself; replay the input to see more) keep them at 1,000 or more executions a second.
+  options=() environment=()
+  case $target in
+    peer | recording | relay_client)
+      options=(-max_len=4096 -entropic=0)
+      environment=(ASAN_OPTIONS=malloc_context_size=0)
+      ;;
+  esac
+  TIMEFORMAT='%U %S'
+  { time env "${environment[@]}" "$build/bin/shoal-fuzz-$target" "${budget[@]}" "${options[@]}" -print_final_stats=1 \
+      -timeout=30 -rss_limit_mb=2048 -artifact_prefix="$crashes" "$work" "$root/tests/fuzz/corpus/$target" \
+      >"$log" 2>&1 || { result="CRASHED (see $log)"; status=1; }; } 2>"$log.cpu"
   executions=$(awk '/stat::number_of_executed_units/ { print $2 }' "$log")
   per_second=$(awk '/stat::average_exec_per_sec/ { print $2 }' "$log")
+  per_cpu_second=$(awk -v n="${executions:-0}" '{ cpu = $1 + $2 } END { if (cpu > 0) printf "%d", n / cpu; else print "-" }' "$log.cpu")
   coverage=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -n 1 || true)
   cov=$(awk '{ print $2 }' <<<"${coverage:-- -- -- --}")
   ft=$(awk '{ print $4 }' <<<"${coverage:-- -- -- --}")
-  printf '%-18s %12s %9s %7s %7s  %s\n' "$target" "${executions:--}" "${per_second:--}" "$cov" "$ft" "$result"
-  record_run "$target" "${executions:-0}" "${per_second:-0}" "$cov" "$ft" "$([ "$result" = ok ] && echo 0 || echo 1)"
+  printf '%-18s %12s %9s %9s %7s %7s  %s\n' "$target" "${executions:--}" "${per_second:--}" "$per_cpu_second" "$cov" \
+    "$ft" "$result"
+  record_run "$target" "${executions:-0}" "${per_cpu_second/-/0}" "$cov" "$ft" "$([ "$result" = ok ] && echo 0 || echo 1)"
   if [ "${MERGE:-0}" = 1 ] && [ "$result" = ok ]; then
     small=$build/small/$target
     rm -rf "$small" && mkdir -p "$small"
     find "$work" -type f -size -"$(( ${MERGE_MAX_LEN:-4096} + 1 ))"c -exec cp -t "$small" {} +
-    "$build/bin/shoal-fuzz-$target" -merge=1 "$root/tests/fuzz/corpus/$target" "$small" >>"$log" 2>&1
+    env "${environment[@]}" "$build/bin/shoal-fuzz-$target" "${options[@]}" -merge=1 "$root/tests/fuzz/corpus/$target" \
+      "$small" >>"$log" 2>&1
   fi
 done
 exit "$status"
