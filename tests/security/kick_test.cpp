@@ -14,6 +14,7 @@
 
 #include "../sync/match_harness.hpp"
 #include "secure_pair.hpp"
+#include "wire/dismissal.hpp"
 
 using namespace shoal;
 using namespace shoal::test;
@@ -68,9 +69,16 @@ struct Newcomer {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// Whether `peer` admitted anyone (a peer_joined event) since the last call.
+bool admitted_anyone(Peer& peer) {
+  bool admitted = false;
+  for (Event e; peer.poll_event(e);) admitted = admitted || e.kind == EventKind::peer_joined;
+  return admitted;
+}
+
 }  // namespace
 
-TEST_CASE("security: a kicked peer is told why, its objects pass on, and it cannot rejoin with its old invitation") {
+TEST_CASE("a kicked peer is told why, its objects pass on, and it cannot rejoin with its old invitation") {
   SecuredMatch m(3, InvitationUse::reusable);
   REQUIRE(m.match.connect(5));
   m.match.enable_bots(3);
@@ -92,8 +100,12 @@ TEST_CASE("security: a kicked peer is told why, its objects pass on, and it cann
     CHECK(m.peer(p).owner(ball) == m.peer(0).owner(ball));
   }
 
-  // It comes back with the same invitation: the host turns it down, saying why.
+  // It comes back with the same invitation: the host turns it down at the handshake, saying
+  // why; its peer never hears of it.
+  admitted_anyone(m.peer(0));
+  admitted_anyone(m.peer(1));
   Newcomer back(m, m.invitations[2], 40, m.peer(0).address());
+  CHECK_FALSE(admitted_anyone(m.peer(0)));
   REQUIRE(back.failed);
   CHECK_FALSE(back.in_match);
   CHECK(back.failed->failure == JoinFailure::refused);
@@ -104,14 +116,39 @@ TEST_CASE("security: a kicked peer is told why, its objects pass on, and it cann
   // member that admits joiners refuses it.
   Newcomer through_member(m, m.invitations[2], 41, m.peer(1).address());
   CHECK_FALSE(through_member.in_match);
+  CHECK_FALSE(admitted_anyone(m.peer(1)));
+  REQUIRE(through_member.failed);
+  CHECK(contains(through_member.failed->reason, "revoked"));
   CHECK(m.peer(1).stats().dropped[DropReason::revoked] >= 1);
 
   // The control: an invitation never revoked still joins the same way.
   Newcomer fresh(m, m.authority.invite(), 42, m.peer(0).address());
   CHECK(fresh.in_match);
+  CHECK(admitted_anyone(m.peer(0)));
 }
 
-TEST_CASE("security: a kick needs the session's own authority and secured links") {
+TEST_CASE("a hello naming a revoked invitation is refused at the handshake, with the reason sealed to it") {
+  MemoryNetwork net(21);
+  const Credentials banned = test_credentials();
+  End host = make_end(net, 1, test_credentials());
+  End joiner = make_end(net, 2, banned);
+  REQUIRE(host.transport->revoke(test_authority().revoke(banned.peer_key(), "griefing")));
+  joiner.transport->connect(host.transport->local_address());
+  REQUIRE(drive(net, host, joiner, [&] { return joiner.saw(TransportEventKind::disconnected); }));
+  CHECK_FALSE(host.saw(TransportEventKind::connected));  // the layers above never heard of it
+  CHECK_FALSE(joiner.saw(TransportEventKind::connected));
+  CHECK(host.dropped(DropReason::revoked) == 1);
+  REQUIRE(joiner.told.size() == 1);  // the dismissal from the refusal frame
+  wire::Dismissal dismissal;
+  REQUIRE(wire::decode(joiner.told.front(), dismissal));
+  CHECK(dismissal.cause == wire::DismissalCause::revoked);
+  CHECK(dismissal.reason == "the session's authority revoked this invitation: griefing");
+  // Another authority's revocation changes nothing.
+  const SessionAuthority stranger(test_authority().session());
+  CHECK_FALSE(host.transport->revoke(stranger.revoke(test_credentials().peer_key(), "not yours")));
+}
+
+TEST_CASE("a kick needs the session's own authority and secured links") {
   SecuredMatch m(2, InvitationUse::reusable);
   REQUIRE(m.match.connect(5));
   const SessionAuthority other("kick-tests");  // the same session name, another key
@@ -125,7 +162,7 @@ TEST_CASE("security: a kick needs the session's own authority and secured links"
   CHECK_THROWS_AS(clear.players[0].peer->kick(1, m.authority, "in the clear"), std::logic_error);
 }
 
-TEST_CASE("security: a single-use invitation admits one peer, never a second one") {
+TEST_CASE("a single-use invitation admits one peer, never a second one") {
   SecuredMatch m(2, InvitationUse::single_use);
   REQUIRE(m.match.connect(5));
   CHECK(m.invitations[1].single_use());
@@ -144,7 +181,7 @@ TEST_CASE("security: a single-use invitation admits one peer, never a second one
   CHECK(second.in_match);
 }
 
-TEST_CASE("security: a peer with a single-use invitation rejoins as itself after its links drop") {
+TEST_CASE("a peer with a single-use invitation rejoins as itself after its links drop") {
   PeerConfig config;
   config.rejoin_grace_ms = 5000;
   SecuredMatch m(2, InvitationUse::single_use, config);

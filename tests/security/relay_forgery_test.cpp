@@ -71,7 +71,7 @@ struct Route {
 
 }  // namespace
 
-TEST_CASE("security: a forged relay close from the path is dropped and the route stays up") {
+TEST_CASE("a forged relay close from the path is dropped and the route stays up") {
   Route r;
   REQUIRE(r.run(10, [&] { return r.a.status().joined && r.b.transport->status().joined; }));
   const ConnectionId b_link = r.b.transport->connect(relay_peer_address(r.a.status().slot));

@@ -88,7 +88,7 @@ const std::string kThis = std::to_string(wire::kProtocolVersion);
 
 }  // namespace
 
-TEST_CASE("security: a peer of an older wire version in the clear gets the version refusal from a secured host") {
+TEST_CASE("a peer of an older wire version in the clear gets the version refusal from a secured host") {
   DropCounters drops;
   const std::optional<Event> failed = join(8, Joiner::clear, &drops);
   REQUIRE(failed);
@@ -98,7 +98,7 @@ TEST_CASE("security: a peer of an older wire version in the clear gets the versi
   CHECK(drops[DropReason::unsupported_version] >= 1);  // its join, and what it sent while the link closed
 }
 
-TEST_CASE("security: a secured peer of an older wire version gets the version refusal too") {
+TEST_CASE("a secured peer of an older wire version gets the version refusal too") {
   const std::optional<Event> failed = join(wire::kProtocolVersion - 1, Joiner::secured);
   REQUIRE(failed);
   CHECK(failed->failure == JoinFailure::incompatible);
@@ -106,7 +106,7 @@ TEST_CASE("security: a secured peer of an older wire version gets the version re
                               std::to_string(wire::kProtocolVersion - 1));
 }
 
-TEST_CASE("security: a peer of this version in the clear is told that the links differ") {
+TEST_CASE("a peer of this version in the clear is told that the links differ") {
   DropCounters drops;
   const std::optional<Event> failed = join(wire::kProtocolVersion, Joiner::clear, &drops);
   REQUIRE(failed);
