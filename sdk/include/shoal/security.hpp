@@ -7,7 +7,12 @@
 // agree on the link's keys; from then on every message is encrypted and authenticated, and one
 // that is forged, tampered with or replayed is dropped and counted (PeerStats::dropped). A
 // connection that presents no valid token within its grace time is closed before the layers
-// above ever hear of it. The bytes and the threat model: sdk/src/wire/SPEC.md, "Secured links".
+// above ever hear of it; one that is refused is told why (sealed to it). Right after each
+// `connected`, a secured transport hands the layer above one message of its own, a link notice
+// (wire kind 12: bytes 'S' 'H', the wire version, 12) naming the other end's invitation, which
+// Peer reads and a program reading the transport itself may skip. The session's authority can
+// revoke an invitation (kick and ban): SessionAuthority::revoke, Peer::kick. The bytes and the
+// threat model: sdk/src/wire/SPEC.md, "Secured links".
 //
 //   shoal::SessionAuthority authority("friday-night");   // on the host
 //   shoal::TransportConfig transport;
