@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "core/random.hpp"
 #include "wire/snapshot_codec.hpp"
@@ -170,6 +171,36 @@ TEST_CASE("snapshot: raw floats and acks round-trip") {
   REQUIRE(encode(ack, bytes));
   REQUIRE(decode(bytes, ack_back));
   CHECK(ack_back == ack);
+}
+
+TEST_CASE("snapshot: an input whose frame would fall outside the frame range is malformed, not wrapped") {
+  const Quantizer q(kConfig);
+  // Frames INT32_MIN + 3 and + 2 differ only in the frame field's lowest bit: where it lies.
+  const auto encoded_at = [&](Frame frame) {
+    Snapshot s = header(false, false);
+    s.frame = frame;
+    s.inputs = {{frame - 1, {{1, 0, 0}, 0}}};  // one frame back
+    std::vector<std::uint8_t> bytes;
+    REQUIRE(encode(s, q.limits(), bytes));
+    return bytes;
+  };
+  constexpr Frame kLowest = std::numeric_limits<Frame>::min();
+  const std::vector<std::uint8_t> odd = encoded_at(kLowest + 3), even = encoded_at(kLowest + 2);
+  REQUIRE(odd.size() == even.size());
+  std::vector<std::size_t> differing;
+  for (std::size_t i = 0; i < odd.size() * 8; ++i) {
+    if (((odd[i / 8] ^ even[i / 8]) >> (i % 8)) & 1u) differing.push_back(i);
+  }
+  REQUIRE(differing.size() == 1);
+  // Frame INT32_MIN + 1 with its input one frame back, its frame bit 0 cleared: a snapshot of
+  // frame INT32_MIN whose input would be frame INT32_MIN - 1.
+  std::vector<std::uint8_t> bytes = encoded_at(kLowest + 1);
+  Snapshot decoded;
+  REQUIRE(decode(bytes, q.limits(), decoded));
+  bytes[differing[0] / 8] = static_cast<std::uint8_t>(bytes[differing[0] / 8] ^ (1u << (differing[0] % 8)));
+  const DecodeStatus status = decode(bytes, q.limits(), decoded);
+  REQUIRE_FALSE(status.ok());
+  CHECK(status.reason() == DropReason::malformed);
 }
 
 TEST_CASE("snapshot: records encoded once go into packets of any header, each as encode writes it") {
