@@ -203,6 +203,40 @@ TEST_CASE("snapshot: an input whose frame would fall outside the frame range is 
   CHECK(status.reason() == DropReason::malformed);
 }
 
+TEST_CASE("snapshot: an index gap past the last index the field holds is malformed") {
+  const Quantizer q(kConfig);
+  const auto encoded = [&](std::vector<BodyIndex> indices) {
+    Snapshot s = header(false, false);
+    for (BodyIndex index : indices) {
+      ObjectRecord r;
+      r.index = index;
+      r.raw.at_rest = r.at_rest = true;
+      s.objects.push_back(r);
+    }
+    std::vector<std::uint8_t> bytes;
+    REQUIRE(encode(s, q.limits(), bytes));
+    return bytes;
+  };
+  // One record written as its index itself, 2^20 - 2 or - 1: they differ in that field's
+  // lowest bit only.
+  const std::vector<std::uint8_t> even = encoded({kMaxBodies - 2}), odd = encoded({kMaxBodies - 1});
+  REQUIRE(even.size() == odd.size());
+  std::vector<std::size_t> differing;
+  for (std::size_t i = 0; i < even.size() * 8; ++i) {
+    if (((even[i / 8] ^ odd[i / 8]) >> (i % 8)) & 1u) differing.push_back(i);
+  }
+  REQUIRE(differing.size() == 1);
+  // Records 2^20 - 2 and the next one (gap 0), the first made 2^20 - 1: the gap then names
+  // index 2^20, which no body has and the encoder refuses.
+  std::vector<std::uint8_t> bytes = encoded({kMaxBodies - 2, kMaxBodies - 1});
+  Snapshot decoded;
+  REQUIRE(decode(bytes, q.limits(), decoded));
+  bytes[differing[0] / 8] = static_cast<std::uint8_t>(bytes[differing[0] / 8] ^ (1u << (differing[0] % 8)));
+  const DecodeStatus status = decode(bytes, q.limits(), decoded);
+  REQUIRE_FALSE(status.ok());
+  CHECK(status.reason() == DropReason::malformed);
+}
+
 TEST_CASE("snapshot: records encoded once go into packets of any header, each as encode writes it") {
   const Quantizer q(kConfig);
   core::Random random(31);

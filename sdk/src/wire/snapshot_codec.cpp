@@ -172,7 +172,12 @@ bool serialize_index(Stream& s, BodyIndex& index, BodyIndex next) {
       }
     }
   }
-  if constexpr (Stream::reading) index = next + gap;
+  if constexpr (Stream::reading) {
+    // A gap code counts from `next`, which after index 2^20 - 1 is past the last index the
+    // field holds: what it names is no body, and could not be written again.
+    index = next + gap;
+    if (index >= kMaxBodies) return s.fail(DropReason::malformed);
+  }
   return true;
 }
 
