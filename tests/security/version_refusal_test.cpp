@@ -2,7 +2,8 @@
 // A peer of an older wire version meets a secured host: in the clear (a build before secured
 // links) or secured (a build from before this wire version), it is told both versions rather
 // than dropped as a stranger; so is a peer of this version whose links are in the clear. Another
-// version is played by a transport that rewrites the version byte of everything its peer sends.
+// version is played by a transport that rewrites the version byte of everything its peer sends
+// (version_rewriter.hpp).
 #include <doctest/doctest.h>
 
 #include <memory>
@@ -12,26 +13,13 @@
 #include "secure_pair.hpp"
 #include "shoal/peer.hpp"
 #include "shoal/reference_physics.hpp"
+#include "version_rewriter.hpp"
 #include "wire/packet_header.hpp"
 
 using namespace shoal;
 using namespace shoal::test;
 
 namespace {
-
-class VersionRewriter : public ForwardingTransport {
- public:
-  VersionRewriter(std::unique_ptr<Transport> inner, std::uint8_t version)
-      : ForwardingTransport(std::move(inner)), version_(version) {}
-  bool send(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes) override {
-    std::vector<std::uint8_t> copy(bytes.begin(), bytes.end());
-    if (copy.size() >= wire::kHeaderSize && copy[0] == 'S' && copy[1] == 'H') copy[2] = version_;
-    return inner().send(connection, channel, copy);
-  }
-
- private:
-  std::uint8_t version_;
-};
 
 struct Side {
   ReferencePhysics physics{ReferencePhysicsConfig{}};
