@@ -52,6 +52,24 @@ Snapshot header(bool quantized, bool velocities_at_rest) {
   return s;
 }
 
+// `bytes` with one field's lowest bit set as in `other`: where `like` and `other`, encodings
+// that differ in that bit only, differ. Then decoded, it must be refused as malformed.
+void expect_malformed_with_bit_of(std::vector<std::uint8_t> bytes, const std::vector<std::uint8_t>& like,
+                                  const std::vector<std::uint8_t>& other, const Quantizer& q) {
+  REQUIRE(like.size() == other.size());
+  std::vector<std::size_t> differing;
+  for (std::size_t i = 0; i < like.size() * 8; ++i) {
+    if (((like[i / 8] ^ other[i / 8]) >> (i % 8)) & 1u) differing.push_back(i);
+  }
+  REQUIRE(differing.size() == 1);
+  Snapshot decoded;
+  REQUIRE(decode(bytes, q.limits(), decoded));
+  bytes[differing[0] / 8] = static_cast<std::uint8_t>(bytes[differing[0] / 8] ^ (1u << (differing[0] % 8)));
+  const DecodeStatus status = decode(bytes, q.limits(), decoded);
+  REQUIRE_FALSE(status.ok());
+  CHECK(status.reason() == DropReason::malformed);
+}
+
 }  // namespace
 
 TEST_CASE("snapshot: seeded random states round-trip through every encoding path") {
@@ -185,22 +203,9 @@ TEST_CASE("snapshot: an input whose frame would fall outside the frame range is 
     return bytes;
   };
   constexpr Frame kLowest = std::numeric_limits<Frame>::min();
-  const std::vector<std::uint8_t> odd = encoded_at(kLowest + 3), even = encoded_at(kLowest + 2);
-  REQUIRE(odd.size() == even.size());
-  std::vector<std::size_t> differing;
-  for (std::size_t i = 0; i < odd.size() * 8; ++i) {
-    if (((odd[i / 8] ^ even[i / 8]) >> (i % 8)) & 1u) differing.push_back(i);
-  }
-  REQUIRE(differing.size() == 1);
   // Frame INT32_MIN + 1 with its input one frame back, its frame bit 0 cleared: a snapshot of
   // frame INT32_MIN whose input would be frame INT32_MIN - 1.
-  std::vector<std::uint8_t> bytes = encoded_at(kLowest + 1);
-  Snapshot decoded;
-  REQUIRE(decode(bytes, q.limits(), decoded));
-  bytes[differing[0] / 8] = static_cast<std::uint8_t>(bytes[differing[0] / 8] ^ (1u << (differing[0] % 8)));
-  const DecodeStatus status = decode(bytes, q.limits(), decoded);
-  REQUIRE_FALSE(status.ok());
-  CHECK(status.reason() == DropReason::malformed);
+  expect_malformed_with_bit_of(encoded_at(kLowest + 1), encoded_at(kLowest + 3), encoded_at(kLowest + 2), q);
 }
 
 TEST_CASE("snapshot: an index gap past the last index the field holds is malformed") {
@@ -217,24 +222,11 @@ TEST_CASE("snapshot: an index gap past the last index the field holds is malform
     REQUIRE(encode(s, q.limits(), bytes));
     return bytes;
   };
-  // One record written as its index itself, 2^20 - 2 or - 1: they differ in that field's
-  // lowest bit only.
-  const std::vector<std::uint8_t> even = encoded({kMaxBodies - 2}), odd = encoded({kMaxBodies - 1});
-  REQUIRE(even.size() == odd.size());
-  std::vector<std::size_t> differing;
-  for (std::size_t i = 0; i < even.size() * 8; ++i) {
-    if (((even[i / 8] ^ odd[i / 8]) >> (i % 8)) & 1u) differing.push_back(i);
-  }
-  REQUIRE(differing.size() == 1);
-  // Records 2^20 - 2 and the next one (gap 0), the first made 2^20 - 1: the gap then names
-  // index 2^20, which no body has and the encoder refuses.
-  std::vector<std::uint8_t> bytes = encoded({kMaxBodies - 2, kMaxBodies - 1});
-  Snapshot decoded;
-  REQUIRE(decode(bytes, q.limits(), decoded));
-  bytes[differing[0] / 8] = static_cast<std::uint8_t>(bytes[differing[0] / 8] ^ (1u << (differing[0] % 8)));
-  const DecodeStatus status = decode(bytes, q.limits(), decoded);
-  REQUIRE_FALSE(status.ok());
-  CHECK(status.reason() == DropReason::malformed);
+  // Records 2^20 - 2 and the next one (gap 0), the first made 2^20 - 1 (one record written as
+  // its index itself, 2^20 - 2 or - 1, shows where that field's lowest bit is): the gap then
+  // names index 2^20, which no body has and the encoder refuses.
+  expect_malformed_with_bit_of(encoded({kMaxBodies - 2, kMaxBodies - 1}), encoded({kMaxBodies - 2}),
+                               encoded({kMaxBodies - 1}), q);
 }
 
 TEST_CASE("snapshot: records encoded once go into packets of any header, each as encode writes it") {
