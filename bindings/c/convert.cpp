@@ -28,6 +28,7 @@ static_assert(same_kind<shoal::EventKind::desync, SHOAL_EVENT_DESYNC>);
 static_assert(same_kind<shoal::EventKind::join_failed, SHOAL_EVENT_JOIN_FAILED>);
 static_assert(same_kind<shoal::EventKind::incompatible_peer, SHOAL_EVENT_INCOMPATIBLE_PEER>);
 static_assert(same_kind<shoal::EventKind::message, SHOAL_EVENT_MESSAGE>);
+static_assert(same_kind<shoal::EventKind::kicked, SHOAL_EVENT_KICKED>);
 static_assert(static_cast<int>(shoal::LogLevel::off) == SHOAL_LOG_OFF && static_cast<int>(shoal::LogLevel::warn) == SHOAL_LOG_WARN);
 static_assert(shoal::kMaxReliableMessageBytes == SHOAL_MAX_RELIABLE_MESSAGE_BYTES);
 static_assert(shoal::kMaxUnreliableMessageBytes == SHOAL_MAX_UNRELIABLE_MESSAGE_BYTES);

@@ -13,6 +13,7 @@ namespace {
 
 static_assert(SHOAL_DROP_REASON_COUNT == shoal::kDropReasonCount, "shoal_drop_reason mirrors shoal::DropReason");
 static_assert(SHOAL_DROP_OVER_LIMIT == static_cast<int>(shoal::DropReason::over_limit));
+static_assert(SHOAL_DROP_INVITATION_USED == static_cast<int>(shoal::DropReason::invitation_used));
 static_assert(SHOAL_DROP_MALFORMED == static_cast<int>(shoal::DropReason::malformed));
 static_assert(SHOAL_CHANNEL_TIME == static_cast<int>(shoal::Channel::time) && shoal::kChannelCount == 3);
 static_assert(SHOAL_TRANSPORT_MESSAGE == static_cast<int>(shoal::TransportEventKind::message));

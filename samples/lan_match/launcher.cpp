@@ -42,10 +42,12 @@ struct Child {
   std::optional<std::string> failure;
   bool exited = false;
   bool killed = false;  // on purpose, and not (yet) restarted: out of the verdict
+  bool kicked = false;  // kicked and banned: out of the verdict, but it runs on, coming back
   std::optional<Clock::time_point> restarted_at;  // until its new process joined
 
   bool running() const { return !exited && !failure; }
-  bool done() const { return final.has_value() || failure.has_value() || killed; }
+  bool out_of_verdict() const { return killed || kicked; }
+  bool done() const { return final.has_value() || failure.has_value() || out_of_verdict(); }
   /// Starts over as a new process (after a kill): nothing of the old one counts.
   void reset() {
     const int keep = index;
@@ -109,6 +111,15 @@ void spawn(Child& child, const std::vector<std::string>& args, const std::string
   child.process.emplace(args, launch);
 }
 
+// The report's entry of a fault done to `c` (in the match) at `at_s`.
+FaultReport fault_of(const Child& c, double at_s) {
+  FaultReport report;
+  report.index = c.index;
+  report.peer = *c.reader.peer;
+  report.killed_at_s = at_s;
+  return report;
+}
+
 std::vector<PeerFault> by_time(std::vector<PeerFault> faults) {
   std::stable_sort(faults.begin(), faults.end(), [](const PeerFault& a, const PeerFault& b) { return a.at_s < b.at_s; });
   return faults;
@@ -128,14 +139,19 @@ class Launcher final : public MatchView {
     for (int i = 0; i < options.peers; ++i) {
       Child& child = children_[static_cast<std::size_t>(i)];
       child.index = i;
-      spawn(child, peer_arguments(options_, self_path, i), invite());
+      spawn(child, peer_arguments(options_, self_path, i), invite(i));
     }
   }
 
   ~Launcher() { stop_children(); }
 
-  // Fresh credentials for one peer process of this match (none with --insecure).
-  std::string invite() const { return options_.insecure ? std::string{} : authority_.invite().to_text(); }
+  // Fresh credentials for launched peer `index` (none with --insecure), kept for a kick.
+  std::string invite(int index) {
+    if (options_.insecure) return {};
+    invitations_.resize(children_.size());
+    invitations_[static_cast<std::size_t>(index)] = authority_.invite();
+    return invitations_[static_cast<std::size_t>(index)].to_text();
+  }
 
   const MatchReport& report() const { return report_; }
 
@@ -197,6 +213,36 @@ class Launcher final : public MatchView {
     for (; next_restart_ < restart_plan_.size() && restart_plan_[next_restart_].at_s <= now_s; ++next_restart_) {
       restart_peer(children_[static_cast<std::size_t>(restart_plan_[next_restart_].index)]);
     }
+    for (; next_kick_ < kick_plan_.size() && kick_plan_[next_kick_].at_s <= now_s; ++next_kick_) {
+      kick_peer(children_[static_cast<std::size_t>(kick_plan_[next_kick_].index)]);
+    }
+  }
+
+  // --kick-peer: the match's authority revokes the victim's invitation, and a member in the
+  // match (the host while it is there) applies it; the survivors watch its objects as after a kill.
+  void kick_peer(Child& victim) {
+    const auto in_match = [](const Child& c) { return c.running() && !c.out_of_verdict() && c.reader.peer; };
+    const auto applier = std::find_if(children_.begin(), children_.end(),
+                                      [&](const Child& c) { return &c != &victim && in_match(c); });
+    if (!in_match(victim) || applier == children_.end()) {
+      if (!victim.failure) victim.failure = fmt::format("peer process {} was not in the match when it was to be kicked", victim.index);
+      return;
+    }
+    const double at_s = seconds_since_launch();
+    const shoal::Revocation revocation = authority_.revoke(invitations_[static_cast<std::size_t>(victim.index)].peer_key(),
+                                                           fmt::format("kicked by shoal-lan-match at {:.1f} s", at_s));
+    applier->process->write(fmt::format("revoke {}\n", revocation.to_text()));
+    KillInProgress kick{fault_of(victim, at_s), Clock::now(), {}};
+    kick.report.kicked = true;
+    victim.kicked = true;
+    const std::string notice = fmt::format("killed {}\n", *victim.reader.peer);  // watch its objects
+    for (Child& c : children_) {
+      if (&c == &victim || !in_match(c)) continue;
+      c.process->write(notice);
+      kick.survivors.push_back(c.index);
+    }
+    if (!quiet_) fmt::print("t={:>3.0f}s | kicked peer #{} (id {})\n", at_s, victim.index, kick.report.peer);
+    kills_.push_back(std::move(kick));
   }
 
   void kill_peer(Child& victim) {
@@ -206,7 +252,7 @@ class Launcher final : public MatchView {
     }
     victim.process->kill();
     const Clock::time_point killed_at = Clock::now();
-    KillInProgress kill{{victim.index, *victim.reader.peer, seconds_since_launch(), -1, -1, -1}, killed_at, {}};
+    KillInProgress kill{fault_of(victim, seconds_since_launch()), killed_at, {}};
     victim.exited = true;
     victim.killed = true;
     close_pipes(victim);
@@ -227,7 +273,7 @@ class Launcher final : public MatchView {
     if (!c.killed || fault == kills_.rend()) return;  // its kill failed: that is reported already
     c.reset();
     Options joiner = options_;
-    spawn(c, peer_arguments(joiner, self_path_, c.index), invite());
+    spawn(c, peer_arguments(joiner, self_path_, c.index), invite(c.index));
     c.restarted_at = Clock::now();
     fault->report.restarted_at_s = seconds_since_launch();
     if (!quiet_) fmt::print("t={:>3.0f}s | restarted peer #{}\n", fault->report.restarted_at_s, c.index);
@@ -261,6 +307,23 @@ class Launcher final : public MatchView {
   // unless it died (then the others' answers count).
   void finish_faults() {
     for (KillInProgress& k : kills_) {
+      if (k.report.kicked) {
+        const SampleReader& victim = children_[static_cast<std::size_t>(k.report.index)].reader;
+        k.report.kick_reason = victim.kicked.value_or("");
+        k.report.comebacks = victim.comebacks;
+        k.report.comebacks_refused = victim.comebacks_refused;
+        k.report.comeback_reason = victim.comeback_reason;
+        if (!victim.kicked) report_.failures.push_back(fmt::format("kicked peer {} was never told", k.report.peer));
+        if (victim.comebacks == 0) report_.failures.push_back(fmt::format("kicked peer {} never tried to come back", k.report.peer));
+        if (victim.comebacks_refused < victim.comebacks) {
+          report_.failures.push_back(fmt::format("kicked peer {} came back {} of {} times", k.report.peer,
+                                                 victim.comebacks - victim.comebacks_refused, victim.comebacks));
+        }
+        if (k.report.reowned_ms > kKickReownMs) {
+          report_.failures.push_back(fmt::format("the objects of kicked peer {} were owned again after {} ms (expected {})",
+                                                 k.report.peer, k.report.reowned_ms, kKickReownMs));
+        }
+      }
       const bool waiting_on_live = std::any_of(k.survivors.begin(), k.survivors.end(), [&](int i) {
         const Child& c = children_[static_cast<std::size_t>(i)];
         return !c.failure && !c.killed;
@@ -351,7 +414,7 @@ class Launcher final : public MatchView {
       if (!status) continue;
       c.exited = true;
       read_rest(c);
-      if (!c.final && !c.failure) {
+      if (!c.final && !c.failure && !c.kicked) {
         c.failure = fmt::format("peer process {} {} before reporting", c.index, status->describe());
       }
     }
@@ -366,7 +429,7 @@ class Launcher final : public MatchView {
   std::vector<const PeerSample*> samples_at(shoal::Frame frame) const {
     std::vector<const PeerSample*> samples;
     for (const Child& c : children_) {
-      if (c.killed) continue;  // killed for good: the verdict is the survivors'
+      if (c.out_of_verdict()) continue;  // killed or kicked for good: the verdict is the survivors'
       samples.push_back(c.final && c.final->figures.frame == frame ? &*c.final : second_of(c, frame));
     }
     return samples;
@@ -392,7 +455,7 @@ class Launcher final : public MatchView {
         // A peer still joining holds no row up: the row shows how far it has come instead; nor
         // does one that joined after this second (restarted), which never samples it.
         const bool joined_later = !c.seconds.empty() && c.seconds.front().figures.frame > frame;
-        complete = complete && (s != nullptr || !c.running() || !c.reader.peer || joined_later);
+        complete = complete && (s != nullptr || !c.running() || c.out_of_verdict() || !c.reader.peer || joined_later);
         any = any || s != nullptr;
         samples.push_back(s);
       }
@@ -451,7 +514,9 @@ class Launcher final : public MatchView {
       while (!c.exited && c.process) {
         if (const std::optional<shoal::samples::ExitStatus> status = c.process->try_wait()) {
           c.exited = true;
-          if (!c.final && !c.failure) c.failure = fmt::format("peer process {} {}", c.index, status->describe());
+          if (!c.final && !c.failure && !(c.kicked && !status->killed && status->code == 0)) {
+            c.failure = fmt::format("peer process {} {}", c.index, status->describe());
+          }
         } else if (Clock::now() >= deadline) {
           c.process->kill();  // a leftover: killed, then reaped
           c.exited = true;
@@ -506,7 +571,7 @@ class Launcher final : public MatchView {
     report.balls = arena_.balls;
     for (const Child& c : children_) {
       if (c.failure) report.failures.push_back(*c.failure);
-      if (!c.killed && (c.final || !c.seconds.empty())) report.peers.push_back(summarise(c));
+      if (!c.out_of_verdict() && (c.final || !c.seconds.empty())) report.peers.push_back(summarise(c));
     }
     finish_faults();
     std::sort(report.peers.begin(), report.peers.end(),
@@ -523,7 +588,7 @@ class Launcher final : public MatchView {
     report.final = compare_samples(compared, bodies_);
     std::vector<const PeerSample*> finals;
     for (const Child& c : children_) {
-      if (!c.killed) finals.push_back(c.final ? &*c.final : nullptr);
+      if (!c.out_of_verdict()) finals.push_back(c.final ? &*c.final : nullptr);
     }
     report.bodies_unowned = unowned_bodies(finals);
     // A live peer that sees fewer peers than the match has lost a link to a live one (a timeout
@@ -564,8 +629,10 @@ class Launcher final : public MatchView {
   bool quiet_;
   Clock::time_point started_;
   MatchWatcher on_tick_;
-  std::vector<PeerFault> kill_plan_ = by_time(options_.kills), restart_plan_ = by_time(options_.restarts);
-  std::size_t next_kill_ = 0, next_restart_ = 0;
+  std::vector<shoal::Credentials> invitations_;  // by launched index, for --kick-peer
+  std::vector<PeerFault> kill_plan_ = by_time(options_.kills), restart_plan_ = by_time(options_.restarts),
+                         kick_plan_ = by_time(options_.kicks);
+  std::size_t next_kill_ = 0, next_restart_ = 0, next_kick_ = 0;
   std::vector<KillInProgress> kills_;
   std::optional<RelayProcess> relay_;  // --relay-restart-at
   bool relay_restarted_ = false;

@@ -114,6 +114,11 @@ testing:
 faults (real processes; the report then judges the survivors and gives reowned_ms):
   --kill-peer I@S       SIGKILL peer I (1..15) S seconds after the launch (repeatable)
   --restart-peer I@S    start killed peer I again at S seconds: it joins anew (repeatable)
+  --kick-peer I@S       kick and ban peer I at S seconds: the session's authority revokes its
+                        invitation, every member closes its links to it and its objects pass on;
+                        it then tries to come back with the same invitation until the match ends,
+                        and the verdict needs each try refused and its objects owned again within
+                        1 s (repeatable; not with --insecure)
   --relay-restart-at S  the launcher runs the match's shoal-relay itself (the one beside this
                         program, on loopback: on --relay 127.0.0.1:PORT's port, else any free
                         one) and SIGKILLs and restarts it on the same port at S seconds
@@ -215,6 +220,8 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       o.kills.push_back(parse_fault(flag, next()));
     } else if (flag == "--restart-peer") {
       o.restarts.push_back(parse_fault(flag, next()));
+    } else if (flag == "--kick-peer") {
+      o.kicks.push_back(parse_fault(flag, next()));
     } else if (flag == "--relay-restart-at") {
       o.relay_restart_at = parse_number(flag, next(), 0.0, 3600.0, "seconds from 0 to 3600");
     } else if (flag == "--peer-timeout-ms") {
@@ -274,6 +281,18 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       throw UsageError(fmt::format("--kill-peer {}@{}: there is no peer {} in a match of {}", f.index, f.at_s, f.index, o.peers));
     }
   }
+  for (const PeerFault& k : o.kicks) {
+    if (k.index >= o.peers) {
+      throw UsageError(fmt::format("--kick-peer {}@{}: there is no peer {} in a match of {}", k.index, k.at_s, k.index, o.peers));
+    }
+    if (std::any_of(o.kills.begin(), o.kills.end(), [&](const PeerFault& f) { return f.index == k.index; })) {
+      throw UsageError(fmt::format("--kick-peer {}@{}: peer {} is killed too: expected one fault per peer", k.index,
+                                   k.at_s, k.index));
+    }
+  }
+  if (!o.kicks.empty() && o.insecure) {
+    throw UsageError("--kick-peer revokes an invitation, which only secured links have: expected it without --insecure");
+  }
   for (const PeerFault& r : o.restarts) {
     const bool killed_before = std::any_of(o.kills.begin(), o.kills.end(),
                                            [&](const PeerFault& k) { return k.index == r.index && k.at_s < r.at_s; });
@@ -286,8 +305,8 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       o.relay->host != "localhost") {
     throw UsageError("--relay-restart-at runs the relay here: expected --relay 127.0.0.1:PORT");
   }
-  if (o.soak_minutes > 0 && (o.repeat > 0 || o.peer_mode || !o.kills.empty())) {
-    throw UsageError("--soak plans its own faults: expected it without --repeat, --peer and --kill-peer");
+  if (o.soak_minutes > 0 && (o.repeat > 0 || o.peer_mode || !o.kills.empty() || !o.kicks.empty())) {
+    throw UsageError("--soak plans its own faults: expected it without --repeat, --peer, --kill-peer and --kick-peer");
   }
   if (o.projectiles > 0) {
     if (o.physics != shoal::samples::Physics::reference) {

@@ -60,6 +60,10 @@ struct Options {
   std::vector<std::pair<int, std::vector<std::string>>> peer_commands;
   std::vector<PeerFault> kills;     ///< SIGKILL these peers (the report then judges the survivors)
   std::vector<PeerFault> restarts;  ///< start these killed peers again: they join anew
+  /// Kick and ban these peers: the launcher's session authority revokes their invitations and a
+  /// member applies it; each kicked peer then tries to come back with its invitation, and the
+  /// report counts its refusals (the verdict: every one refused, its objects owned again in 1 s).
+  std::vector<PeerFault> kicks;
   /// Soak: this many minutes of play with the soak's network and faults (soak.hpp); 0 = none.
   double soak_minutes = 0;
   /// With --relay on loopback: the launcher runs that relay and restarts it at S s (-1: never).

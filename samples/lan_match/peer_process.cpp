@@ -10,6 +10,10 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -161,11 +165,12 @@ std::optional<shoal::LanAnnouncer> enter_match(const Options& options, shoal::Pe
   return std::optional<shoal::LanAnnouncer>(std::in_place, discovery, options.session, peer.address());
 }
 
-// What the launcher says on our stdin, one command a line: "quit" (or stdin closed), and
-// "killed P" after it SIGKILLed peer P (ReownWatch). Read without blocking.
+// What the launcher says on our stdin, one command a line: "quit" (or stdin closed), "killed P"
+// after it SIGKILLed (or kicked) peer P (ReownWatch), and "revoke TEXT": apply the session
+// authority's revocation (--kick-peer; shoal::Revocation::to_text). Read without blocking.
 class LauncherCommands {
  public:
-  /// Reads what arrived; calls on_killed(P) for each "killed P".
+  /// Reads what arrived; calls on_killed(P) for each "killed P", and keeps revocations.
   template <class OnKilled>
   void read(OnKilled&& on_killed) {
     if (quit_) return;
@@ -178,17 +183,58 @@ class LauncherCommands {
       } else if (line.starts_with("killed ") &&
                  std::from_chars(line.data() + 7, line.data() + line.size(), dead).ec == std::errc{}) {
         on_killed(dead);
+      } else if (line.starts_with("revoke ")) {
+        if (auto revocation = shoal::Revocation::from_text(line.substr(7))) revocations_.push_back(std::move(*revocation));
       }
     }
   }
   /// True once the launcher said "quit" or closed our stdin (never when stdin is a terminal).
   bool quit() const { return quit_; }
+  /// The revocations read since the last call.
+  std::vector<shoal::Revocation> take_revocations() { return std::exchange(revocations_, {}); }
 
  private:
   shoal::samples::ParentInput input_;
   bool quit_ = false;
   std::string pending_;
+  std::vector<shoal::Revocation> revocations_;
 };
+
+// After a kick: the player's game tries to come back with the same invitation, as a banned
+// cheater would, every half second until the launcher says quit; each try is reported.
+int come_back(const Options& options, SampleWriter& out, LauncherCommands& launcher, const shoal::TransportConfig& transport) {
+  constexpr auto kBetweenTries = std::chrono::milliseconds(500);
+  Options joiner = options;
+  joiner.role = PeerRole::join;
+  while (!launcher.quit()) {
+    Arena arena = arena_for(options.peers, options.objects);
+    arena.projectile_slots = projectile_slots(options.peers, options.projectiles);
+    const std::unique_ptr<shoal::samples::EngineWorld> world = build_arena(options.physics, arena);
+    shoal::PeerConfig config;
+    config.session = options.session;
+    if (options.projectiles > 0) config.spawning = projectile_spawning(options.projectiles);
+    shoal::Peer peer(config, world->simulation(), make_transport(joiner, transport));
+    enter_match(joiner, peer);
+    std::optional<shoal::Event> outcome;
+    while (!outcome && !launcher.quit()) {
+      peer.update();
+      for (shoal::Event event; peer.poll_event(event);) {
+        if (event.kind == shoal::EventKind::join_failed || event.kind == shoal::EventKind::joined_match) outcome = event;
+      }
+      launcher.read([](shoal::PeerId) {});
+      peer.wait(kWaitMs);
+    }
+    if (!outcome) break;
+    const bool refused = outcome->kind == shoal::EventKind::join_failed;
+    out.comeback(refused, refused ? outcome->reason : "in the match again");
+    const auto next_try = Clock::now() + kBetweenTries;
+    while (Clock::now() < next_try && !launcher.quit()) {
+      launcher.read([](shoal::PeerId) {});
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  return 0;
+}
 
 int play(const Options& options, SampleWriter& out) {
   Arena arena = arena_for(options.peers, options.objects);
@@ -250,13 +296,20 @@ int play(const Options& options, SampleWriter& out) {
     peer.update();
     if (gun) gun->update(peer, ball, input.axis, everyone_here);
     launcher.read(on_killed);
+    for (const shoal::Revocation& revocation : launcher.take_revocations()) peer.revoke(revocation);
     reown.check(peer, on_reowned);
     if (Clock::now() >= next_phase && peer.join_progress().step != shoal::JoinStep::joined) {
       out.phase(peer.join_progress());
       next_phase = Clock::now() + kPhaseInterval;
     }
+    bool kicked = false;
     for (shoal::Event event; peer.poll_event(event);) {
       if (event.kind == shoal::EventKind::join_failed) throw std::runtime_error(describe_join_failure(event));
+      if (event.kind == shoal::EventKind::kicked) {
+        out.kicked(event.reason);
+        kicked = true;
+        break;
+      }
       if (event.kind != shoal::EventKind::joined_match) continue;
       ball = ball_of(arena, event.peer);
       peer.set_controlled(ball);
@@ -266,6 +319,7 @@ int play(const Options& options, SampleWriter& out) {
       next_sample = std::max(next_sample, (peer.frame() / timeline.sample_interval + 1) * timeline.sample_interval);
       out.joined(event.peer, shoal::to_string(peer.address()));
     }
+    if (kicked) return come_back(options, out, launcher, transport);
     if (bot) {  // in the match
       const shoal::Frame now = peer.frame();
       for (; next_sample < timeline.final_frame() && now >= next_sample + timeline.report_delay;
@@ -296,6 +350,7 @@ int play(const Options& options, SampleWriter& out) {
     if (announcer) announcer->update();
     peer.update();
     launcher.read(on_killed);
+    for (const shoal::Revocation& revocation : launcher.take_revocations()) peer.revoke(revocation);
     reown.check(peer, on_reowned);
     for (shoal::Event ignored; peer.poll_event(ignored);) {}
     peer.wait(kWaitMs);

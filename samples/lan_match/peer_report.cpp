@@ -125,6 +125,16 @@ void SampleWriter::write_pose(const std::optional<shoal::ObjectState>& state) {
                  q.z, v.x, v.y, v.z, w.x, w.y, w.z, state->at_rest ? 1 : 0);
 }
 
+void SampleWriter::kicked(std::string_view reason) {
+  fmt::format_to(std::back_inserter(buffer_), "kicked {}\n", reason);
+  flush();
+}
+
+void SampleWriter::comeback(bool refused, std::string_view reason) {
+  fmt::format_to(std::back_inserter(buffer_), "comeback refused={} {}\n", refused ? 1 : 0, reason);
+  flush();
+}
+
 void SampleWriter::error(std::string_view message) {
   fmt::format_to(std::back_inserter(buffer_), "error {}\n", message);
   flush();
@@ -263,6 +273,15 @@ void SampleReader::add_line(std::string_view line) {
   } else if (line.starts_with("joined ")) {
     shoal::PeerId id = shoal::kNoPeer;
     if (read_field(line, "peer", id)) peer = id; else unreadable();
+  } else if (line.starts_with("kicked ")) {
+    kicked = std::string(line.substr(7));
+  } else if (line.starts_with("comeback ")) {
+    int refused = 0;
+    if (!read_field(line, "refused", refused)) return unreadable();
+    ++comebacks;
+    if (refused != 0) ++comebacks_refused;
+    const std::size_t reason = line.find(' ', 9);
+    comeback_reason = reason == std::string_view::npos ? std::string{} : std::string(line.substr(reason + 1));
   } else if (line.starts_with("reowned ")) {
     Reowned r;
     if (read_field(line, "peer", r.dead) && read_field(line, "at_us", r.at_us)) reowned.push_back(r); else unreadable();

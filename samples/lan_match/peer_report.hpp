@@ -17,6 +17,9 @@
 //                                 (D lines, 0 or B: the final sample's, one per body)
 //   reowned peer=P at_us=T       (after the launcher said it killed P: every object P owned here
 //                                 has a live owner again, at T on the steady clock)
+//   kicked REASON                (the session's authority revoked this peer's invitation)
+//   comeback refused=0|1 REASON  (a kicked peer tried to join again with its invitation: refused
+//                                 with that reason, or (0) in)
 //   error MESSAGE
 // Numbers are printed in their shortest exact form, so poses compare bit for bit.
 #pragma once
@@ -83,6 +86,8 @@ class SampleWriter {
   void joined(shoal::PeerId peer, std::string_view address);
   void sample(const PeerSample& sample);
   void reowned(shoal::PeerId dead, std::int64_t at_us);
+  void kicked(std::string_view reason);
+  void comeback(bool refused, std::string_view reason);
   void error(std::string_view message);
 
  private:
@@ -107,6 +112,10 @@ class SampleReader {
     std::int64_t at_us = 0;  ///< steady clock
   };
   std::vector<Reowned> reowned;       ///< "reowned" lines, in arrival order
+  std::optional<std::string> kicked;  ///< the reason of a "kicked" line
+  int comebacks = 0;                  ///< "comeback" lines
+  int comebacks_refused = 0;          ///< of which refused
+  std::string comeback_reason;        ///< the last refusal's
 
  private:
   bool read_state_line(std::string_view line);

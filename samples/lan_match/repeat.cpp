@@ -44,6 +44,7 @@ std::string one_line(const MatchLine& m, const std::string& kept) {
   for (const FaultReport& f : r.faults) {
     line += fmt::format(", peer {} reowned in {} ms", f.peer, f.reowned_ms);
     if (f.restarted_at_s >= 0) line += fmt::format(" and rejoined in {} ms", f.rejoin_ms);
+    if (f.kicked) line += fmt::format(" (kicked: came back {} times, refused {})", f.comebacks, f.comebacks_refused);
   }
   if (!r.differences.empty()) line += fmt::format(", {}+ bodies differ", r.differences.size());
   for (const std::string& failure : r.failures) line += fmt::format("; {}", failure);

@@ -290,7 +290,9 @@ void write_differences(std::FILE* file, const std::vector<BodyDifference>& diffe
 
 bool is_consistent(const MatchReport& r) {
   const bool faults_recovered = std::all_of(r.faults.begin(), r.faults.end(), [](const FaultReport& f) {
-    return f.reowned_ms >= 0 && (f.restarted_at_s < 0 || f.rejoin_ms >= 0);
+    const bool kick_held = !f.kicked || (!f.kick_reason.empty() && f.reowned_ms <= kKickReownMs && f.comebacks > 0 &&
+                                         f.comebacks_refused == f.comebacks);
+    return f.reowned_ms >= 0 && (f.restarted_at_s < 0 || f.rejoin_ms >= 0) && kick_held;
   });
   const SpawnedReport& spawned = r.spawned;
   const bool spawned_agree =
@@ -319,8 +321,13 @@ void print_report(const MatchReport& r) {
   if (r.spawned.rate > 0) print_spawned(r);
   print_differences(r.spawned.differences);
   for (const FaultReport& f : r.faults) {
-    fmt::print("killed: peer #{} (id {}) at {:.1f} s; reowned_ms {}", f.index, f.peer, f.killed_at_s,
-               f.reowned_ms >= 0 ? std::to_string(f.reowned_ms) : "never");
+    fmt::print("{}: peer #{} (id {}) at {:.1f} s; reowned_ms {}", f.kicked ? "kicked" : "killed", f.index, f.peer,
+               f.killed_at_s, f.reowned_ms >= 0 ? std::to_string(f.reowned_ms) : "never");
+    if (f.kicked) {
+      fmt::print("; told \"{}\"; came back {} times, refused {}{}", f.kick_reason.empty() ? "nothing" : f.kick_reason,
+                 f.comebacks, f.comebacks_refused,
+                 f.comeback_reason.empty() ? "" : fmt::format(" (\"{}\")", f.comeback_reason));
+    }
     if (f.restarted_at_s >= 0) {
       fmt::print("; restarted at {:.1f} s, rejoin_ms {}", f.restarted_at_s,
                  f.rejoin_ms >= 0 ? std::to_string(f.rejoin_ms) : "never");
@@ -351,8 +358,9 @@ void write_json(const std::string& path, const MatchReport& r) {
     const FaultReport& f = r.faults[i];
     fmt::print(file.handle,
                "{}\n    {{\"index\": {}, \"peer\": {}, \"killed_at_s\": {}, \"reowned_ms\": {}, \"restarted_at_s\": {}, "
-               "\"rejoin_ms\": {}}}",
-               i == 0 ? "" : ",", f.index, f.peer, f.killed_at_s, f.reowned_ms, f.restarted_at_s, f.rejoin_ms);
+               "\"rejoin_ms\": {}, \"kicked\": {}, \"comebacks\": {}, \"comebacks_refused\": {}}}",
+               i == 0 ? "" : ",", f.index, f.peer, f.killed_at_s, f.reowned_ms, f.restarted_at_s, f.rejoin_ms,
+               f.kicked ? "true" : "false", f.comebacks, f.comebacks_refused);
   }
   fmt::print(file.handle, "{}],\n  \"bodies_unowned\": {},\n", r.faults.empty() ? "" : "\n  ", r.bodies_unowned);
   write_differences(file.handle, r.differences);

@@ -90,7 +90,17 @@ struct FaultReport {
   std::int64_t reowned_ms = -1;
   double restarted_at_s = -1;        ///< -1: not restarted
   std::int64_t rejoin_ms = -1;       ///< from the restart until its new process joined; -1: never
+  /// --kick-peer: kicked and banned rather than killed (killed_at_s is then when the revocation
+  /// was handed to a member; reowned_ms counts from then, and must be at most kKickReownMs).
+  bool kicked = false;
+  std::string kick_reason;     ///< what the kicked peer read (empty: it was never told)
+  int comebacks = 0;           ///< its tries to join again with its invitation
+  int comebacks_refused = 0;   ///< of which refused
+  std::string comeback_reason; ///< the last refusal's reason, as its game read it
 };
+
+/// How soon after a kick every survivor must see the kicked peer's objects owned again.
+inline constexpr std::int64_t kKickReownMs = 1000;
 
 struct MatchReport {
   std::vector<PeerSummary> peers;

@@ -21,7 +21,7 @@ int main(void) {
   int64_t now_us = 1000000;
   int i, joined = 0;
 
-  CHECK(SHOAL_C_API_VERSION == 15);  /* version 15: diagnoses and drops by reason */
+  CHECK(SHOAL_C_API_VERSION == 16);  /* version 16: the kicked event, revoked and used-invitation drops */
   CHECK(SHOAL_C_ABI_VERSION == 3);  /* 3: the configs start with struct_size, shoal_enet_config grew */
   /* What the library says at run time: the numbers it was built with, and its struct sizes. */
   CHECK(shoal_c_api_version() == SHOAL_C_API_VERSION && shoal_c_abi_version() == SHOAL_C_ABI_VERSION);

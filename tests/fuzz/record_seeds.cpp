@@ -2,10 +2,12 @@
 // shoal-fuzz-record-seeds DIR: writes the seed corpora of tests/fuzz (DIR/<target>/<name>).
 // Peer traffic is recorded from a real in-process match in the fuzz world (fuzz_world.hpp):
 // three peers on a lossy MemoryNetwork, bots pushing, so that handshakes, baselines, snapshots
-// against baselines, acks with resets and ownership claims all appear. The relay, link, hybrid
-// and discovery seeds are written by those protocols' own encoders around datagrams of that
-// match (no relay runs in-process here). Deterministic: the same files every run, so the
-// corpus in the repository can be regenerated and compared.
+// against baselines, acks with resets and ownership claims all appear. Its links are secured
+// with the fuzz session's keys (fuzz_keys.hpp): the hellos they opened with, as they crossed the
+// network, seed the hello target, and the peers' scripts carry their link notices. The relay,
+// link, hybrid, discovery and envelope seeds are written by those protocols' own encoders around
+// datagrams of that match (no relay runs in-process here). The same files every run, but for
+// what the peers draw at random: rejoin secrets and the links' fresh keys.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -21,9 +23,12 @@
 #define DOCTEST_CONFIG_DISABLE
 #include <doctest/doctest.h>
 
+#include "fuzz_keys.hpp"
 #include "fuzz_world.hpp"
 #include "peer_script.hpp"
+#include "security_seeds.hpp"
 #include "seed_traffic.hpp"
+#include "shoal/security.hpp"
 #include "shoal/version.hpp"
 #include "peer/match_harness.hpp"
 #include "wire/packet_header.hpp"
@@ -109,7 +114,7 @@ int main(int argc, char** argv) {
   const std::filesystem::path dir = argv[1];
   const std::filesystem::path recording = dir / "peer-1.shoalrec.tmp";
   std::filesystem::create_directories(dir);
-  std::vector<TappedMessage> traffic;
+  std::vector<TappedMessage> traffic, sealed_traffic;
   Bytes joiner_script, host_script;
   {
     // Peer 1 is the one under the `peer` target's microscope: its transport is scripted and
@@ -117,7 +122,10 @@ int main(int argc, char** argv) {
     ScriptRecorder* joiner = nullptr;
     ScriptRecorder* host = nullptr;
     const test::TransportWrapper wrap = [&](int p, std::unique_ptr<Transport> inner) -> std::unique_ptr<Transport> {
-      auto tapped = std::make_unique<TrafficTap>(std::move(inner), p, traffic);
+      SecurityConfig security;
+      security.credentials = fuzz_credentials(static_cast<std::uint8_t>(p + 1));
+      auto secured = make_secure_transport(std::make_unique<TrafficTap>(std::move(inner), p, sealed_traffic), security);
+      auto tapped = std::make_unique<TrafficTap>(std::move(secured), p, traffic);
       if (p > 1) return tapped;
       auto scripted = std::make_unique<ScriptRecorder>(std::move(tapped), p == 1 ? joiner_script : host_script,
                                                        /*joins=*/p == 1, p);
@@ -171,6 +179,9 @@ int main(int argc, char** argv) {
     if (kind_of(m.bytes) == wire::MessageKind::snapshot) snapshot = &m.bytes;
   }
   for (const auto& [target, seeds] : protocol_seeds(snapshot != nullptr ? *snapshot : Bytes{})) {
+    for (const auto& [name, bytes] : seeds) write_file(dir / target / name, bytes);
+  }
+  for (const auto& [target, seeds] : security_seeds(traffic, sealed_traffic)) {
     for (const auto& [name, bytes] : seeds) write_file(dir / target / name, bytes);
   }
   std::printf("shoal-fuzz-record-seeds: %zu datagrams of a %.1f s match recorded into %s\n", traffic.size(),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "seed_traffic.hpp"
 
+#include "relay_script.hpp"
 #include "transport/hybrid_frames.hpp"
 #include "transport/lan_discovery.hpp"
 #include "transport/relay_protocol.hpp"
@@ -32,9 +33,11 @@ constexpr std::uint32_t kLoopback = 0x7F000001;
 std::map<std::string, Bytes> relay_seeds(std::span<const std::uint8_t> link_data) {
   std::map<std::string, Bytes> seeds;
   Bytes out;
-  encode_join({"shoal-lan-match-1", "", "shoal-lan-match-1", kNoSlot}, out);
+  HopKey key{};
+  key.fill(0x4B);
+  encode_join({"shoal-lan-match-1", "", "shoal-lan-match-1", kNoSlot, key}, out);
   seeds["join"] = out;
-  encode_join({"", session_code("shoal-lan-match-1"), "token", 1}, out);
+  encode_join({"", session_code("shoal-lan-match-1"), "token", 1, key}, out);
   seeds["join-by-code"] = out;
   encode_forward(1, link_data, out);
   seeds["forward"] = out;
@@ -43,9 +46,13 @@ std::map<std::string, Bytes> relay_seeds(std::span<const std::uint8_t> link_data
   encode_list_sessions(out);
   seeds["list"] = out;
   encode_joined({2, "shoal-lan-match-1", session_code("shoal-lan-match-1"), {kLoopback, 40001},
-                 {{1, {kLoopback, 40000}}, {3, {kLoopback, 40002}}}},
+                 {{1, {kLoopback, 40000}}, {3, {kLoopback, 40002}}}, key},
                 out);
   seeds["joined"] = out;
+  // A sealed message: its envelope is opaque to the decoder, which only frames it.
+  encode_sealed_header(out);
+  out.insert(out.end(), link_data.begin(), link_data.end());
+  seeds["sealed"] = out;
   encode_refused(RefusalReason::session_full, out);
   seeds["refused"] = out;
   encode_deliver(3, link_data, out);
@@ -117,6 +124,117 @@ std::map<std::string, Bytes> hybrid_seeds(std::span<const std::uint8_t> payload)
   return seeds;
 }
 
+// Scripts of the relay_client target (relay_script.hpp): a client joins, a member opens a link
+// to it, data flows both ways with acks, the link closes; forgeries in the clear; a relay lost
+// and joined again; a relay of another version.
+std::map<std::string, Bytes> relay_client_seeds(std::span<const std::uint8_t> payload) {
+  const auto chunk = [](Bytes& out, std::span<const std::uint8_t> bytes) { append_chunk(bytes, out); };
+  const auto update = [](Bytes& out, std::uint8_t ms) {
+    put_op(out, RelayOp::update);
+    out.push_back(ms);
+  };
+  const auto joined = [&](Bytes& out, Slot slot, std::initializer_list<Slot> members) {
+    put_op(out, RelayOp::connected);
+    update(out, 5);
+    put_op(out, RelayOp::joined);
+    put_u16(out, slot);
+    out.push_back(static_cast<std::uint8_t>(members.size()));
+    for (const Slot m : members) put_u16(out, m);
+    update(out, 5);
+  };
+  const auto link_frame = [&](Bytes& out, std::uint8_t link, Slot from, Channel channel, LinkType type,
+                              std::uint32_t seq, std::span<const std::uint8_t> bytes) {
+    put_op(out, RelayOp::link_frame);
+    out.push_back(link);
+    put_u16(out, from);
+    out.push_back(static_cast<std::uint8_t>(channel));
+    out.push_back(static_cast<std::uint8_t>(static_cast<std::uint8_t>(type) - 1));
+    put_u32(out, seq);
+    chunk(out, bytes);
+  };
+  std::map<std::string, Bytes> seeds;
+  Bytes out, message;
+
+  // A member (slot 3) opens a link to this client (slot 2), which it then uses both ways.
+  joined(out, 2, {1, 3});
+  encode_link(LinkType::open, 0x5EED0001, message);
+  Bytes deliver;
+  encode_deliver(3, message, deliver);
+  put_op(out, RelayOp::sealed);
+  out.push_back(static_cast<std::uint8_t>(Channel::control));
+  chunk(out, deliver);
+  update(out, 16);
+  link_frame(out, 0, 3, Channel::control, LinkType::data, 0, payload);
+  link_frame(out, 0, 3, Channel::state, LinkType::data, 0, payload);
+  update(out, 16);
+  put_op(out, RelayOp::send);
+  out.push_back(0);
+  out.push_back(static_cast<std::uint8_t>(Channel::control));
+  chunk(out, payload);
+  link_frame(out, 0, 3, Channel::control, LinkType::ack, 1, {});
+  update(out, 16);
+  link_frame(out, 0, 3, Channel::control, LinkType::close, 0, {});
+  update(out, 16);
+  seeds["accepted-link"] = out;
+
+  // This client opens a link to slot 1, which accepts it; then the path forges a close in the
+  // clear, and the relay is lost and joined again.
+  out.clear();
+  joined(out, 2, {1});
+  put_op(out, RelayOp::open_link);
+  put_u16(out, 1);
+  update(out, 16);
+  link_frame(out, 0, 1, Channel::control, LinkType::accept, 0, {});
+  update(out, 16);
+  encode_link(LinkType::close, 0x5EED0001, message);
+  encode_deliver(1, message, deliver);
+  put_op(out, RelayOp::raw);
+  out.push_back(static_cast<std::uint8_t>(Channel::control));
+  chunk(out, deliver);
+  update(out, 250);
+  put_op(out, RelayOp::lost);
+  update(out, 250);
+  joined(out, 2, {1});
+  update(out, 250);
+  seeds["opened-link"] = out;
+
+  // The members come and go, sealed.
+  out.clear();
+  joined(out, 5, {});
+  encode_member_joined({7, {kLoopback, 40007}}, message);
+  put_op(out, RelayOp::sealed);
+  out.push_back(static_cast<std::uint8_t>(Channel::control));
+  chunk(out, message);
+  encode_member_left(7, message);
+  put_op(out, RelayOp::sealed);
+  out.push_back(static_cast<std::uint8_t>(Channel::control));
+  chunk(out, message);
+  update(out, 100);
+  seeds["members"] = out;
+
+  // A relay of another version, and one that refuses.
+  out.clear();
+  put_op(out, RelayOp::connected);
+  update(out, 5);
+  encode_version_refusal(kRelayProtocolVersion, message);
+  message[1] = static_cast<std::uint8_t>(kRelayProtocolVersion + 1);
+  put_op(out, RelayOp::raw);
+  out.push_back(0);
+  chunk(out, message);
+  update(out, 5);
+  seeds["version-refusal"] = out;
+  out.clear();
+  put_op(out, RelayOp::connected);
+  update(out, 5);
+  encode_refused(RefusalReason::session_full, message);
+  put_op(out, RelayOp::raw);
+  out.push_back(0);
+  chunk(out, message);
+  update(out, 5);
+  seeds["refused"] = out;
+  return seeds;
+}
+
 std::map<std::string, Bytes> discovery_seeds() {
   return {{"loopback", encode_announcement({"shoal-lan-match", {"127.0.0.1", 40000}, wire::kProtocolVersion})},
           {"any-address", encode_announcement({"arena", {"0.0.0.0", 45000}, wire::kProtocolVersion})}};
@@ -129,6 +247,7 @@ NamedSeeds protocol_seeds(std::span<const std::uint8_t> payload) {
   encode_link(LinkType::data, 0x5EED0001, link_data);
   link_data.insert(link_data.end(), payload.begin(), payload.end());
   return {{"relay_protocol", relay_seeds(link_data)},
+          {"relay_client", relay_client_seeds(payload)},
           {"relay_link", link_seeds(payload)},
           {"hybrid_frames", hybrid_seeds(payload)},
           {"lan_discovery", discovery_seeds()}};

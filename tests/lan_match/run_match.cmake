@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: MIT
 # Runs shoal-lan-match and checks what it reports:
 #   cmake -DMATCH=exe -DARGS="a;b" -DPEERS=n -DREPORT=file.json [-DPLOT=file.png -DCSV=file.csv]
-#         [-DKILLED=k -DMAX_REOWNED_MS=ms [-DRESTARTED=1]] [-DPROJECTILES=1] -P run_match.cmake
+#         [-DKILLED=k -DMAX_REOWNED_MS=ms [-DRESTARTED=1]] [-DKICKED=k -DMAX_REOWNED_MS=ms]
+#         [-DPROJECTILES=1] -P run_match.cmake
 # Exit 0, and a JSON report that parses, has exactly the documented keys, says consistent (every
 # state the same bits on every peer), lost nothing, and lists every peer with frames and traffic. With PLOT/CSV: a real PNG and a CSV
 # with a row per peer and second. With KILLED: k peers killed (PEERS counts the survivors and
 # restarted ones), each one's objects owned again within MAX_REOWNED_MS, and with RESTARTED each
-# one rejoined; every body has a live owner. With PROJECTILES (--projectiles in ARGS): every
+# one rejoined; every body has a live owner. With KICKED: k peers kicked and banned (--kick-peer,
+# listed after the killed ones in ARGS' order of time), each one's objects owned again within
+# MAX_REOWNED_MS, each one told, and every one of its tries to come back refused. With PROJECTILES (--projectiles in ARGS): every
 # peer applied spawns and removals, compared a non-empty live set the same on every peer bit for
 # bit, and holds none once the lifetimes passed.
 file(REMOVE ${REPORT})
@@ -33,16 +36,30 @@ string(JSON fault_count LENGTH "${json}" faults)
 if(NOT DEFINED KILLED)
   set(KILLED 0)
 endif()
-if(NOT fault_count EQUAL KILLED)
-  message(FATAL_ERROR "the report lists ${fault_count} killed peers, expected ${KILLED}")
+if(NOT DEFINED KICKED)
+  set(KICKED 0)
 endif()
-if(KILLED GREATER 0)
-  math(EXPR last_fault "${KILLED} - 1")
+math(EXPR faults "${KILLED} + ${KICKED}")
+if(NOT fault_count EQUAL faults)
+  message(FATAL_ERROR "the report lists ${fault_count} killed or kicked peers, expected ${faults}")
+endif()
+if(faults GREATER 0)
+  math(EXPR last_fault "${faults} - 1")
   foreach(i RANGE ${last_fault})
     string(JSON reowned_ms GET "${json}" faults ${i} reowned_ms)
     string(JSON rejoin_ms GET "${json}" faults ${i} rejoin_ms)
+    string(JSON kicked GET "${json}" faults ${i} kicked)
     if(reowned_ms LESS 0 OR reowned_ms GREATER MAX_REOWNED_MS)
-      message(FATAL_ERROR "killed peer ${i}: reowned_ms=${reowned_ms}, expected 0..${MAX_REOWNED_MS}")
+      message(FATAL_ERROR "fault ${i}: reowned_ms=${reowned_ms}, expected 0..${MAX_REOWNED_MS}")
+    endif()
+    if(kicked STREQUAL "ON")
+      string(JSON comebacks GET "${json}" faults ${i} comebacks)
+      string(JSON refused GET "${json}" faults ${i} comebacks_refused)
+      if(comebacks LESS 1 OR NOT refused EQUAL comebacks)
+        message(FATAL_ERROR "kicked peer ${i}: came back ${comebacks} times, refused ${refused}: expected every try refused")
+      endif()
+      message(STATUS "kicked peer ${i}: reowned_ms=${reowned_ms}, came back ${comebacks} times, refused each time")
+      continue()
     endif()
     if(RESTARTED AND rejoin_ms LESS 1)
       message(FATAL_ERROR "killed peer ${i} restarted but never rejoined (rejoin_ms=${rejoin_ms})")

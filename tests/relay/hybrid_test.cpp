@@ -68,7 +68,7 @@ std::vector<std::uint8_t> number(std::uint32_t n) {
 // The numbers received on the control channel, in order of delivery.
 std::vector<std::uint32_t> control_numbers(const End& end) {
   std::vector<std::uint32_t> numbers;
-  for (const Received& r : end.received) {
+  for (const RelayReceived& r : end.received) {
     if (r.channel != Channel::control || r.bytes.size() != 4) continue;
     std::uint32_t n = 0;
     std::memcpy(&n, r.bytes.data(), 4);
@@ -130,7 +130,7 @@ TEST_CASE("hybrid: with direct blocked the connection comes up through the relay
   CHECK(b.connected.size() == 1);
   CHECK(a.ended.empty());
   CHECK(b.ended.empty());
-  for (const Received& r : a.received) CHECK(r.connection == to_b);
+  for (const RelayReceived& r : a.received) CHECK(r.connection == to_b);
 
   b.transport->disconnect(to_a);
   REQUIRE(run(relay, {&a, &b}, 5, [&] { return a.ended.size() == 1 && b.ended.size() == 1; }));

@@ -19,7 +19,9 @@ namespace shoal::test {
 
 using Clock = std::chrono::steady_clock;
 
-struct Received {
+// Named apart from transport/harness.hpp's Received: tests/security includes both headers, and
+// two inline definitions of one name would be one to the linker.
+struct RelayReceived {
   ConnectionId connection = kNoConnection;
   Channel channel = Channel::control;
   std::vector<std::uint8_t> bytes;
@@ -30,7 +32,7 @@ template <class TransportType>
 struct Seen {
   std::unique_ptr<TransportType> transport;
   std::vector<ConnectionId> connected, ended;
-  std::vector<Received> received;
+  std::vector<RelayReceived> received;
 
   /// Polls until empty, the transport reading the clock itself.
   void drain() { drain_at(-1); }

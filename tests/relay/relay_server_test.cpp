@@ -71,7 +71,7 @@ TEST_CASE("two members exchange messages on every channel, the lobby lists the s
     const auto channel = static_cast<Channel>(i);
     const auto has = [&](const Client& c, const std::string& text) {
       return std::any_of(c.received.begin(), c.received.end(),
-                         [&](const Received& r) { return r.channel == channel && text_of(r.bytes) == text; });
+                         [&](const RelayReceived& r) { return r.channel == channel && text_of(r.bytes) == text; });
     };
     CHECK(has(host, "to host " + std::to_string(i)));
     CHECK(has(joiner, "to joiner " + std::to_string(i)));
@@ -119,17 +119,17 @@ TEST_CASE("two sessions on one relay never see each other's packets, even with t
   }
   // Control messages are reliable: all of them arrive; state ones may not, so wait for control.
   const auto control_count = [](const Client& c) {
-    return std::count_if(c.received.begin(), c.received.end(), [](const Received& r) { return r.channel == Channel::control; });
+    return std::count_if(c.received.begin(), c.received.end(), [](const RelayReceived& r) { return r.channel == Channel::control; });
   };
   REQUIRE(pump(&relay, all, 5, [&] {
     return control_count(a1) == kMessages && control_count(a2) == kMessages && control_count(b1) == kMessages &&
            control_count(b2) == kMessages;
   }));
   for (const Client* c : {&a1, &a2}) {
-    for (const Received& r : c->received) CHECK(text_of(r.bytes) == "alpha");
+    for (const RelayReceived& r : c->received) CHECK(text_of(r.bytes) == "alpha");
   }
   for (const Client* c : {&b1, &b2}) {
-    for (const Received& r : c->received) CHECK(text_of(r.bytes) == "beta");
+    for (const RelayReceived& r : c->received) CHECK(text_of(r.bytes) == "beta");
   }
   const auto stats = relay.session_stats();
   REQUIRE(stats.size() == 2);

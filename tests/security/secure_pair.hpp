@@ -16,6 +16,8 @@
 #include "shoal/memory_network.hpp"
 #include "shoal/security.hpp"
 #include "test_credentials.hpp"
+#include "wire/packet_header.hpp"
+#include "wire/refusal.hpp"
 
 namespace shoal::test {
 
@@ -69,6 +71,9 @@ struct End {
   std::unique_ptr<Transport> transport;
   std::vector<TransportEventKind> events;
   std::vector<std::string> texts;  ///< messages received, as text
+  /// What the security layer itself told this end (wire/dismissal.hpp): link notices, and the
+  /// dismissal or refusal that ended a link it opened.
+  std::vector<std::vector<std::uint8_t>> told;
   ConnectionId connection = kNoConnection;
 
   void drain() {
@@ -76,7 +81,14 @@ struct End {
     for (int i = 0; i < 10'000 && transport->poll(e); ++i) {
       events.push_back(e.kind);
       if (e.kind == TransportEventKind::connected) connection = e.connection;
-      if (e.kind == TransportEventKind::message) texts.emplace_back(e.payload.begin(), e.payload.end());
+      if (e.kind != TransportEventKind::message) continue;
+      const int kind = wire::kind_of_any_version(e.payload);
+      if (kind == static_cast<int>(wire::MessageKind::link_notice) || kind == static_cast<int>(wire::MessageKind::dismissal) ||
+          kind == static_cast<int>(wire::MessageKind::refusal)) {
+        told.emplace_back(e.payload.begin(), e.payload.end());
+      } else {
+        texts.emplace_back(e.payload.begin(), e.payload.end());
+      }
     }
   }
   bool saw(TransportEventKind kind) const {

@@ -11,12 +11,12 @@ using namespace shoal;
 
 TEST_CASE("compatibility: equal versions and encodings give no reason") {
   const wire::EncodingSettings settings = wire::encoding_settings(SnapshotConfig{});
-  CHECK(session::wire_version_mismatch(8, "the host", 8, "the joiner").empty());
+  CHECK(wire::wire_version_mismatch(8, "the host", 8, "the joiner").empty());
   CHECK(session::encoding_mismatch(settings, "the host", settings, "the joiner").empty());
 }
 
 TEST_CASE("compatibility: a version mismatch names both versions and both sides") {
-  CHECK(session::wire_version_mismatch(8, "the host", 9, "the joiner") ==
+  CHECK(wire::wire_version_mismatch(8, "the host", 9, "the joiner") ==
         "wire versions differ: the host speaks wire version 8, the joiner 9");
 }
 

@@ -10,29 +10,15 @@
 #include <optional>
 #include <string>
 
-#include "shoal/forwarding_transport.hpp"
 #include "shoal/peer.hpp"
 #include "shoal/reference_physics.hpp"
 #include "test_credentials.hpp"
+#include "version_rewriter.hpp"
 #include "wire/packet_header.hpp"
 
 using namespace shoal;
 
 namespace {
-
-class VersionRewriter : public ForwardingTransport {
- public:
-  VersionRewriter(std::unique_ptr<Transport> inner, std::uint8_t version)
-      : ForwardingTransport(std::move(inner)), version_(version) {}
-  bool send(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes) override {
-    std::vector<std::uint8_t> copy(bytes.begin(), bytes.end());
-    if (copy.size() >= wire::kHeaderSize && copy[0] == 'S' && copy[1] == 'H') copy[2] = version_;
-    return inner().send(connection, channel, copy);
-  }
-
- private:
-  std::uint8_t version_;
-};
 
 struct Side {
   std::unique_ptr<ReferencePhysics> physics;
@@ -56,7 +42,7 @@ Side make_side(const PeerConfig& config, int wire_version) {
   side.physics->add_sphere(1, 0.5f, 1.0f, ball);
   std::unique_ptr<Transport> transport = make_enet_transport(test::secured());
   if (wire_version != wire::kProtocolVersion) {
-    transport = std::make_unique<VersionRewriter>(std::move(transport), static_cast<std::uint8_t>(wire_version));
+    transport = std::make_unique<test::VersionRewriter>(std::move(transport), static_cast<std::uint8_t>(wire_version));
   }
   side.peer = std::make_unique<Peer>(config, *side.physics, std::move(transport));
   return side;

@@ -15,6 +15,8 @@
 #include "shoal/transport.hpp"
 #include "test_credentials.hpp"
 #include "transport/enet_transport.hpp"
+#include "wire/packet_header.hpp"
+#include "wire/refusal.hpp"
 
 namespace shoal::test {
 
@@ -35,9 +37,16 @@ struct TestPeer {
     transport = make_secure_transport(std::move(inner), config.security);
   }
 
+  /// Takes every event; a secured transport's link notices (its word to its own peer after
+  /// each `connected`, wire/dismissal.hpp) are counted apart, not among the messages.
   void drain() {
     TransportEvent event;
     for (int i = 0; i < 10'000 && transport->poll(event); ++i) {
+      if (event.kind == TransportEventKind::message &&
+          wire::kind_of_any_version(event.payload) == static_cast<int>(wire::MessageKind::link_notice)) {
+        ++link_notices;
+        continue;
+      }
       events.push_back({event.kind, event.connection, event.channel,
                         {event.payload.begin(), event.payload.end()}});
     }
@@ -72,6 +81,7 @@ struct TestPeer {
   std::unique_ptr<Transport> transport;
   transport::EnetTransport* enet = nullptr;  ///< under `transport`'s security layer, if any
   std::vector<Received> events;
+  int link_notices = 0;
 };
 
 /// Services every peer (wait a little, then drain) until `done` or the deadline; returns done().

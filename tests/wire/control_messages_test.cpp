@@ -45,8 +45,11 @@ TEST_CASE("control: every message survives a round trip") {
   const JoinRequest join{"lan-party", 40123};
   CHECK(round_trip(join) == join);
 
+  UsedInvitation used;
+  used.key.fill(0xA5);
+  used.peer = 3;
   const Welcome welcome{7, 12345,
-                        {{0, "127.0.0.1", 5000}, {3, "host.example", 5003}, {9, "", 0}}, 0};
+                        {{0, "127.0.0.1", 5000}, {3, "host.example", 5003}, {9, "", 0}}, 0, {}, {used}};
   CHECK(round_trip(welcome) == welcome);
   CHECK(round_trip(Welcome{}) == Welcome{});
 
@@ -118,7 +121,7 @@ TEST_CASE("control: encode refuses what no receiver would accept") {
 
 TEST_CASE("control: hostile counts and lengths are rejected without allocating") {
   std::vector<std::uint8_t> welcome_bytes;
-  REQUIRE(encode(Welcome{1, 2, {}, 0}, welcome_bytes));
+  REQUIRE(encode(Welcome{1, 2, {}, 0, {}, {}}, welcome_bytes));
   welcome_bytes.resize(kBody + 2 + 4 + 4);  // nothing after the count (encoding settings follow it)
   std::vector<std::uint8_t> checksum_bytes;
   REQUIRE(encode(Checksum{3, {}}, checksum_bytes));

@@ -11,6 +11,7 @@
 #include "shoal/simulation.hpp"
 #include "wire/game_message.hpp"
 #include "wire/control_messages.hpp"
+#include "wire/dismissal.hpp"
 #include "wire/refusal.hpp"
 #include "wire/snapshot_codec.hpp"
 
@@ -42,6 +43,8 @@ struct Decoders {
   Snapshot snapshot;
   SnapshotAckMessage ack;
   Refusal refusal;
+  Dismissal dismissal;
+  LinkNotice notice;
   Quantizer quantizer{SnapshotConfig{}};
   std::vector<std::uint8_t> sizes = user_bytes_sizes();
   std::vector<std::uint8_t> reencoded;
@@ -61,6 +64,16 @@ struct Decoders {
     encode(refusal, reencoded);
     CHECK(std::equal(datagram.begin(), datagram.end(), reencoded.begin(), reencoded.end()));
     return DecodeStatus::success();
+  }
+  // The dismissal and the link notice have fixed layouts too, and no failing encode.
+  template <class Message>
+  DecodeStatus check_fixed(std::span<const std::uint8_t> datagram, Message& message) {
+    const DecodeStatus status = decode(datagram, message);
+    if (status) {
+      encode(message, reencoded);
+      CHECK(std::equal(datagram.begin(), datagram.end(), reencoded.begin(), reencoded.end()));
+    }
+    return status;
   }
   DecodeStatus check_game_message(std::span<const std::uint8_t> datagram, bool reliable) {
     GameMessage message;
@@ -104,6 +117,8 @@ struct Decoders {
       case MessageKind::baseline: return check(datagram, baseline);
       case MessageKind::world_changes: return check(datagram, world_changes);
       case MessageKind::refusal: return check_refusal(datagram);
+      case MessageKind::dismissal: return check_fixed(datagram, dismissal);
+      case MessageKind::link_notice: return check_fixed(datagram, notice);
       case MessageKind::game_message:
       case MessageKind::game_datagram: return check_game_message(datagram, kind == MessageKind::game_message);
     }
@@ -125,7 +140,7 @@ std::vector<std::vector<std::uint8_t>> valid_datagrams() {
     all.push_back(bytes);
   };
   add(JoinRequest{"session", 7777});
-  add(Welcome{2, 600, {{0, "10.0.0.1", 4000}, {1, "10.0.0.2", 4001}}, 0});
+  add(Welcome{2, 600, {{0, "10.0.0.1", 4000}, {1, "10.0.0.2", 4001}}, 0, {}, {{{}, 1}}});
   add(Hello{2, "session"});
   add(PeerLeft{1});
   add(Ownership{{{10, 1, 5, 1, 300}, {11, 2, 6, 2, 301}}});
@@ -201,6 +216,16 @@ std::vector<std::vector<std::uint8_t>> valid_datagrams() {
   std::vector<std::uint8_t> refusal;
   encode(Refusal{kProtocolVersion, 9, "wire versions differ"}, refusal);
   all.push_back(refusal);
+  std::vector<std::uint8_t> fixed;
+  encode(Dismissal{DismissalCause::revoked, "the session's authority revoked this invitation: cheating"}, fixed);
+  all.push_back(fixed);
+  LinkNotice identity;
+  identity.key.fill(0xA5);
+  identity.single_use = true;
+  encode(identity, fixed);
+  all.push_back(fixed);
+  encode(LinkNotice{LinkNoticeKind::revoked, {}, false, "cheating"}, fixed);
+  all.push_back(fixed);
   return all;
 }
 

@@ -55,7 +55,10 @@ TEST_CASE("header: kinds map to their channels and limits") {
   CHECK(channel_of(MessageKind::world_changes) == Channel::control);
   CHECK(is_known_kind(10));  // game_message, since version 12
   CHECK(is_known_kind(18));  // game_datagram, since version 12
-  CHECK_FALSE(is_known_kind(11));
+  CHECK(is_known_kind(11));  // dismissal, since version 14
+  CHECK(is_known_kind(12));  // link_notice, since version 14
+  CHECK(channel_of(MessageKind::dismissal) == Channel::control);
+  CHECK_FALSE(is_known_kind(13));
   CHECK_FALSE(is_known_kind(19));
   CHECK_FALSE(is_known_kind(255));
 }

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "core/random.hpp"
 #include "wire/snapshot_codec.hpp"
@@ -49,6 +50,24 @@ Snapshot header(bool quantized, bool velocities_at_rest) {
   s.quantized = quantized;
   s.velocities_at_rest = velocities_at_rest;
   return s;
+}
+
+// `bytes` with one field's lowest bit set as in `other`: where `like` and `other`, encodings
+// that differ in that bit only, differ. Then decoded, it must be refused as malformed.
+void expect_malformed_with_bit_of(std::vector<std::uint8_t> bytes, const std::vector<std::uint8_t>& like,
+                                  const std::vector<std::uint8_t>& other, const Quantizer& q) {
+  REQUIRE(like.size() == other.size());
+  std::vector<std::size_t> differing;
+  for (std::size_t i = 0; i < like.size() * 8; ++i) {
+    if (((like[i / 8] ^ other[i / 8]) >> (i % 8)) & 1u) differing.push_back(i);
+  }
+  REQUIRE(differing.size() == 1);
+  Snapshot decoded;
+  REQUIRE(decode(bytes, q.limits(), decoded));
+  bytes[differing[0] / 8] = static_cast<std::uint8_t>(bytes[differing[0] / 8] ^ (1u << (differing[0] % 8)));
+  const DecodeStatus status = decode(bytes, q.limits(), decoded);
+  REQUIRE_FALSE(status.ok());
+  CHECK(status.reason() == DropReason::malformed);
 }
 
 }  // namespace
@@ -170,6 +189,44 @@ TEST_CASE("snapshot: raw floats and acks round-trip") {
   REQUIRE(encode(ack, bytes));
   REQUIRE(decode(bytes, ack_back));
   CHECK(ack_back == ack);
+}
+
+TEST_CASE("snapshot: an input whose frame would fall outside the frame range is malformed, not wrapped") {
+  const Quantizer q(kConfig);
+  // Frames INT32_MIN + 3 and + 2 differ only in the frame field's lowest bit: where it lies.
+  const auto encoded_at = [&](Frame frame) {
+    Snapshot s = header(false, false);
+    s.frame = frame;
+    s.inputs = {{frame - 1, {{1, 0, 0}, 0}}};  // one frame back
+    std::vector<std::uint8_t> bytes;
+    REQUIRE(encode(s, q.limits(), bytes));
+    return bytes;
+  };
+  constexpr Frame kLowest = std::numeric_limits<Frame>::min();
+  // Frame INT32_MIN + 1 with its input one frame back, its frame bit 0 cleared: a snapshot of
+  // frame INT32_MIN whose input would be frame INT32_MIN - 1.
+  expect_malformed_with_bit_of(encoded_at(kLowest + 1), encoded_at(kLowest + 3), encoded_at(kLowest + 2), q);
+}
+
+TEST_CASE("snapshot: an index gap past the last index the field holds is malformed") {
+  const Quantizer q(kConfig);
+  const auto encoded = [&](std::vector<BodyIndex> indices) {
+    Snapshot s = header(false, false);
+    for (BodyIndex index : indices) {
+      ObjectRecord r;
+      r.index = index;
+      r.raw.at_rest = r.at_rest = true;
+      s.objects.push_back(r);
+    }
+    std::vector<std::uint8_t> bytes;
+    REQUIRE(encode(s, q.limits(), bytes));
+    return bytes;
+  };
+  // Records 2^20 - 2 and the next one (gap 0), the first made 2^20 - 1 (one record written as
+  // its index itself, 2^20 - 2 or - 1, shows where that field's lowest bit is): the gap then
+  // names index 2^20, which no body has and the encoder refuses.
+  expect_malformed_with_bit_of(encoded({kMaxBodies - 2, kMaxBodies - 1}), encoded({kMaxBodies - 2}),
+                               encoded({kMaxBodies - 1}), q);
 }
 
 TEST_CASE("snapshot: records encoded once go into packets of any header, each as encode writes it") {

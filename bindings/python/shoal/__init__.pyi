@@ -168,8 +168,14 @@ class Credentials:
     def from_text(text: str) -> Credentials | None:
         """"""
     @property
+    def peer_key(self) -> bytes:
+        """the key the token names (32 bytes): what SessionAuthority.revoke takes"""
+    @property
     def session(self) -> str:
         """the session the token names"""
+    @property
+    def single_use(self) -> bool:
+        """whether the invitation admits one peer only"""
     def to_text(self) -> str:
         """Printable form (hexadecimal)."""
 
@@ -213,6 +219,8 @@ class DropReason:
     replayed: ClassVar[DropReason]
     bad_spawn: ClassVar[DropReason]
     over_limit: ClassVar[DropReason]
+    revoked: ClassVar[DropReason]
+    invitation_used: ClassVar[DropReason]
     def __init__(self, value: int) -> None: ...
     @property
     def name(self) -> str: ...
@@ -253,7 +261,7 @@ class Event:
         """the peer concerned, or NO_PEER"""
     @property
     def reason(self) -> str:
-        """join_failed (incompatible) and incompatible_peer: what differs"""
+        """join_failed (incompatible, refused), incompatible_peer and kicked: why"""
     @property
     def reliable(self) -> bool:
         """message only: sent with Delivery.reliable"""
@@ -275,6 +283,7 @@ class EventKind:
     join_failed: ClassVar[EventKind]
     incompatible_peer: ClassVar[EventKind]
     message: ClassVar[EventKind]
+    kicked: ClassVar[EventKind]
     def __init__(self, value: int) -> None: ...
     @property
     def name(self) -> str: ...
@@ -324,6 +333,19 @@ class JoinFailure:
     def __eq__(self, other: builtins.object) -> bool: ...
     def __int__(self) -> int: ...
     __members__: ClassVar[dict[str, JoinFailure]]
+
+class InvitationUse:
+    """How many peers one invitation admits (SessionAuthority.invite)."""
+    reusable: ClassVar[InvitationUse]
+    single_use: ClassVar[InvitationUse]
+    def __init__(self, value: int) -> None: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def value(self) -> int: ...
+    def __eq__(self, other: builtins.object) -> bool: ...
+    def __int__(self) -> int: ...
+    __members__: ClassVar[dict[str, InvitationUse]]
 
 class JoinProgress:
     """How far joining has come."""
@@ -672,6 +694,8 @@ class Peer:
     @property
     def join_progress(self) -> JoinProgress:
         """which step of joining the peer is in"""
+    def kick(self, member: int, authority: SessionAuthority, reason: str) -> None:
+        """Throws member out of the session for good: its invitation revoked on every member (kick and ban)."""
     def leave(self) -> None:
         """Leaves the match gracefully (blocks up to 250 ms, without the GIL)."""
     def owner(self, object: int) -> int:
@@ -687,6 +711,8 @@ class Peer:
         """Records everything that reaches this peer to `path` (before host() or join()), for Replay."""
     def remove(self, object: int) -> None:
         """Removes a spawned object this peer owns, on every peer."""
+    def revoke(self, revocation: Revocation) -> None:
+        """Applies a revocation by the session's authority (SessionAuthority.revoke)."""
     def send_message(self, to: int, data: Buffer, delivery: Delivery = ..., frame: int = -1) -> bool:
         """Sends a game message to peer `to` (NO_PEER: every other peer); False when over this peer's rate."""
     def set_conditions(self, conditions: ConditionerConfig) -> None:
@@ -1061,6 +1087,21 @@ class ReplayStates:
     def states(self) -> npt.NDArray[Any]:
         """STATE_DTYPE, shape (frames, ids); NaN where not held"""
 
+class Revocation:
+    """The session authority's signed word that one invitation admits no one any more (SessionAuthority.revoke; applied with Peer.revoke or Peer.kick). Not secret."""
+    def __eq__(self, other: builtins.object) -> bool: ...
+    @staticmethod
+    def from_text(text: str) -> Revocation | None:
+        """to_text()'s form back; None when it is not well-formed."""
+    @property
+    def peer_key(self) -> bytes:
+        """the revoked invitation's key (Credentials.peer_key)"""
+    @property
+    def reason(self) -> str:
+        """the authority's reason, as the revoked peer sees it"""
+    def to_text(self) -> str:
+        """Printable form (hexadecimal)."""
+
 class SecurityConfig:
     """Whether a transport encrypts its links, and with which credentials."""
     def __init__(self, *, enabled: bool = ..., credentials: Credentials = ..., token_grace_ms: int = ..., audit_key: bytes | None = ...) -> None:
@@ -1077,10 +1118,12 @@ class SecurityConfig:
 class SessionAuthority:
     """Issues the join tokens of one session (holds its signing key)."""
     def __init__(self, session: str) -> None: ...
-    def invite(self, validity_s: float = 43200.0) -> Credentials:
+    def invite(self, validity_s: float = 43200.0, use: InvitationUse = ...) -> Credentials:
         """Credentials for one peer, valid from now for validity_s seconds."""
-    def invite_until(self, expires_unix_s: int, session: str = '') -> Credentials:
+    def invite_until(self, expires_unix_s: int, session: str = '', use: InvitationUse = ...) -> Credentials:
         """Credentials expiring then (and naming another session if given)."""
+    def revoke(self, peer_key: Buffer, reason: str) -> Revocation:
+        """Revokes the invitation whose key is peer_key (kick and ban); apply it with Peer.revoke."""
     @property
     def public_key(self) -> bytes:
         """its public key"""

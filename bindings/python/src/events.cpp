@@ -105,6 +105,9 @@ std::string describe(const Event& e) {
       add("frame", std::to_string(e.frame));
       add("reliable", e.reliable ? "True" : "False");
       break;
+    case EventKind::kicked:
+      add("reason", py::repr(py::str(e.reason)));
+      break;
   }
   return text + ")";
 }
@@ -122,7 +125,8 @@ void bind_event(py::module_& m) {
       .value("desync", EventKind::desync, "confirmed frame disagrees with peer's checksum for objects")
       .value("join_failed", EventKind::join_failed, "this peer gave up joining: step, failure, peer")
       .value("incompatible_peer", EventKind::incompatible_peer, "a peer of another version or encoding: reason")
-      .value("message", EventKind::message, "a game message from peer: bytes, frame, reliable");
+      .value("message", EventKind::message, "a game message from peer: bytes, frame, reliable")
+      .value("kicked", EventKind::kicked, "the session's authority revoked this peer's invitation: reason");
   Record<Event>(m, "Event", "Something the game may want to know (Peer.poll_event); which fields mean something depends on kind.")
       .field("kind", &Event::kind, "what happened")
       .field("peer", &Event::peer, "the peer concerned, or NO_PEER")
@@ -133,7 +137,7 @@ void bind_event(py::module_& m) {
       .field("diagnoses", &Event::diagnoses, "desync only: what this peer knows of each of objects")
       .field("step", &Event::step, "join_failed only")
       .field("failure", &Event::failure, "join_failed only")
-      .field("reason", &Event::reason, "join_failed (incompatible) and incompatible_peer: what differs")
+      .field("reason", &Event::reason, "join_failed (incompatible, refused), incompatible_peer and kicked: why")
       .property("bytes", [](const Event& e) { return as_bytes(e.bytes); }, "message only: what the sender sent")
       .field("reliable", &Event::reliable, "message only: sent with Delivery.reliable")
       .repr(&describe);

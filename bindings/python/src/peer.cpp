@@ -212,6 +212,13 @@ void bind_peer(py::module_& m) {
            },
            "to"_a, "data"_a, "delivery"_a = Delivery::reliable, "frame"_a = kNoFrame,
            "Sends a game message to peer `to` (NO_PEER: every other peer); False when over this peer's rate.")
+      .def("kick", [](PeerHandle& h, PeerId member, const SessionAuthority& authority, const std::string& reason) {
+             driving(h, "kick", [&](Peer& p) { p.kick(member, authority, reason); });
+           },
+           "member"_a, "authority"_a, "reason"_a,
+           "Throws member out of the session for good: its invitation revoked on every member (kick and ban).")
+      .def("revoke", [](PeerHandle& h, const Revocation& revocation) { driving(h, "revoke", [&](Peer& p) { p.revoke(revocation); }); },
+           "revocation"_a, "Applies a revocation by the session's authority (SessionAuthority.revoke).")
       .def("spawned_objects", [](PeerHandle& h) { return with_peer(h, [](const Peer& p) { return p.spawned_objects(); }); },
            "The spawned objects alive here, ascending id.")
       .def("spawned_object", [](PeerHandle& h, ObjectId object) {

@@ -36,7 +36,14 @@ void bind_handle(py::module_& m) {
       .def("__repr__", &TransportHandle::describe);
 }
 
+py::bytes key_bytes(const std::array<std::uint8_t, 32>& key) {
+  return py::bytes(reinterpret_cast<const char*>(key.data()), key.size());
+}
+
 void bind_security(py::module_& m) {
+  py::enum_<InvitationUse>(m, "InvitationUse", "How many peers one invitation admits (SessionAuthority.invite).")
+      .value("reusable", InvitationUse::reusable, "whoever holds it, until it expires or is revoked")
+      .value("single_use", InvitationUse::single_use, "the first peer that joins with it, which may rejoin as itself");
   py::class_<Credentials>(m, "Credentials",
                           "What one invited peer needs to join a secure session (SessionAuthority.invite). Secret.")
       .def(py::init<>())
@@ -45,10 +52,24 @@ void bind_security(py::module_& m) {
       .def_static("from_text", &Credentials::from_text, "text"_a, "to_text()'s form back; None when it is not well-formed.")
       .def_property_readonly("session", &Credentials::session, "the session the token names")
       .def_property_readonly("expires_unix_s", &Credentials::expires_unix_s, "when the token expires")
+      .def_property_readonly("peer_key", [](const Credentials& c) { return key_bytes(c.peer_key()); },
+                             "the key the token names (32 bytes): what SessionAuthority.revoke takes")
+      .def_property_readonly("single_use", &Credentials::single_use, "whether the invitation admits one peer only")
       .def("__eq__", [](const Credentials& a, const Credentials& b) { return a.bytes == b.bytes; }, py::is_operator())
       .def("__repr__", [](const Credentials& c) {
         return c.empty() ? std::string("Credentials()") : "Credentials(session='" + c.session() + "', ...)";
       })
+      .attr("__hash__") = py::none();
+  py::class_<Revocation>(m, "Revocation",
+                         "The session authority's signed word that one invitation admits no one any more "
+                         "(SessionAuthority.revoke; applied with Peer.revoke or Peer.kick). Not secret.")
+      .def("to_text", &Revocation::to_text, "Printable form (hexadecimal).")
+      .def_static("from_text", &Revocation::from_text, "text"_a, "to_text()'s form back; None when it is not well-formed.")
+      .def_property_readonly("peer_key", [](const Revocation& r) { return key_bytes(r.peer_key()); },
+                             "the revoked invitation's key (Credentials.peer_key)")
+      .def_property_readonly("reason", &Revocation::reason, "the authority's reason, as the revoked peer sees it")
+      .def("__eq__", [](const Revocation& a, const Revocation& b) { return a.bytes == b.bytes; }, py::is_operator())
+      .def("__repr__", [](const Revocation& r) { return "Revocation(reason=" + std::string(py::repr(py::str(r.reason()))) + ")"; })
       .attr("__hash__") = py::none();
   Struct<SecurityConfig>(m, "SecurityConfig", "Whether a transport encrypts its links, and with which credentials.")
       .field("enabled", &SecurityConfig::enabled, "on by default: then credentials are needed")
@@ -76,14 +97,27 @@ void bind_security(py::module_& m) {
           "an auditing relay's key (32 bytes) or None");
   py::class_<SessionAuthority>(m, "SessionAuthority", "Issues the join tokens of one session (holds its signing key).")
       .def(py::init<std::string>(), "session"_a)
-      .def("invite", [](const SessionAuthority& a, double validity_s) {
-             return a.invite(std::chrono::seconds(static_cast<std::int64_t>(validity_s)));
+      .def("invite", [](const SessionAuthority& a, double validity_s, InvitationUse use) {
+             return a.invite(std::chrono::seconds(static_cast<std::int64_t>(validity_s)), use);
            },
-           "validity_s"_a = 12 * 3600.0, "Credentials for one peer, valid from now for validity_s seconds.")
-      .def("invite_until", [](const SessionAuthority& a, std::int64_t expires, const std::string& session) {
-             return a.invite_until(expires, session);
+           "validity_s"_a = 12 * 3600.0, "use"_a = InvitationUse::reusable,
+           "Credentials for one peer, valid from now for validity_s seconds.")
+      .def("invite_until", [](const SessionAuthority& a, std::int64_t expires, const std::string& session, InvitationUse use) {
+             return a.invite_until(expires, session, use);
            },
-           "expires_unix_s"_a, "session"_a = "", "Credentials expiring then (and naming another session if given).")
+           "expires_unix_s"_a, "session"_a = "", "use"_a = InvitationUse::reusable,
+           "Credentials expiring then (and naming another session if given).")
+      .def("revoke", [](const SessionAuthority& a, const py::object& peer_key, const std::string& reason) {
+             const std::vector<std::uint8_t> bytes = bytes_of(peer_key);
+             if (bytes.size() != 32) {
+               throw std::invalid_argument("SessionAuthority.revoke: peer_key of " + std::to_string(bytes.size()) +
+                                           " bytes, expected 32 (Credentials.peer_key)");
+             }
+             std::array<std::uint8_t, 32> key{};
+             std::copy(bytes.begin(), bytes.end(), key.begin());
+             return a.revoke(key, reason);
+           },
+           "peer_key"_a, "reason"_a, "Revokes the invitation whose key is peer_key (kick and ban); apply it with Peer.revoke.")
       .def_property_readonly("session", &SessionAuthority::session, "the session it signs for")
       .def_property_readonly("public_key", [](const SessionAuthority& a) {
         const auto key = a.public_key();

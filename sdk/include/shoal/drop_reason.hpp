@@ -32,6 +32,11 @@ enum class DropReason : std::uint8_t {
   /// a spawn past the sender's limit of live objects or spawns per second; a game message past
   /// the sender's rate (MessageConfig) or while too many of its messages wait to be polled
   over_limit,
+  /// from a peer whose invitation the session's authority revoked (Peer::kick): its handshake,
+  /// or what it sent on a link the revocation closed
+  revoked,
+  /// a join with a single-use invitation that another peer already joined with
+  invitation_used,
   count                 ///< number of reasons; not a reason itself
 };
 

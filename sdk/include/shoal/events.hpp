@@ -31,6 +31,9 @@ enum class EventKind : std::uint8_t {
                       ///< values (a joiner gets join_failed instead)
   message,            ///< a game message from peer (Peer::send_message): `bytes`, `frame` its
                       ///< tag (kNoFrame: none), `reliable` how it travelled
+  kicked,             ///< the session's authority revoked this peer's invitation (Peer::kick):
+                      ///< `reason` is its reason; the peer has left the match, and its
+                      ///< invitation admits it nowhere in the session any more
 };
 
 /// Something the game may want to know about (Peer::poll_event); which fields mean something
@@ -48,7 +51,9 @@ struct Event {
   JoinStep step = JoinStep::idle;           ///< join_failed only
   JoinFailure failure = JoinFailure::none;  ///< join_failed only
   /// join_failed (incompatible) and incompatible_peer: what differs, with both values, e.g.
-  /// "wire versions differ: the host speaks wire version 8, the joiner 9".
+  /// "wire versions differ: the host speaks wire version 8, the joiner 9"; join_failed
+  /// (refused): why the host, or a member's security layer, turned this peer down, e.g. "the
+  /// session's authority revoked this invitation: cheating"; kicked: the authority's reason.
   std::string reason;
   std::vector<std::uint8_t> bytes;  ///< message only: what the sender sent
   bool reliable = false;            ///< message only: sent with Delivery::reliable

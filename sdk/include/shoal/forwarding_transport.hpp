@@ -48,6 +48,7 @@ class ForwardingTransport : public Transport {
   std::size_t max_message_size() const override { return inner_->max_message_size(); }
   void set_conditions(const ConditionerConfig& config) override { inner_->set_conditions(config); }
   DropCounters drops() const override { return inner_->drops(); }
+  bool revoke(const Revocation& revocation) override { return inner_->revoke(revocation); }
 
  protected:
   /// the wrapped transport

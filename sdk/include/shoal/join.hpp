@@ -25,7 +25,10 @@ enum class JoinStep : std::uint8_t {
 enum class JoinFailure : std::uint8_t {
   none,
   no_answer,  ///< the peer named (or the host) never answered before the deadline
-  refused,    ///< the host turned the request down (another session, or not hosting)
+  /// the host or a member turned this peer down: its invitation is expired, revoked, for
+  /// another session or used up, or the host plays another session or is not hosting; the
+  /// event's `reason` says which, as far as the refuser tells a stranger (docs/security.md)
+  refused,
   host_lost,  ///< the connection to the host ended before this peer was in the match
   /// the host or a member speaks another wire version or encodes snapshots differently: the
   /// event's `reason` names what differs and both values

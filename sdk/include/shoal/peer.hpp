@@ -22,6 +22,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "shoal/diagnosis.hpp"
@@ -30,6 +31,7 @@
 #include "shoal/join.hpp"
 #include "shoal/messages.hpp"
 #include "shoal/peer_config.hpp"
+#include "shoal/security.hpp"
 #include "shoal/simulation.hpp"
 #include "shoal/state.hpp"
 #include "shoal/transport.hpp"
@@ -164,6 +166,18 @@ class Peer {
   /// below kNoFrame, or a `to` that is this peer or no live member.
   bool send_message(PeerId to, std::span<const std::uint8_t> bytes, Delivery delivery = Delivery::reliable,
                     Frame frame = kNoFrame);
+  /// Throws `member` out of the session for good (kick and ban; docs/security.md): has
+  /// `authority` revoke the invitation the member joined with and applies the revocation
+  /// (revoke()). Every member closes its links to it (its objects pass to the default owner
+  /// as when a peer leaves), it gets EventKind::kicked with `reason`, and its invitation admits
+  /// it through no member any more. Throws std::invalid_argument for a `member` that is not
+  /// another live member, std::logic_error when its invitation is unknown (links in the clear).
+  void kick(PeerId member, const SessionAuthority& authority, std::string_view reason);
+  /// Applies a revocation made by the session's authority (SessionAuthority::revoke), e.g. on
+  /// a peer other than the authority's: this peer's transport hands it to every member it
+  /// reaches, and it goes on from there. Throws std::invalid_argument when the transport
+  /// refuses it (another authority's, or links in the clear).
+  void revoke(const Revocation& revocation);
   /// The spawned objects alive here, ascending id: what this peer has heard of so far.
   std::vector<ObjectId> spawned_objects() const;
   /// A live spawned object's type, spawner, frame and spawn bytes; nullopt for any other id.

@@ -27,6 +27,28 @@ struct Credentials {
   std::string session() const;
   /// When the token expires, seconds since the Unix epoch; 0 when not well-formed.
   std::int64_t expires_unix_s() const;
+  /// The key the token names: what identifies this invitation to every peer, and what
+  /// SessionAuthority::revoke takes. All zeros when not well-formed.
+  std::array<std::uint8_t, 32> peer_key() const;
+  /// Whether the invitation admits one peer only (InvitationUse::single_use).
+  bool single_use() const;
+};
+
+/// The session authority's signed word that one invitation admits no one any more
+/// (SessionAuthority::revoke; applied with Peer::revoke or Peer::kick). Not secret: any member
+/// may hold it and hands it on, but only the authority can make one.
+struct Revocation {
+  std::vector<std::uint8_t> bytes;  ///< opaque; made by SessionAuthority::revoke
+
+  /// Printable form (hexadecimal), e.g. for a command line.
+  std::string to_text() const;
+  /// Reads to_text()'s form back; nullopt for anything that is not a well-formed revocation
+  /// (whose signature only the session's members can check).
+  static std::optional<Revocation> from_text(std::string_view text);
+  /// The revoked invitation's key (Credentials::peer_key); all zeros when not well-formed.
+  std::array<std::uint8_t, 32> peer_key() const;
+  /// The authority's reason, as the revoked peer and the logs see it.
+  std::string reason() const;
 };
 
 /// Whether a transport encrypts its links, and with which credentials.

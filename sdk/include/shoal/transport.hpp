@@ -106,6 +106,16 @@ class Transport {
   /// What the transport itself dropped before any message reached its caller (forged,
   /// replayed, without a valid join token...), by reason. Peer adds it to PeerStats::dropped.
   virtual DropCounters drops() const { return {}; }
+
+  /// Applies a revocation by the session's authority (SessionAuthority::revoke) to a transport
+  /// with secured links: it hands it on to every link (so it reaches every member), closes the
+  /// links to the revoked peer (reporting them `disconnected`) and refuses that peer from then
+  /// on. Peer::revoke and Peer::kick call it. False, changing nothing, for a transport in the
+  /// clear or a revocation not signed by its session's authority.
+  virtual bool revoke(const Revocation& revocation) {
+    (void)revocation;
+    return false;
+  }
 };
 
 /// How an ENet transport binds and behaves (make_enet_transport).

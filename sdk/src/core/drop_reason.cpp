@@ -21,6 +21,8 @@ std::string_view to_string(DropReason reason) {
     case DropReason::replayed: return "replayed";
     case DropReason::bad_spawn: return "bad_spawn";
     case DropReason::over_limit: return "over_limit";
+    case DropReason::revoked: return "revoked";
+    case DropReason::invitation_used: return "invitation_used";
     case DropReason::count: break;
   }
   return "unknown";

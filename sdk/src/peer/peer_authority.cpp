@@ -91,7 +91,8 @@ bool Peer::Impl::everyone_holds_resting_state(BodyIndex body) {
 
 void Peer::Impl::apply_ownership(wire::OwnershipChange change, bool record) {
   const auto body = objects.find(change.object);
-  if (!body) return drop(DropReason::malformed);
+  // A change counts from a frame of the match (or from none, kNoFrame): no frame before 0.
+  if (!body || change.frame < kNoFrame) return drop(DropReason::malformed);
   if (spawning.is_slot(*body)) return drop(DropReason::not_owner);  // spawned objects do not change hands
   change.body = *body;
   const authority::ApplyResult result =

@@ -26,6 +26,7 @@
 #include "sync/quantize_filter.hpp"
 #include "sync/resimulator.hpp"
 #include "sync/rest_checks.hpp"
+#include "wire/dismissal.hpp"
 #include "wire/refusal.hpp"
 #include "world/frame_history.hpp"
 #include "world/object_table.hpp"
@@ -77,6 +78,16 @@ struct Peer::Impl {
   wire::EncodingSettings encoding() const { return wire::encoding_settings(config.snapshots, config.spawning); }
   void on_other_version(ConnectionId connection, std::span<const std::uint8_t> bytes);  // refused
   void on_refusal(ConnectionId connection, const wire::Refusal& refusal);
+  // --- who may play: dismissals, link notices, single-use invitations (peer_admission.cpp) ---
+  void dismiss(ConnectionId connection, wire::DismissalCause cause, const std::string& reason);  // a joiner turned down
+  void on_dismissal(ConnectionId connection, const wire::Dismissal& dismissal);
+  void on_link_notice(ConnectionId connection, const wire::LinkNotice& notice);
+  // Whether the invitation on `connection` may admit `peer` (kNoPeer: a new one); if not, the
+  // joiner is dismissed and false returned.
+  bool invitation_admits(ConnectionId connection, PeerId peer);
+  // Notes the invitation on `connection` (if the link named one) as `peer`'s; a single-use one
+  // is remembered for good as the one that admitted it. admit() calls it.
+  void note_invitation(ConnectionId connection, PeerId peer);
   void request_baselines();
   void send_baseline(ConnectionId connection);
   void on_baseline(PeerId from, const wire::Baseline& baseline);

@@ -37,6 +37,9 @@ void Peer::Impl::advance_join(std::int64_t now_us) {
   if (!session.joining.finished() && !session.joining.incompatibility().empty()) {
     return fail_join(now_us, JoinFailure::incompatible);
   }
+  if (!session.joining.finished() && !session.joining.dismissal().empty()) {
+    return fail_join(now_us, JoinFailure::refused);
+  }
   if (session.phase == Phase::joining && session.host_connection == kNoConnection && now_us >= session.next_host_attempt_us) {
     session.host_connection = transport->connect(session.joining.host_address());
   }
@@ -68,6 +71,7 @@ void Peer::Impl::fail_join(std::int64_t now_us, JoinFailure failure) {
   event.step = step;
   event.failure = failure;
   if (failure == JoinFailure::incompatible) event.reason = session.joining.incompatibility();
+  if (failure == JoinFailure::refused) event.reason = session.joining.dismissal();
   log_line(config.log, LogLevel::error, [&] {
     return "join failed while " + std::string(to_string(step)) + ": " + std::string(to_string(failure)) +
            (event.reason.empty() ? "" : " (" + event.reason + ")");
@@ -78,7 +82,7 @@ void Peer::Impl::fail_join(std::int64_t now_us, JoinFailure failure) {
   for (const session::Member& m : session.members.remotes()) transport->disconnect(m.connection);
   // After a refusal the link stays open: closing it could drop the refusal still on its way
   // (ENet empties a link's queues at both ends when it closes). The host closes it on reading
-  // the refusal or the PeerLeft.
+  // the refusal or the PeerLeft. A dismissed joiner closes it: the host said all it had to.
   if (session.host_connection != kNoConnection && failure != JoinFailure::incompatible) {
     transport->disconnect(session.host_connection);
   }
@@ -87,13 +91,21 @@ void Peer::Impl::fail_join(std::int64_t now_us, JoinFailure failure) {
 }
 
 void Peer::Impl::on_join_request(ConnectionId connection, const wire::JoinRequest& request) {
-  if (session.phase != Phase::in_match || session.members.self() != 0 || request.session != config.session) {
+  // Turned down with the reason, so that the joiner gives up at once and can say why.
+  if (session.phase != Phase::in_match || session.members.self() != 0) {
     drop(DropReason::malformed);
-    transport->disconnect(connection);
-    return;
+    return dismiss(connection, wire::DismissalCause::not_admitting,
+                   session.phase == Phase::in_match ? "this peer is not the match's host"
+                                                    : "this peer is not in a match it hosts");
+  }
+  if (request.session != config.session) {
+    drop(DropReason::malformed);
+    return dismiss(connection, wire::DismissalCause::not_admitting,
+                   "the host plays session '" + config.session + "', the joiner asked for '" + request.session + "'");
   }
   const std::string mismatch = session::encoding_mismatch(encoding(), "the host", request.encoding, "the joiner");
   if (!mismatch.empty()) return refuse(*this, connection, wire::kProtocolVersion, mismatch);
+  if (!invitation_admits(connection, request.rejoin_id)) return;
   Address joiner = transport->remote_address(connection);
   joiner.port = request.listen_port;
   bool rejoined = false;
@@ -105,8 +117,8 @@ void Peer::Impl::on_join_request(ConnectionId connection, const wire::JoinReques
     const std::uint64_t known = present ? present->secret : gone ? gone->member.secret : 0;
     if (known == 0 || known != request.secret) {
       drop(DropReason::not_owner);
-      transport->disconnect(connection);
-      return;
+      return dismiss(connection, wire::DismissalCause::rejoin_refused,
+                     "cannot come back as peer " + std::to_string(request.rejoin_id) + ": not the peer that had that id");
     }
     if (present) {  // it noticed the drop before this peer did: replace the stale link
       transport->disconnect(present->connection);
@@ -128,6 +140,8 @@ void Peer::Impl::on_join_request(ConnectionId connection, const wire::JoinReques
   for (const session::Member& m : session.members.remotes()) {
     welcome.members.push_back({m.id, m.address.host, m.address.port});
   }
+  note_invitation(connection, id);  // before the welcome, which lists it when single-use
+  welcome.used_invitations = session.used_invitations;
   send_to(connection, welcome);
   admit({id, connection, joiner, request.secret}, rejoined);
 }
@@ -147,8 +161,13 @@ void Peer::Impl::on_welcome(ConnectionId connection, const wire::Welcome& welcom
     admit({host.id, connection, transport->remote_address(connection), 0}, true);
   } else {
     session.members.set_self(welcome.your_id);
+    note_invitation(connection, host.id);
     session.members.add({host.id, connection, transport->remote_address(connection), 0});
     session.phase = Phase::syncing;
+  }
+  // Whoever admits joiners after the host keeps to the host's single-use invitations too.
+  for (const wire::UsedInvitation& used : welcome.used_invitations) {
+    if (session.admitted_with(used.key) == kNoPeer) session.used_invitations.push_back(used);
   }
   std::size_t others = 0;
   std::vector<PeerId> older{host.id};
@@ -175,6 +194,7 @@ void Peer::Impl::on_hello(ConnectionId connection, const wire::Hello& hello) {
   const std::string mismatch = session::encoding_mismatch(encoding(), "peer " + std::to_string(session.members.self()),
                                                           hello.encoding, "peer " + std::to_string(hello.id));
   if (!mismatch.empty()) return refuse(*this, connection, wire::kProtocolVersion, mismatch);
+  if (!invitation_admits(connection, hello.id)) return;
   const session::Member* present = session.members.find(hello.id);
   const session::AbsentMember* gone = session.members.find_absent(hello.id);
   if (present && present->connection == connection) {
@@ -201,16 +221,13 @@ void Peer::Impl::on_hello(ConnectionId connection, const wire::Hello& hello) {
 void Peer::Impl::on_other_version(ConnectionId connection, std::span<const std::uint8_t> bytes) {
   const int theirs = wire::version_of(bytes);
   if (session.phase == Phase::joining && connection == session.host_connection) {
-    return refuse(*this, connection, theirs, session::wire_version_mismatch(theirs, "the host", wire::kProtocolVersion, "this peer"));
+    return refuse(*this, connection, theirs, wire::wire_version_mismatch(theirs, "the host", wire::kProtocolVersion, "this peer"));
   }
   // Bytes 0-3 mean the same in every version: a stranger's introduction is answered, so that
   // it learns both versions instead of timing out.
-  const int kind = wire::kind_of_any_version(bytes);
   if (session.members.peer_of(connection) != kNoPeer) return;
-  if (kind == static_cast<int>(wire::MessageKind::join_request)) {
-    refuse(*this, connection, theirs, session::wire_version_mismatch(wire::kProtocolVersion, "the host", theirs, "the joiner"));
-  } else if (kind == static_cast<int>(wire::MessageKind::hello)) {
-    refuse(*this, connection, theirs, session::wire_version_mismatch(wire::kProtocolVersion, "this peer", theirs, "the other peer"));
+  if (const std::optional<wire::Refusal> refusal = wire::refuse_introduction(bytes)) {
+    refuse(*this, connection, theirs, refusal->reason);
   }
 }
 

@@ -67,6 +67,7 @@ void Peer::Impl::on_connected(ConnectionId connection) {
 
 void Peer::Impl::admit(const session::Member& member, bool rejoined) {
   cancel_redials(session, *transport, member.id);  // back by another way (its own dial, a rejoin through the host)
+  note_invitation(member.connection, member.id);
   session.members.add(member);
   if (authority.ownership) authority.ownership->peer_joined(member.id);
   if (!rejoined) authority.reset_regions(member.id);
@@ -80,6 +81,7 @@ void Peer::Impl::admit(const session::Member& member, bool rejoined) {
 }
 
 void Peer::Impl::on_disconnected(ConnectionId connection, bool timed_out, std::int64_t now_us) {
+  std::erase_if(session.link_identities, [&](const auto& entry) { return entry.first == connection; });
   if (session.phase == Phase::joining && connection == session.host_connection) {
     // No welcome yet: ask again shortly, until the join's deadline.
     constexpr std::int64_t kHostRetryUs = 250'000;
@@ -179,6 +181,7 @@ void Peer::Impl::expire_absent(std::int64_t now_us) {
 
 void Peer::Impl::peer_gone(PeerId peer) {
   cancel_redials(session, *transport, peer);
+  std::erase_if(session.member_invitations, [&](const auto& entry) { return entry.first == peer; });
   session.time_sync.forget(peer);
   session.pace_control.forget(peer);
   session.joining.baseline_done(peer);

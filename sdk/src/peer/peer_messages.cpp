@@ -84,6 +84,18 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
     return drop(status.reason());
   }
   if (kind == wire::MessageKind::refusal) return drop(DropReason::malformed);  // not decode_refusal's layout
+  // Who may play: read before anything else about the link is known (a dismissal may answer
+  // a join this peer never got a connection for).
+  if (kind == wire::MessageKind::dismissal) {
+    wire::Dismissal m;
+    if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
+    return on_dismissal(connection, m);
+  }
+  if (kind == wire::MessageKind::link_notice) {
+    wire::LinkNotice m;
+    if (auto s = wire::decode(bytes, m); !s) return drop(s.reason());
+    return on_link_notice(connection, m);
+  }
   const PeerId from = session.members.peer_of(connection);
 
   // Time sync holds no state about the asker, so it comes first: a joiner pings the host as

@@ -3,6 +3,7 @@
 // smooth. Receiving comes first so that corrections use every owner frame that has arrived;
 // sending comes after the step so that snapshots carry the newest frame.
 #include <algorithm>
+#include <limits>
 #include <cmath>
 
 #include "peer/peer_impl.hpp"
@@ -217,7 +218,10 @@ void Peer::Impl::update(std::int64_t now_us) {
       send_pings(*this, now_us);
       // Only once linked to every member: its snapshots and claims must reach them all.
       if (session.joining.meshed() && session.pongs_received >= session.kPongsBeforeStart) {
-        if (auto target = session.target_match_time(now_us)) {
+        // The host's timeline as the pongs tell it: a frame no match can be at (a hostile or
+        // broken pong) starts nothing, and the next samples may.
+        constexpr double kLatestStart = std::numeric_limits<Frame>::max() / 2;
+        if (auto target = session.target_match_time(now_us); target && *target >= 0 && *target < kLatestStart) {
           start_match(*this, now_us, static_cast<Frame>(std::floor(*target)));
         }
       }

@@ -23,6 +23,7 @@
 #include "session/pace.hpp"
 #include "session/time_sync.hpp"
 #include "wire/control_messages.hpp"
+#include "wire/dismissal.hpp"
 
 namespace shoal {
 
@@ -59,6 +60,20 @@ struct SessionState {
       if (m.id != excluded) return std::min(m.id, members.self());
     }
     return members.self();
+  }
+  /// The link notice that named the other end of `connection`, if one did.
+  const wire::LinkNotice* identity_of(ConnectionId connection) const {
+    for (const auto& [c, notice] : link_identities) if (c == connection) return &notice;
+    return nullptr;
+  }
+  std::optional<session::InvitationKey> invitation_of(PeerId peer) const {
+    for (const auto& [p, key] : member_invitations) if (p == peer) return key;
+    return std::nullopt;
+  }
+  /// The peer a single-use invitation admitted, if it admitted one.
+  PeerId admitted_with(const session::InvitationKey& key) const {
+    for (const wire::UsedInvitation& u : used_invitations) if (u.key == key) return u.peer;
+    return kNoPeer;
   }
   /// The redial that `connection` is, taken off the list.
   std::optional<session::PendingLink> take_redial(ConnectionId connection) {
@@ -129,6 +144,13 @@ struct SessionState {
   std::vector<PendingPong> pending_pongs;  // answered once the clock has advanced
 
   std::uint64_t secret;  // this peer's, random: proves a rejoin is really it
+  // Whose invitation is at the other end of each secured link, from the transport's link
+  // notices (none in the clear); a member takes its link's at admission.
+  std::vector<std::pair<ConnectionId, wire::LinkNotice>> link_identities;
+  // Each member's invitation (Peer::kick revokes it), while it is live.
+  std::vector<std::pair<PeerId, session::InvitationKey>> member_invitations;
+  // Single-use invitations and the peer each admitted: a second peer is refused one.
+  std::vector<wire::UsedInvitation> used_invitations;
   session::Joining joining;
   ConnectionId host_connection = kNoConnection;
   std::int64_t next_host_attempt_us = 0;  // joining: when to ask the host again

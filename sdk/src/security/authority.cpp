@@ -6,12 +6,15 @@
 #include <stdexcept>
 
 #include "security/join_token.hpp"
+#include "security/revocation.hpp"
 #include "security/sodium.hpp"
 #include "shoal/security.hpp"
 
 namespace shoal {
+namespace {
 
-std::string Credentials::to_text() const {
+// Credentials and revocations travel as text in hexadecimal.
+std::string hex(const std::vector<std::uint8_t>& bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string text;
   text.reserve(bytes.size() * 2);
@@ -22,7 +25,7 @@ std::string Credentials::to_text() const {
   return text;
 }
 
-std::optional<Credentials> Credentials::from_text(std::string_view text) {
+std::optional<std::vector<std::uint8_t>> unhex(std::string_view text) {
   if (text.size() % 2 != 0) return std::nullopt;
   const auto digit = [](char c) -> int {
     if (c >= '0' && c <= '9') return c - '0';
@@ -30,15 +33,24 @@ std::optional<Credentials> Credentials::from_text(std::string_view text) {
     if (c >= 'A' && c <= 'F') return c - 'A' + 10;
     return -1;
   };
-  Credentials credentials;
+  std::vector<std::uint8_t> bytes;
   for (std::size_t i = 0; i < text.size(); i += 2) {
     const int high = digit(text[i]);
     const int low = digit(text[i + 1]);
     if (high < 0 || low < 0) return std::nullopt;
-    credentials.bytes.push_back(static_cast<std::uint8_t>(high * 16 + low));
+    bytes.push_back(static_cast<std::uint8_t>(high * 16 + low));
   }
-  if (!security::parse_credentials(credentials.bytes)) return std::nullopt;
-  return credentials;
+  return bytes;
+}
+
+}  // namespace
+
+std::string Credentials::to_text() const { return hex(bytes); }
+
+std::optional<Credentials> Credentials::from_text(std::string_view text) {
+  auto bytes = unhex(text);
+  if (!bytes || !security::parse_credentials(*bytes)) return std::nullopt;
+  return Credentials{std::move(*bytes)};
 }
 
 std::string Credentials::session() const {
@@ -49,6 +61,34 @@ std::string Credentials::session() const {
 std::int64_t Credentials::expires_unix_s() const {
   const auto own = security::parse_credentials(bytes);
   return own ? own->token.expires_unix_s : 0;
+}
+
+std::array<std::uint8_t, 32> Credentials::peer_key() const {
+  const auto own = security::parse_credentials(bytes);
+  return own ? own->token.peer_key : std::array<std::uint8_t, 32>{};
+}
+
+bool Credentials::single_use() const {
+  const auto own = security::parse_credentials(bytes);
+  return own && own->token.single_use;
+}
+
+std::string Revocation::to_text() const { return hex(bytes); }
+
+std::optional<Revocation> Revocation::from_text(std::string_view text) {
+  auto bytes = unhex(text);
+  if (!bytes || !security::read_revocation(*bytes)) return std::nullopt;
+  return Revocation{std::move(*bytes)};
+}
+
+std::array<std::uint8_t, 32> Revocation::peer_key() const {
+  const auto record = security::read_revocation(bytes);
+  return record ? record->peer_key : std::array<std::uint8_t, 32>{};
+}
+
+std::string Revocation::reason() const {
+  const auto record = security::read_revocation(bytes);
+  return record ? record->reason : std::string{};
 }
 
 SessionAuthority::SessionAuthority(std::string session) : session_(std::move(session)) {
@@ -69,11 +109,12 @@ std::array<std::uint8_t, 32> SessionAuthority::public_key() const {
   return key;
 }
 
-Credentials SessionAuthority::invite(std::chrono::seconds validity) const {
-  return invite_until(security::unix_now_s() + validity.count());
+Credentials SessionAuthority::invite(std::chrono::seconds validity, InvitationUse use) const {
+  return invite_until(security::unix_now_s() + validity.count(), {}, use);
 }
 
-Credentials SessionAuthority::invite_until(std::int64_t expires_unix_s, std::string_view session) const {
+Credentials SessionAuthority::invite_until(std::int64_t expires_unix_s, std::string_view session,
+                                           InvitationUse use) const {
   if (session.size() > security::kMaxSessionBytes) {
     throw std::invalid_argument("a token's session must be at most 64 bytes");
   }
@@ -81,10 +122,21 @@ Credentials SessionAuthority::invite_until(std::int64_t expires_unix_s, std::str
   security::SecretKey peer_secret{};
   crypto_sign_keypair(peer_public.data(), peer_secret.data());
   const auto token = security::sign_token(session.empty() ? session_ : session, expires_unix_s,
-                                          peer_public, secret_key_);
+                                          peer_public, secret_key_, use == InvitationUse::single_use);
   Credentials credentials = security::make_credentials(public_key(), token, peer_secret);
   sodium_memzero(peer_secret.data(), peer_secret.size());
   return credentials;
+}
+
+Revocation SessionAuthority::revoke(const std::array<std::uint8_t, 32>& peer_key, std::string_view reason) const {
+  if (reason.size() > security::kMaxRevocationReason) {
+    throw std::invalid_argument("a revocation's reason is " + std::to_string(reason.size()) +
+                                " bytes: expected at most " + std::to_string(security::kMaxRevocationReason));
+  }
+  Revocation revocation;
+  security::append_revocation(revocation.bytes, security::sign_revocation(session_, peer_key, security::unix_now_s(),
+                                                                          reason, secret_key_));
+  return revocation;
 }
 
 }  // namespace shoal

@@ -12,24 +12,38 @@ namespace shoal::security {
 namespace {
 
 // Domain separation: a token signature can never be taken for a handshake's, or the reverse.
+// A single-use token's domain ends with " single-use": the same bytes on the wire, so a build
+// that knows nothing of single use (wire 9 to 13) still reads a reusable token, and no holder
+// can turn a single-use token into a reusable one without the authority's key.
 constexpr std::string_view kTokenDomain = "shoal join token 1";
+constexpr std::string_view kSingleUseSuffix = " single-use";
 constexpr std::uint8_t kCredentialsMagic[2] = {'S', 'C'};
 constexpr std::uint8_t kCredentialsVersion = 1;
 
-std::vector<std::uint8_t> signed_part(const JoinToken& token) {
-  std::vector<std::uint8_t> out(kTokenDomain.begin(), kTokenDomain.end());
+// The token's fields as signed, after the domain.
+void append_fields(std::vector<std::uint8_t>& out, const JoinToken& token) {
   out.push_back(static_cast<std::uint8_t>(token.session.size()));
   out.insert(out.end(), token.session.begin(), token.session.end());
   put_u64(out, static_cast<std::uint64_t>(token.expires_unix_s));
   put_bytes(out, token.peer_key);
+}
+
+std::vector<std::uint8_t> signed_part(const JoinToken& token, bool single_use) {
+  const std::string domain = std::string(kTokenDomain) + std::string(single_use ? kSingleUseSuffix : "");
+  std::vector<std::uint8_t> out(domain.begin(), domain.end());
+  append_fields(out, token);
   return out;
+}
+
+bool verifies(const JoinToken& token, const PublicKey& authority, bool single_use) {
+  const auto part = signed_part(token, single_use);
+  return crypto_sign_verify_detached(token.signature.data(), part.data(), part.size(), authority.data()) == 0;
 }
 
 }  // namespace
 
 void append_token(std::vector<std::uint8_t>& out, const JoinToken& token) {
-  const auto part = signed_part(token);
-  out.insert(out.end(), part.begin() + static_cast<std::ptrdiff_t>(kTokenDomain.size()), part.end());
+  append_fields(out, token);
   put_bytes(out, token.signature);
 }
 
@@ -47,23 +61,28 @@ std::optional<JoinToken> read_token(Reader& reader) {
 }
 
 JoinToken sign_token(std::string_view session, std::int64_t expires_unix_s, const PublicKey& peer_key,
-                     const SecretKey& authority) {
+                     const SecretKey& authority, bool single_use) {
   ensure_sodium();
-  JoinToken token{std::string(session), expires_unix_s, peer_key, {}};
-  const auto part = signed_part(token);
+  JoinToken token{std::string(session), expires_unix_s, peer_key, {}, single_use};
+  const auto part = signed_part(token, single_use);
   crypto_sign_detached(token.signature.data(), nullptr, part.data(), part.size(), authority.data());
   return token;
 }
 
-std::optional<DropReason> check_token(const JoinToken& token, const PublicKey& authority,
-                                      std::string_view session, std::int64_t now_unix_s) {
+std::optional<bool> signed_single_use(const JoinToken& token, const PublicKey& authority) {
   ensure_sodium();
-  const auto part = signed_part(token);
-  if (crypto_sign_verify_detached(token.signature.data(), part.data(), part.size(), authority.data()) != 0) {
-    return DropReason::bad_token;
-  }
+  if (verifies(token, authority, false)) return false;
+  if (verifies(token, authority, true)) return true;
+  return std::nullopt;
+}
+
+std::optional<DropReason> check_token(const JoinToken& token, const PublicKey& authority,
+                                      std::string_view session, std::int64_t now_unix_s, bool* single_use) {
+  const std::optional<bool> signed_as = signed_single_use(token, authority);
+  if (!signed_as) return DropReason::bad_token;
   if (token.session != session) return DropReason::wrong_session;
   if (now_unix_s >= token.expires_unix_s) return DropReason::token_expired;
+  if (single_use != nullptr) *single_use = *signed_as;
   return std::nullopt;
 }
 
@@ -80,6 +99,11 @@ std::optional<OwnCredentials> parse_credentials(std::span<const std::uint8_t> by
   reader.copy_to(seed);
   if (!token || reader.failed() || reader.left() != 0) return std::nullopt;
   own.token = std::move(*token);
+  // Signed by the authority the credentials name (which also says whether it is single-use):
+  // anything else would fail every handshake later, less clearly.
+  const std::optional<bool> single_use = signed_single_use(own.token, own.authority);
+  if (!single_use) return std::nullopt;
+  own.token.single_use = *single_use;
   PublicKey derived{};
   crypto_sign_seed_keypair(derived.data(), own.peer_secret.data(), seed.data());
   sodium_memzero(seed.data(), seed.size());

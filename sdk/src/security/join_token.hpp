@@ -29,6 +29,9 @@ struct JoinToken {
   std::int64_t expires_unix_s = 0;
   PublicKey peer_key{};
   Signature signature{};
+  /// Not sent: the signature covers it, so a verifier learns it by which value verifies
+  /// (check_token). Single-use: the invitation admits one peer (the peer layer keeps to it).
+  bool single_use = false;
 };
 
 /// The token's bytes, signature last.
@@ -37,12 +40,16 @@ void append_token(std::vector<std::uint8_t>& out, const JoinToken& token);
 std::optional<JoinToken> read_token(Reader& reader);
 /// A token for `session`, `expires_unix_s` and `peer_key`, signed with `authority`.
 JoinToken sign_token(std::string_view session, std::int64_t expires_unix_s, const PublicKey& peer_key,
-                     const SecretKey& authority);
+                     const SecretKey& authority, bool single_use = false);
+/// Whether `authority` signed `token`, and if so whether as single-use: nullopt when neither
+/// form of the signature verifies.
+std::optional<bool> signed_single_use(const JoinToken& token, const PublicKey& authority);
 /// Why `token` does not admit its holder to `session` under `authority` at `now_unix_s`, or
-/// nullopt when it does. The signature is checked first: a token of another authority is a
-/// bad_token whatever it names.
+/// nullopt when it does (then `single_use`, if given, says how it was signed). The signature is
+/// checked first: a token of another authority is a bad_token whatever it names.
 std::optional<DropReason> check_token(const JoinToken& token, const PublicKey& authority,
-                                      std::string_view session, std::int64_t now_unix_s);
+                                      std::string_view session, std::int64_t now_unix_s,
+                                      bool* single_use = nullptr);
 
 /// Credentials (shoal/security_config.hpp) taken apart.
 struct OwnCredentials {

@@ -33,6 +33,7 @@ class SecuredTransport : public Interface {
   std::size_t max_message_size() const override { return links_.max_message_size(); }
   void set_conditions(const ConditionerConfig& config) override { inner_->set_conditions(config); }
   DropCounters drops() const override { return links_.drops(); }
+  bool revoke(const Revocation& revocation) override { return links_.revoke(revocation.bytes); }
 
  protected:
   const Interface& inner() const { return *inner_; }

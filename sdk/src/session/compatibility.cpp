@@ -23,13 +23,6 @@ std::string text(Vec3 v) { return fmt::format("({}, {}, {})", v.x, v.y, v.z); }
 
 }  // namespace
 
-std::string wire_version_mismatch(int first_version, std::string_view first, int second_version,
-                                  std::string_view second) {
-  if (first_version == second_version) return {};
-  return fmt::format("wire versions differ: {} speaks wire version {}, {} {}", first, first_version,
-                     second, second_version);
-}
-
 std::string encoding_mismatch(const wire::EncodingSettings& a, std::string_view first,
                               const wire::EncodingSettings& b, std::string_view second) {
   std::string found;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Whether two peers can play together: the same wire version and the same snapshot encoding.
-// Pure functions, so the messages are tested alone; the peer sends what they return in a
-// refusal (wire/refusal.hpp) and in its join_failed / join_refused events.
+// Whether two peers can play together: the same snapshot encoding (the wire versions' own
+// message is wire::wire_version_mismatch, which the security layer sends too). Pure functions,
+// so the messages are tested alone; the peer sends what they return in a refusal
+// (wire/refusal.hpp) and in its join_failed / join_refused events.
 #pragma once
 
 #include <string>
@@ -10,11 +11,6 @@
 #include "wire/encoding_settings.hpp"
 
 namespace shoal::session {
-
-/// "wire versions differ: the host speaks wire version 8, the joiner 9", naming each side by
-/// the role given; empty when the versions are equal.
-std::string wire_version_mismatch(int first_version, std::string_view first, int second_version,
-                                  std::string_view second);
 
 /// Empty when the settings are equal bit for bit; otherwise the first field that differs with
 /// both values: "snapshot encoding differs: orientation_bits is 15 on the host, 12 on the

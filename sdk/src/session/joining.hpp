@@ -41,6 +41,12 @@ class Joining {
     if (incompatibility_.empty()) incompatibility_ = std::move(reason);
   }
   const std::string& incompatibility() const { return incompatibility_; }
+  /// The host or a member turned this peer down (a dismissal): the join fails at the next
+  /// update with JoinFailure::refused and this reason.
+  void set_dismissed(std::string reason) {
+    if (dismissal_.empty()) dismissal_ = reason.empty() ? "refused without a reason" : std::move(reason);
+  }
+  const std::string& dismissal() const { return dismissal_; }
 
   /// The welcome named these members besides the host; the peer connects to each.
   void welcomed(std::size_t other_members);
@@ -80,6 +86,7 @@ class Joining {
   bool refused_ = false;
   bool failed_ = false;
   std::string incompatibility_;
+  std::string dismissal_;
   std::vector<PendingLink> mesh_;
   int mesh_needed_ = 0;
   std::vector<PeerId> baselines_awaited_;

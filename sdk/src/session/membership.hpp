@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -11,6 +12,10 @@
 #include "shoal/types.hpp"
 
 namespace shoal::session {
+
+/// The key of a member's invitation, as its link's secured transport named it (Peer::kick
+/// revokes it); none on links in the clear.
+using InvitationKey = std::array<std::uint8_t, 32>;
 
 struct Member {
   PeerId id = kNoPeer;

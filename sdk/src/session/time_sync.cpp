@@ -34,7 +34,11 @@ TimeSync::TimeSync(const TimeSyncConfig& config) : config_(config), tick_us_(0) 
 
 bool TimeSync::add_sample(PeerId from, std::int64_t ping_sent_us, double remote_match_time,
                           std::int64_t received_us) {
-  if (received_us < ping_sent_us || !std::isfinite(remote_match_time) || remote_match_time < 0) {
+  // A ping this peer sent, answered within a minute: an echoed time outside that (a hostile
+  // pong) would also overflow the round trip's subtraction.
+  constexpr std::int64_t kLongestRoundTripUs = 60'000'000;
+  if (received_us < ping_sent_us || ping_sent_us < received_us - kLongestRoundTripUs ||
+      !std::isfinite(remote_match_time) || remote_match_time < 0) {
     ++rejected_samples_;
     return false;
   }

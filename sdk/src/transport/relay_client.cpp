@@ -41,8 +41,9 @@ constexpr std::int64_t kResendAfterUs = 1'000'000;  // hop-reliable: only a lost
 constexpr std::int64_t kRetrySlotTakenUs = 500'000;
 constexpr std::size_t kMaxUnackedBytes = 16u << 20;
 constexpr std::int64_t kRateWindowUs = 1'000'000;
-// relay header (3) + slot (2) + link header (5) + sequence number (4)
-constexpr std::size_t kOverhead = 3 + 2 + kLinkHeaderSize + kLinkSeqSize;
+// sealed header (3) + envelope (20) + relay header (3) + slot (2) + link header (5) + sequence number (4)
+constexpr std::size_t kOverhead =
+    kRelayHeaderSize + security::Envelope::kOverhead + kRelayHeaderSize + 2 + kLinkHeaderSize + kLinkSeqSize;
 
 void validate(const RelayClientConfig& c) {
   if (c.session.empty() && c.code.empty()) {
@@ -74,17 +75,27 @@ RelayStatus initial_status(const RelayClientConfig& c) {
 }  // namespace
 
 RelayClient::RelayClient(const RelayClientConfig& config)
-    : config_((validate(config), config)),
-      owned_inner_(std::make_unique<EnetTransport>(config.local)),
-      inner_(owned_inner_.get()),
-      status_(initial_status(config)),
-      random_(std::random_device{}() ^ (std::uint64_t{std::random_device{}()} << 32)) {}
+    : RelayClient(config, std::unique_ptr<Transport>()) {}
 
 RelayClient::RelayClient(const RelayClientConfig& config, EnetTransport& shared)
     : config_((validate(config), config)),
       inner_(&shared),
+      enet_(&shared),
       status_(initial_status(config)),
       random_(std::random_device{}() ^ (std::uint64_t{std::random_device{}()} << 32)) {}
+
+RelayClient::RelayClient(const RelayClientConfig& config, std::unique_ptr<Transport> inner)
+    : config_((validate(config), config)),
+      status_(initial_status(config)),
+      random_(std::random_device{}() ^ (std::uint64_t{std::random_device{}()} << 32)) {
+  if (!inner) {  // the default: its own ENet transport on config.local
+    auto enet = std::make_unique<EnetTransport>(config.local);
+    enet_ = enet.get();
+    inner = std::move(enet);
+  }
+  owned_inner_ = std::move(inner);
+  inner_ = owned_inner_.get();
+}
 
 RelayClient::~RelayClient() {
   if (state_ == RelayState::joined) {
@@ -200,11 +211,14 @@ void RelayClient::on_inner_event(const TransportEvent& event, std::int64_t now) 
   switch (event.kind) {
     case TransportEventKind::connected: {
       state_ = RelayState::joining;
+      hop_.reset();
+      exchange_ = std::make_unique<security::KeyExchange>();
       JoinMessage join;
       join.session = config_.session;
       join.code = config_.session.empty() ? config_.code : std::string{};
       join.token = config_.token;
       join.requested_slot = status_.slot != kNoSlot ? status_.slot : config_.slot;
+      join.client_key = exchange_->public_key();
       encode_join(join, out_);
       inner_->send(relay_connection_, Channel::control, out_);
       return;
@@ -217,6 +231,8 @@ void RelayClient::on_inner_event(const TransportEvent& event, std::int64_t now) 
 
 void RelayClient::on_relay_lost(std::int64_t now) {
   relay_connection_ = kNoConnection;
+  hop_.reset();
+  exchange_.reset();
   if (state_ != RelayState::refused) state_ = RelayState::idle;
   status_.joined = false;
   if (relay_lost_us_ < 0) relay_lost_us_ = now;
@@ -238,6 +254,7 @@ void RelayClient::on_relay_message(Channel channel, std::span<const std::uint8_t
     return;
   }
   switch (message.kind) {
+    case RelayKind::sealed: return on_sealed(channel, message.payload, now);
     case RelayKind::joined:
       if (state_ != RelayState::joining) break;
       return on_joined(message.joined, now);
@@ -262,17 +279,49 @@ void RelayClient::on_relay_message(Channel channel, std::span<const std::uint8_t
       links_.clear();
       return;
     case RelayKind::deliver:
-      if (state_ != RelayState::joined) break;
-      return on_link_message(message.slot, channel, message.payload, now);
     case RelayKind::member_joined:
-      if (state_ != RelayState::joined) break;
-      return set_present(message.slot, true, now);
     case RelayKind::member_left:
-      if (state_ != RelayState::joined) break;
-      return set_present(message.slot, false, now);
+      // The relay seals these: in the clear, they are someone else's on the path.
+      drops_.add(DropReason::forged);
+      return;
     default: break;
   }
   ++counters_.dropped_bad_relay_message;
+}
+
+void RelayClient::on_sealed(Channel channel, std::span<const std::uint8_t> envelope, std::int64_t now) {
+  if (!hop_) {  // no keys yet (or any more): nothing sealed can be the relay's
+    drops_.add(DropReason::forged);
+    return;
+  }
+  if (const auto dropped = hop_->open(channel, envelope, opened_)) {
+    drops_.add(*dropped);
+    return;
+  }
+  RelayMessage message;
+  DropReason why{};
+  if (!decode_relay(opened_, message, why)) {
+    ++counters_.dropped_bad_relay_message;
+    return;
+  }
+  switch (message.kind) {
+    case RelayKind::deliver: return on_link_message(message.slot, channel, message.payload, now);
+    case RelayKind::member_joined: return set_present(message.slot, true, now);
+    case RelayKind::member_left: return set_present(message.slot, false, now);
+    default: ++counters_.dropped_bad_relay_message; return;  // nothing else travels sealed to a client
+  }
+}
+
+void RelayClient::send_relay(Channel channel, std::span<const std::uint8_t> message) {
+  if (!hop_) return;  // only a join goes out in the clear, and it does not come here
+  if (!hop_->seal(channel, message, envelope_)) {
+    // 2^31 messages on one channel: a new connection, new keys, rather than a nonce again.
+    inner_->disconnect(relay_connection_);
+    return;
+  }
+  encode_sealed_header(sealed_);
+  sealed_.insert(sealed_.end(), envelope_.begin(), envelope_.end());
+  inner_->send(relay_connection_, channel, sealed_);
 }
 
 void RelayClient::refuse_for_version(std::uint8_t relay_version, std::uint8_t client_version) {
@@ -285,6 +334,14 @@ void RelayClient::refuse_for_version(std::uint8_t relay_version, std::uint8_t cl
 }
 
 void RelayClient::on_joined(const JoinedMessage& joined, std::int64_t now) {
+  const std::optional<security::LinkKeys> keys = exchange_ ? exchange_->agree(joined.relay_key, true) : std::nullopt;
+  exchange_.reset();
+  if (!keys) {  // a degenerate key: no hop to seal with; try again on a new connection
+    ++counters_.dropped_bad_relay_message;
+    inner_->disconnect(relay_connection_);
+    return;
+  }
+  hop_ = std::make_unique<security::Envelope>(*keys);
   if (status_.slot != kNoSlot) ++status_.rejoins;
   state_ = RelayState::joined;
   relay_lost_us_ = -1;
@@ -334,7 +391,7 @@ bool RelayClient::can_reach(const Link& link) const {
 
 void RelayClient::transmit(const Link& link, Channel channel) {
   encode_forward(link.remote, link_buf_, out_);
-  inner_->send(relay_connection_, channel, out_);
+  send_relay(channel, out_);
 }
 
 void RelayClient::send_open(Link& link, std::int64_t now) {
@@ -350,6 +407,11 @@ void RelayClient::send_data(Link& link, const ResumableStream::Pending& message)
 }
 
 // ---- links ----
+
+std::uint32_t RelayClient::link_tag(ConnectionId connection) const {
+  const auto found = links_.find(connection);
+  return found == links_.end() ? 0 : found->second.tag;
+}
 
 ConnectionId RelayClient::find_link(Slot remote, std::uint32_t tag) const {
   for (const auto& [id, link] : links_) {
@@ -446,7 +508,7 @@ void RelayClient::service(std::int64_t now) {
     relay_connection_ = inner_->connect(config_.relay);
     if (relay_connection_ != kNoConnection) {
       state_ = RelayState::connecting;
-      inner_->set_timeout(relay_connection_, config_.relay_timeout_ms);
+      if (enet_ != nullptr) enet_->set_timeout(relay_connection_, config_.relay_timeout_ms);
     }
   }
   const auto resume_timeout = static_cast<std::int64_t>(config_.resume_timeout_ms) * 1000;

@@ -4,8 +4,11 @@
 // link keeps the channel guarantees hop by hop; a ResumableStream per link keeps the control
 // channel reliable, ordered and exactly-once end to end across a relay restart.
 //
-// Lifecycle of the relay connection: connect -> join (asking for our old slot after a loss)
-// -> joined; on loss, links wait (up to resume_timeout_ms) and the client reconnects.
+// Lifecycle of the relay connection: connect -> join (asking for our old slot after a loss, with
+// a fresh key of this connection) -> joined (with the relay's key): from then on every message
+// of the hop is sealed with the keys the two agreed (RELAY_SPEC.md, section 1), and one that
+// does not open is dropped and counted (drops(): forged, replayed). On loss, links wait (up to
+// resume_timeout_ms) and the client reconnects, with new keys.
 //
 // The client either owns its ENet transport or shares one with its owner (the hybrid
 // transport), so relay and direct traffic leave one socket and the public endpoint the relay
@@ -20,6 +23,8 @@
 #include <vector>
 
 #include "core/random.hpp"
+#include "security/envelope.hpp"
+#include "security/key_exchange.hpp"
 #include "shoal/relay.hpp"
 #include "transport/event_queue.hpp"
 #include "transport/enet_transport.hpp"
@@ -34,6 +39,9 @@ class RelayClient final : public RelayTransport {
   explicit RelayClient(const RelayClientConfig& config);
   /// On `shared`, which must outlive the client; config.local is then unused.
   RelayClient(const RelayClientConfig& config, EnetTransport& shared);
+  /// On any transport to the relay, owned (the fuzz target scripts one); config.local and
+  /// relay_timeout_ms are then unused.
+  RelayClient(const RelayClientConfig& config, std::unique_ptr<Transport> inner);
   /// Closes every link and leaves the relay (best effort).
   ~RelayClient() override;
   RelayClient(const RelayClient&) = delete;
@@ -53,6 +61,12 @@ class RelayClient final : public RelayTransport {
   std::size_t max_message_size() const override;
   void set_conditions(const ConditionerConfig& config) override;
   RelayStatus status() const override { return status_; }
+  /// Frames from the path that the hop's keys did not open (forged, replayed), or that came in
+  /// the clear where they must be sealed (forged).
+  DropCounters drops() const override { return drops_; }
+  /// The tag that names a link in the clients' link protocol (RELAY_SPEC.md, section 2), 0 for
+  /// an unknown connection. Sealed on the hop since version 3; tests forge frames with it.
+  std::uint32_t link_tag(ConnectionId connection) const;
 
   /// Shared transport: whether `event` (polled from it) belongs to the relay connection...
   bool carries_event(const TransportEvent& event) const {
@@ -95,6 +109,10 @@ class RelayClient final : public RelayTransport {
   void service(std::int64_t now_us);
   void on_inner_event(const TransportEvent& event, std::int64_t now_us);
   void on_relay_message(Channel channel, std::span<const std::uint8_t> bytes, std::int64_t now_us);
+  /// A message that came sealed with the hop's keys.
+  void on_sealed(Channel channel, std::span<const std::uint8_t> envelope, std::int64_t now_us);
+  /// To the relay: sealed once joined, in the clear before (join).
+  void send_relay(Channel channel, std::span<const std::uint8_t> message);
   void on_link_message(Slot from, Channel channel, std::span<const std::uint8_t> bytes, std::int64_t now_us);
   void on_joined(const JoinedMessage& joined, std::int64_t now_us);
   /// Gives up: the relay speaks another protocol version; the error names both.
@@ -111,8 +129,9 @@ class RelayClient final : public RelayTransport {
   void count(Link& link, bool out, std::size_t bytes, std::int64_t now_us);
 
   RelayClientConfig config_;
-  std::unique_ptr<EnetTransport> owned_inner_;  ///< null when sharing the owner's
-  EnetTransport* inner_ = nullptr;
+  std::unique_ptr<Transport> owned_inner_;  ///< null when sharing the owner's
+  Transport* inner_ = nullptr;
+  EnetTransport* enet_ = nullptr;  ///< inner_, when it is ENet's (the relay's timeout is set on it)
   ConnectionId relay_connection_ = kNoConnection;
   RelayState state_ = RelayState::idle;
   std::int64_t relay_lost_us_ = -1;
@@ -126,8 +145,14 @@ class RelayClient final : public RelayTransport {
   EventQueue events_;
   std::vector<std::uint8_t> link_buf_;  ///< one link message being built
   std::vector<std::uint8_t> out_;       ///< one relay message being built
+  std::vector<std::uint8_t> envelope_;  ///< one relay message sealed
+  std::vector<std::uint8_t> sealed_;    ///< and with its header
+  std::vector<std::uint8_t> opened_;    ///< the last sealed message opened
+  std::unique_ptr<security::KeyExchange> exchange_;  ///< this connection's key pair, until joined
+  std::unique_ptr<security::Envelope> hop_;          ///< the hop's keys, once joined
   core::Random random_;
   Counters counters_;
+  DropCounters drops_;
 };
 
 }  // namespace shoal::transport

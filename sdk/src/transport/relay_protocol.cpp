@@ -32,6 +32,7 @@ class Writer {
     u16(e.port);
   }
   void bytes(std::span<const std::uint8_t> b) { out_.insert(out_.end(), b.begin(), b.end()); }
+  void key(const HopKey& k) { bytes(k); }
   void header(RelayKind kind) {
     u8(kMagic);
     u8(kVersion);
@@ -72,6 +73,12 @@ class Reader {
     return true;
   }
   bool endpoint(Endpoint& e) { return u32(e.ipv4) && u16(e.port); }
+  bool key(HopKey& k) {
+    if (left() < k.size()) return fail(DropReason::truncated);
+    std::copy_n(bytes_.begin() + static_cast<std::ptrdiff_t>(at_), k.size(), k.begin());
+    at_ += k.size();
+    return true;
+  }
   std::span<const std::uint8_t> rest() {
     auto r = bytes_.subspan(at_);
     at_ = bytes_.size();
@@ -130,6 +137,7 @@ void encode_join(const JoinMessage& m, std::vector<std::uint8_t>& out) {
   w.text(m.code.substr(0, kSessionCodeSize));
   w.text(m.token.substr(0, kMaxTokenSize));
   w.u16(m.requested_slot);
+  w.key(m.client_key);
 }
 
 void encode_forward(Slot to, std::span<const std::uint8_t> payload, std::vector<std::uint8_t>& out) {
@@ -153,6 +161,7 @@ void encode_joined(const JoinedMessage& m, std::vector<std::uint8_t>& out) {
     w.u16(member.slot);
     w.endpoint(member.public_endpoint);
   }
+  w.key(m.relay_key);
 }
 
 void encode_refused(RefusalReason reason, std::vector<std::uint8_t>& out) {
@@ -192,6 +201,8 @@ void encode_session_list(std::span<const SessionInfo> sessions, std::vector<std:
     w.u16(sessions[i].members);
   }
 }
+
+void encode_sealed_header(std::vector<std::uint8_t>& out) { Writer(out).header(RelayKind::sealed); }
 
 void encode_version_refusal(std::uint8_t client_version, std::vector<std::uint8_t>& out) {
   Writer w(out);
@@ -245,7 +256,8 @@ bool decode_relay(std::span<const std::uint8_t> bytes, RelayMessage& out, DropRe
   switch (out.kind) {
     case RelayKind::join:
       ok = r.text(out.join.session, kMaxSessionIdSize) && r.text(out.join.code, kSessionCodeSize) &&
-           r.text(out.join.token, kMaxTokenSize) && r.u16(out.join.requested_slot) && r.finish();
+           r.text(out.join.token, kMaxTokenSize) && r.u16(out.join.requested_slot) && r.key(out.join.client_key) &&
+           r.finish();
       if (ok && out.join.session.empty() && out.join.code.empty()) r.why = DropReason::malformed, ok = false;
       if (ok && out.join.requested_slot == kBroadcastSlot) r.why = DropReason::malformed, ok = false;
       break;
@@ -253,6 +265,10 @@ bool decode_relay(std::span<const std::uint8_t> bytes, RelayMessage& out, DropRe
     case RelayKind::deliver:
       ok = r.u16(out.slot);
       out.payload = r.rest();
+      break;
+    case RelayKind::sealed:
+      out.payload = r.rest();
+      ok = true;
       break;
     case RelayKind::list_sessions: ok = r.finish(); break;
     case RelayKind::joined: {
@@ -267,7 +283,7 @@ bool decode_relay(std::span<const std::uint8_t> bytes, RelayMessage& out, DropRe
         ok = r.u16(m.slot) && r.endpoint(m.public_endpoint);
         out.joined.members.push_back(m);
       }
-      ok = ok && r.finish();
+      ok = ok && r.key(out.joined.relay_key) && r.finish();
       break;
     }
     case RelayKind::refused: {

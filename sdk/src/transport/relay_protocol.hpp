@@ -6,9 +6,13 @@
 //
 // Relay messages:  [magic 0xB7][version][kind][fields...], integers little-endian.
 // The relay never looks inside a forward's payload: that is the link protocol of the clients.
+// Once a client has joined, every message between it and the relay travels inside a `sealed`
+// one, encrypted and authenticated with keys the join and its answer agreed (X25519), so that
+// nothing on the path can forge, alter or replay a frame, nor read who talks to whom.
 // The formats are written down in RELAY_SPEC.md beside this file.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -28,7 +32,9 @@ inline constexpr std::size_t kSessionCodeSize = 6;
 inline constexpr std::size_t kMaxListedSessions = 256;
 inline constexpr std::size_t kMaxMembersPerSession = 256;
 /// The relay protocol's version, byte 1 of every relay message (RELAY_SPEC.md).
-inline constexpr std::uint8_t kRelayProtocolVersion = 2;
+inline constexpr std::uint8_t kRelayProtocolVersion = 3;
+/// A fresh X25519 public key of one end of a client's connection to the relay.
+using HopKey = std::array<std::uint8_t, 32>;
 
 enum class RelayKind : std::uint8_t {
   join = 1,           ///< client: enter a session (by id or by code)
@@ -40,6 +46,7 @@ enum class RelayKind : std::uint8_t {
   member_joined = 13,
   member_left = 14,
   session_list = 15,
+  sealed = 16,  ///< either way, once joined: another relay message, in an envelope of the hop's keys
 };
 
 enum class RefusalReason : std::uint8_t {
@@ -66,6 +73,7 @@ struct JoinMessage {
   std::string code;
   std::string token;
   Slot requested_slot = kNoSlot;  ///< kNoSlot: any free one
+  HopKey client_key{};            ///< the client's, for this connection
 };
 
 struct JoinedMessage {
@@ -74,6 +82,7 @@ struct JoinedMessage {
   std::string code;
   Endpoint your_public_endpoint;
   std::vector<RelayMember> members;  ///< the others
+  HopKey relay_key{};                ///< the relay's, for this client's connection
 };
 
 struct SessionInfo {
@@ -92,7 +101,8 @@ struct RelayMessage {
   std::uint8_t client_version = 0;  ///< refused with version_mismatch: the join's version
   Slot slot = kNoSlot;                  ///< forward: to; deliver: from; member_*: who
   Endpoint endpoint;                    ///< member_joined: its public endpoint
-  std::span<const std::uint8_t> payload;  ///< forward/deliver: points into the decoded bytes
+  /// forward/deliver: the payload; sealed: the envelope. Points into the decoded bytes.
+  std::span<const std::uint8_t> payload;
   std::vector<SessionInfo> sessions;
 };
 
@@ -117,6 +127,10 @@ void encode_deliver(Slot from, std::span<const std::uint8_t> payload, std::vecto
 void encode_member_joined(const RelayMember& member, std::vector<std::uint8_t>& out);
 void encode_member_left(Slot slot, std::vector<std::uint8_t>& out);
 void encode_session_list(std::span<const SessionInfo> sessions, std::vector<std::uint8_t>& out);
+/// The header of a sealed message; the envelope (security::Envelope::seal of the inner message)
+/// follows it. `out` is cleared first.
+void encode_sealed_header(std::vector<std::uint8_t>& out);
+inline constexpr std::size_t kRelayHeaderSize = 3;
 
 /// Decodes any relay message; false (with the reason in `why`) for bad input, and `out` is
 /// then unspecified. `out.payload` aliases `bytes`.

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/steady_now.hpp"
+#include "security/key_exchange.hpp"
 #include "transport/enet_transport.hpp"
 
 namespace shoal::transport {
@@ -115,12 +116,23 @@ void RelayServer::on_message(ConnectionId from, Channel channel, std::span<const
         return;
       }
       return on_join(from, client, message.join);
+    case RelayKind::sealed: {
+      if (!client.hop) return counters_.malformed.add(DropReason::forged);  // no keys agreed: not its
+      if (const auto dropped = client.hop->open(channel, message.payload, opened_)) {
+        return counters_.malformed.add(*dropped);
+      }
+      RelayMessage inner;
+      if (!decode_relay(opened_, inner, why)) return counters_.malformed.add(why);
+      if (inner.kind != RelayKind::forward) return counters_.malformed.add(DropReason::unknown_kind);
+      return on_forward(client, channel, inner.slot, inner.payload, now);
+    }
     case RelayKind::forward:
       if (client.session.empty()) {
         ++counters_.dropped_not_joined;
         return;
       }
-      return on_forward(client, channel, message.slot, message.payload, now);
+      // A member's forwards come sealed: in the clear, it is someone else's on the path.
+      return counters_.malformed.add(DropReason::forged);
     case RelayKind::list_sessions: {
       std::vector<SessionInfo> list;
       for (const auto& [id, session] : sessions_) {
@@ -132,6 +144,17 @@ void RelayServer::on_message(ConnectionId from, Channel channel, std::span<const
     }
     default: counters_.malformed.add(DropReason::unknown_kind); return;  // a relay-to-client kind
   }
+}
+
+bool RelayServer::send_sealed(ConnectionId to, Client& client, Channel channel, std::span<const std::uint8_t> message) {
+  if (!client.hop || !client.hop->seal(channel, message, envelope_)) {
+    // 2^31 messages on one channel (or no keys): its client reconnects, with new keys.
+    transport_->disconnect(to);
+    return false;
+  }
+  encode_sealed_header(sealed_);
+  sealed_.insert(sealed_.end(), envelope_.begin(), envelope_.end());
+  return transport_->send(to, channel, sealed_);
 }
 
 void RelayServer::refuse(ConnectionId to, RefusalReason reason) {
@@ -183,6 +206,10 @@ void RelayServer::on_join(ConnectionId from, Client& client, const JoinMessage& 
   if (join.requested_slot != kNoSlot && session.members.contains(join.requested_slot)) {
     return refuse(from, RefusalReason::slot_taken);
   }
+  // The hop's keys: the join's key and a fresh one of this relay's, sent back in the clear.
+  const security::KeyExchange exchange;
+  const std::optional<security::LinkKeys> keys = exchange.agree(join.client_key, false);
+  if (!keys) return refuse(from, RefusalReason::bad_token);  // a degenerate key
   const Slot slot = join.requested_slot != kNoSlot ? join.requested_slot : free_slot(session);
 
   JoinedMessage joined;
@@ -190,15 +217,18 @@ void RelayServer::on_join(ConnectionId from, Client& client, const JoinMessage& 
   joined.session = id;
   joined.code = session.code;
   joined.your_public_endpoint = client.public_endpoint;
+  joined.relay_key = exchange.public_key();
   encode_member_joined({slot, client.public_endpoint}, out_);
   for (const auto& [member_slot, connection] : session.members) {
-    joined.members.push_back({member_slot, clients_.at(connection).public_endpoint});
-    transport_->send(connection, Channel::control, out_);
+    Client& member = clients_.at(connection);
+    joined.members.push_back({member_slot, member.public_endpoint});
+    send_sealed(connection, member, Channel::control, out_);
   }
   session.members.emplace(slot, from);
   session.stats.members = session.members.size();
   client.session = id;
   client.slot = slot;
+  client.hop = std::make_unique<security::Envelope>(*keys);
   ++counters_.joins_accepted;
   encode_joined(joined, out_);
   transport_->send(from, Channel::control, out_);
@@ -220,7 +250,7 @@ void RelayServer::on_forward(Client& client, Channel channel, Slot to,
   stats.bytes_in += payload.size();
   encode_deliver(client.slot, payload, out_);
   const auto deliver = [&](Slot slot, ConnectionId connection) {
-    if (transport_->send(connection, channel, out_)) {
+    if (send_sealed(connection, clients_.at(connection), channel, out_)) {
       ++stats.packets_out;
       stats.bytes_out += out_.size();
       if (config_.observer) observe(client, slot, channel, payload);
@@ -277,7 +307,7 @@ void RelayServer::on_gone(ConnectionId connection) {
   }
   encode_member_left(client.slot, out_);
   for (const auto& [slot, member] : session->second.members) {
-    transport_->send(member, Channel::control, out_);
+    send_sealed(member, clients_.at(member), Channel::control, out_);
   }
 }
 

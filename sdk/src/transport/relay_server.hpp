@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The relay: an ENet server that forwards bytes between the members of a session and never
 // across sessions. It decodes only its own small protocol (transport/relay_protocol.hpp),
-// never game state. Runs in-process (tests) or as shoal-relay (sdk/tools/relay).
+// never game state. Each client's hop is sealed once it has joined (RELAY_SPEC.md, section 1):
+// the relay opens what a member forwards and seals what it delivers, per member, so nothing on
+// either path can forge, alter or replay a frame. Runs in-process (tests) or as shoal-relay
+// (sdk/tools/relay).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +16,7 @@
 #include <vector>
 
 #include "core/random.hpp"
+#include "security/envelope.hpp"
 #include "shoal/drop_reason.hpp"
 #include "shoal/transport.hpp"
 #include "transport/relay_protocol.hpp"
@@ -57,7 +61,9 @@ struct RelaySessionStats {
 };
 
 struct RelayServerCounters {
-  DropCounters malformed;              ///< undecodable relay messages, by reason
+  /// undecodable relay messages, by reason; and forged (sealed with other keys, or in the
+  /// clear from a joined client) and replayed ones
+  DropCounters malformed;
   std::uint64_t dropped_not_joined = 0;  ///< forwards from clients outside any session
   std::uint64_t expelled = 0;            ///< members expelled (expel())
   std::uint64_t dropped_rejoin = 0;      ///< join from a client already in a session
@@ -105,6 +111,7 @@ class RelayServer {
     Slot slot = kNoSlot;
     Endpoint public_endpoint;
     Bucket bucket;
+    std::unique_ptr<security::Envelope> hop;  ///< the hop's keys, from its join on
   };
   struct Session {
     std::string token;
@@ -124,6 +131,8 @@ class RelayServer {
   void on_gone(ConnectionId connection);
   void observe(const Client& from, Slot to, Channel channel, std::span<const std::uint8_t> payload);
   void refuse(ConnectionId to, RefusalReason reason);
+  /// `message` to a joined client, sealed with its hop's keys.
+  bool send_sealed(ConnectionId to, Client& client, Channel channel, std::span<const std::uint8_t> message);
   Slot free_slot(const Session& session);
 
   RelayServerConfig config_;
@@ -132,6 +141,7 @@ class RelayServer {
   std::unordered_map<std::string, Session> sessions_;
   core::Random random_;
   std::vector<std::uint8_t> out_;  ///< one encode buffer, reused
+  std::vector<std::uint8_t> envelope_, sealed_, opened_;  ///< sealing and opening, reused
   RelayServerCounters counters_;
 };
 

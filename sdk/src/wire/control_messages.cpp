@@ -102,6 +102,7 @@ std::size_t bytes_remaining(cereal::PortableBinaryInputArchive& archive) {
 constexpr std::size_t kCountBytes = sizeof(std::uint32_t);
 template <class T> constexpr std::size_t min_encoded_size();
 template <> constexpr std::size_t min_encoded_size<Member>() { return 2 + kCountBytes + 2; }
+template <> constexpr std::size_t min_encoded_size<UsedInvitation>() { return 32 + 2; }
 template <> constexpr std::size_t min_encoded_size<OwnershipChange>() { return 4 + 2 + 4 + 2 + 4; }
 template <> constexpr std::size_t min_encoded_size<ObjectHash>() { return 4 + 4; }
 template <> constexpr std::size_t min_encoded_size<BaselineObject>() { return 4 + 13 * 4 + 1 + 1; }
@@ -200,7 +201,7 @@ struct BoundedVector {
 
 // Field order here is the wire order; SPEC.md documents it.
 template <class Archive> void serialize(Archive& a, EncodingSettings& m) {
-  a(m.quantize, m.velocities_at_rest, m.delta, m.world_min.x, m.world_min.y, m.world_min.z,
+  a(StrictBool{m.quantize}, StrictBool{m.velocities_at_rest}, StrictBool{m.delta}, m.world_min.x, m.world_min.y, m.world_min.z,
     m.world_max.x, m.world_max.y, m.world_max.z, m.position_units_per_m, m.orientation_bits,
     m.max_linear_speed_mps, m.max_angular_speed_radps, m.velocity_units_per_mps,
     m.max_baseline_age_frames, m.input_bytes, m.max_spawn_bytes);
@@ -211,8 +212,12 @@ template <class Archive> void serialize(Archive& a, JoinRequest& m) {
 template <class Archive> void serialize(Archive& a, Member& m) {
   a(m.id, BoundedString{m.host}, m.port);
 }
+template <class Archive> void serialize(Archive& a, UsedInvitation& m) {
+  a(cereal::binary_data(m.key.data(), m.key.size()), m.peer);
+}
 template <class Archive> void serialize(Archive& a, Welcome& m) {
-  a(m.your_id, m.host_frame, BoundedVector<Member>{m.members}, m.default_owner, m.encoding);
+  a(m.your_id, m.host_frame, BoundedVector<Member>{m.members}, m.default_owner, m.encoding,
+    BoundedVector<UsedInvitation>{m.used_invitations});
 }
 template <class Archive> void serialize(Archive& a, Hello& m) {
   a(m.id, BoundedString{m.session}, m.secret, m.encoding);

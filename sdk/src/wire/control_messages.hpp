@@ -4,6 +4,7 @@
 // control_messages.cpp only; layouts and limits are in sdk/src/wire/SPEC.md.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -41,6 +42,15 @@ struct Member {
   bool operator==(const Member&) const = default;
 };
 
+/// A single-use invitation (its key, as the security layer names it) and the one peer it
+/// admitted: part of the membership every admitting member holds.
+struct UsedInvitation {
+  std::array<std::uint8_t, 32> key{};
+  PeerId peer = kNoPeer;
+
+  bool operator==(const UsedInvitation&) const = default;
+};
+
 /// Host -> joiner: the id assigned to the joiner and the peers it must connect to.
 struct Welcome {
   PeerId your_id = kNoPeer;
@@ -48,6 +58,9 @@ struct Welcome {
   std::vector<Member> members;
   PeerId default_owner = kNoPeer;
   EncodingSettings encoding{}; ///< the host's, checked again by the joiner
+  /// Every single-use invitation the session has admitted a peer with (version 14), so that
+  /// any member that admits joiners later refuses a second peer with one of them.
+  std::vector<UsedInvitation> used_invitations;
 
   bool operator==(const Welcome&) const = default;
 };

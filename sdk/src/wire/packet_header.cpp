@@ -15,6 +15,8 @@ bool is_known_kind(std::uint8_t value) {
     case MessageKind::baseline:
     case MessageKind::world_changes:
     case MessageKind::game_message:
+    case MessageKind::dismissal:
+    case MessageKind::link_notice:
     case MessageKind::refusal:
     case MessageKind::ping:
     case MessageKind::pong:

@@ -15,8 +15,8 @@ namespace shoal::wire {
 
 /// Bytes 'S' 'H' on the wire (read as a little-endian 16-bit value: 0x4853).
 inline constexpr std::uint16_t kProtocolMagic = 0x4853;
-/// Version 8: the refusal, and the snapshot encoding in JoinRequest, Welcome and Hello.
-inline constexpr std::uint8_t kProtocolVersion = 13;
+/// Version 14: the dismissal and the link notice (wire/dismissal.hpp); SPEC.md has the history.
+inline constexpr std::uint8_t kProtocolVersion = 14;
 inline constexpr std::size_t kHeaderSize = 4;
 
 /// Unreliable datagrams (state, time) stay under the common path MTU so IP never fragments
@@ -38,6 +38,8 @@ enum class MessageKind : std::uint8_t {
   baseline = 8,
   world_changes = 9,  ///< objects spawned and removed during play (version 10)
   game_message = 10,  ///< a game's own reliable message (version 12): wire/game_message.hpp
+  dismissal = 11,     ///< why a peer is not admitted (version 14): wire/dismissal.hpp
+  link_notice = 12,   ///< from a secured transport to its own peer only (version 14): wire/dismissal.hpp
   refusal = 15,  ///< frozen layout in every version from 8 on: wire/refusal.hpp
   // time channel
   ping = 16,

@@ -45,4 +45,25 @@ int kind_of_any_version(std::span<const std::uint8_t> datagram) {
   return version_of(datagram) < 0 ? -1 : datagram[3];
 }
 
+std::string wire_version_mismatch(int first_version, std::string_view first, int second_version,
+                                  std::string_view second) {
+  if (first_version == second_version) return {};
+  return "wire versions differ: " + std::string(first) + " speaks wire version " + std::to_string(first_version) +
+         ", " + std::string(second) + " " + std::to_string(second_version);
+}
+
+std::optional<Refusal> refuse_introduction(std::span<const std::uint8_t> datagram) {
+  const int theirs = version_of(datagram);
+  if (theirs < 0 || theirs == kProtocolVersion) return std::nullopt;
+  const auto refusal = [&](std::string_view self, std::string_view other) {
+    return Refusal{kProtocolVersion, static_cast<std::uint8_t>(theirs),
+                   wire_version_mismatch(kProtocolVersion, self, theirs, other)};
+  };
+  switch (kind_of_any_version(datagram)) {
+    case static_cast<int>(MessageKind::join_request): return refusal("the host", "the joiner");
+    case static_cast<int>(MessageKind::hello): return refusal("this peer", "the other peer");
+    default: return std::nullopt;
+  }
+}
+
 }  // namespace shoal::wire

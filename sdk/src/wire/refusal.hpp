@@ -6,8 +6,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace shoal::wire {
@@ -36,5 +38,16 @@ bool decode_refusal(std::span<const std::uint8_t> datagram, Refusal& refusal);
 int version_of(std::span<const std::uint8_t> datagram);
 /// The kind byte of a Shoal datagram of any version (magic checked), or -1.
 int kind_of_any_version(std::span<const std::uint8_t> datagram);
+
+/// "wire versions differ: the host speaks wire version 8, the joiner 9", naming each side by
+/// the role given; empty when the versions are equal.
+std::string wire_version_mismatch(int first_version, std::string_view first, int second_version,
+                                  std::string_view second);
+
+/// The answer to a stranger's introduction of another wire version (bytes 0-3 of a
+/// join_request or a hello mean the same in every version): a refusal naming both versions,
+/// from "the host" to "the joiner" or from "this peer" to "the other peer". nullopt for any
+/// other datagram. The peer sends it, and so does a secured transport to a peer in the clear.
+std::optional<Refusal> refuse_introduction(std::span<const std::uint8_t> datagram);
 
 }  // namespace shoal::wire

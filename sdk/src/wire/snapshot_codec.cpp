@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <limits>
 
 #include "wire/bit_stream.hpp"
 
@@ -171,7 +172,12 @@ bool serialize_index(Stream& s, BodyIndex& index, BodyIndex next) {
       }
     }
   }
-  if constexpr (Stream::reading) index = next + gap;
+  if constexpr (Stream::reading) {
+    // A gap code counts from `next`, which after index 2^20 - 1 is past the last index the
+    // field holds: what it names is no body, and could not be written again.
+    index = next + gap;
+    if (index >= kMaxBodies) return s.fail(DropReason::malformed);
+  }
   return true;
 }
 
@@ -330,7 +336,15 @@ bool serialize_header(Stream& s, Snapshot& m, std::uint32_t max_input_bytes = kM
       back = static_cast<std::int32_t>(wide);
     }
     if (!serialize_int(s, back, -kMaxInputFramesAhead, kMaxInputFramesBack)) return false;
-    if constexpr (Stream::reading) r.frame = static_cast<Frame>(static_cast<std::int64_t>(m.frame) - back);
+    if constexpr (Stream::reading) {
+      // Near either end of the frame range, `frame - back` may name no frame at all: read as a
+      // Frame it would wrap to the other end (and re-encode to another `back`).
+      const std::int64_t wide = static_cast<std::int64_t>(m.frame) - back;
+      if (wide < std::numeric_limits<Frame>::min() || wide > std::numeric_limits<Frame>::max()) {
+        return s.fail(DropReason::malformed);
+      }
+      r.frame = static_cast<Frame>(wide);
+    }
     // Inputs mostly repeat: one bit says "the same as the record before".
     bool same = k > 0 && same_bits(r.input, m.inputs[k - 1].input);
     if (k > 0 && !serialize_bool(s, same)) return false;

@@ -8,6 +8,7 @@
 
 #include "fuzz_target.hpp"
 #include "wire/control_messages.hpp"
+#include "wire/dismissal.hpp"
 #include "wire/game_message.hpp"
 #include "wire/refusal.hpp"
 #include "wire/state_checks.hpp"
@@ -37,6 +38,21 @@ bool plausible(const WorldChanges& m) {
 }
 template <class Message>
 bool plausible(const Message&) { return true; }
+
+// A fixed layout (dismissal, link notice): its encoder cannot refuse.
+template <class Message>
+void decode_and_check_fixed(std::span<const std::uint8_t> datagram) {
+  Message message;
+  const DecodeStatus status = decode(datagram, message);
+  if (!status) {
+    FUZZ_CHECK(status.reason() < DropReason::count, "a rejected message names a reason");
+    return;
+  }
+  std::vector<std::uint8_t> again;
+  encode(message, again);
+  FUZZ_CHECK(std::equal(datagram.begin(), datagram.end(), again.begin(), again.end()),
+             "an accepted message re-encodes to the same bytes");
+}
 
 template <class Message>
 void decode_and_check(std::span<const std::uint8_t> datagram) {
@@ -71,6 +87,8 @@ SHOAL_FUZZ_TARGET(control_messages) {
     case MessageKind::world_changes: decode_and_check<WorldChanges>(datagram); break;
     case MessageKind::ping: decode_and_check<Ping>(datagram); break;
     case MessageKind::pong: decode_and_check<Pong>(datagram); break;
+    case MessageKind::dismissal: decode_and_check_fixed<Dismissal>(datagram); break;
+    case MessageKind::link_notice: decode_and_check_fixed<LinkNotice>(datagram); break;
     case MessageKind::refusal: {
       // Read by every wire version: its own decoder, which must hold its reason to the limit.
       Refusal refusal;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Recordings (wire/recording_codec.hpp, read by shoal::Replay): any bytes read record by record
-// give a verdict with a reason, every record inside the input; a recording that reads whole is
-// then replayed as shoal::Replay replays a file, on the fuzz world (fuzz_world.hpp), whose
-// recorded seeds it matches. A damaged recording may be refused with the exceptions Replay
-// documents, never crash it.
+// give a verdict with a reason, every record inside the input; a recording that reads whole, or
+// up to where it is cut short (the fuzzer's length limit cuts the recorded seeds, as a crashed
+// process cuts its file), is then replayed as shoal::Replay replays a file, on the fuzz world
+// (fuzz_world.hpp), whose recorded seeds it matches. A damaged recording may be refused with the
+// exceptions Replay documents, never crash it.
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -20,22 +21,24 @@ using namespace shoal;
 
 namespace {
 
-// Whether the recording reads whole; checks each record against the input it came from.
-bool reads_whole(std::span<const std::uint8_t> bytes) {
+// How much of the recording replays: all of it when it reads whole, up to its last whole record
+// when its last one is cut short, nothing (0) when a record is damaged. Checks each record
+// against the input it came from.
+std::size_t replayable(std::span<const std::uint8_t> bytes) {
   wire::RecordingReader reader(bytes);
   wire::RecordingHeader header;
   if (const wire::DecodeStatus status = reader.header(header); !status) {
     FUZZ_CHECK(status.reason() < DropReason::count, "a refused header names a reason");
-    return false;
+    return 0;
   }
   wire::Record record;
   for (bool at_end = false;;) {
     const std::size_t before = reader.offset();
     if (const wire::DecodeStatus status = reader.next(record, at_end); !status) {
       FUZZ_CHECK(status.reason() < DropReason::count, "a refused record names a reason");
-      return false;
+      return status.reason() == DropReason::truncated ? before : 0;
     }
-    if (at_end) return true;
+    if (at_end) return bytes.size();
     FUZZ_CHECK(reader.offset() > before && reader.offset() <= bytes.size(), "a record is inside the recording");
     if (record.kind == wire::RecordKind::poll && record.event == TransportEventKind::message) {
       FUZZ_CHECK(record.payload.empty() || (record.payload.data() >= bytes.data() &&
@@ -68,9 +71,10 @@ class MemoryFile {
 }  // namespace
 
 SHOAL_FUZZ_TARGET(recording) {
-  const std::span<const std::uint8_t> bytes(data, size);
-  if (!reads_whole(bytes)) return 0;
-  const MemoryFile file(bytes);
+  const std::span<const std::uint8_t> input(data, size);
+  const std::size_t length = replayable(input);
+  if (length == 0) return 0;
+  const MemoryFile file(input.first(length));
   const std::unique_ptr<ReferencePhysics> world = fuzz::make_fuzz_world();
   try {
     const Replay replay(file.path());

@@ -33,6 +33,10 @@ void reencode(const RelayMessage& m, std::vector<std::uint8_t>& out) {
     case RelayKind::member_joined: encode_member_joined({m.slot, m.endpoint}, out); break;
     case RelayKind::member_left: encode_member_left(m.slot, out); break;
     case RelayKind::session_list: encode_session_list(m.sessions, out); break;
+    case RelayKind::sealed:
+      encode_sealed_header(out);
+      out.insert(out.end(), m.payload.begin(), m.payload.end());
+      break;
   }
 }
 
@@ -46,7 +50,7 @@ SHOAL_FUZZ_TARGET(relay_protocol) {
     FUZZ_CHECK(why < DropReason::count, "a rejected relay message names a reason");
     return 0;
   }
-  if (message.kind == RelayKind::forward || message.kind == RelayKind::deliver) {
+  if (message.kind == RelayKind::forward || message.kind == RelayKind::deliver || message.kind == RelayKind::sealed) {
     FUZZ_CHECK(message.payload.empty() || (message.payload.data() >= bytes.data() &&
                                            message.payload.data() + message.payload.size() == bytes.data() + bytes.size()),
                "a payload is the end of the message it came in");

@@ -37,7 +37,7 @@
 /** Incremented whenever this header changes: a declaration added (the ABI stays compatible)
  *  or changed. Changes that break the ABI also change libshoal_c's SOVERSION
  *  (SHOAL_C_ABI_VERSION); CHANGELOG.md lists both. */
-#define SHOAL_C_API_VERSION 15
+#define SHOAL_C_API_VERSION 16
 /** The C ABI's version: libshoal_c's SOVERSION. Incremented only when a change breaks programs
  *  built against an older header (a struct's size, a value or a function removed or changed). */
 #define SHOAL_C_ABI_VERSION 3
@@ -654,7 +654,9 @@ typedef enum shoal_drop_reason {
   SHOAL_DROP_REPLAYED = 13,            /**< a sealed message received before */
   SHOAL_DROP_BAD_SPAWN = 14,           /**< an impossible spawn or removal */
   SHOAL_DROP_OVER_LIMIT = 15,          /**< past the sender's limits */
-  SHOAL_DROP_REASON_COUNT = 16         /**< the number of reasons; not a reason itself */
+  SHOAL_DROP_REVOKED = 16,             /**< from a peer whose invitation the session's authority revoked (since version 16) */
+  SHOAL_DROP_INVITATION_USED = 17,     /**< a single-use invitation another peer joined with (since version 16) */
+  SHOAL_DROP_REASON_COUNT = 18         /**< the number of reasons; not a reason itself */
 } shoal_drop_reason;
 
 /** One event of a game's transport. */
@@ -824,8 +826,10 @@ typedef enum shoal_event_kind {
                                             peer which member never answered (SHOAL_NO_PEER: the host) */
   SHOAL_EVENT_INCOMPATIBLE_PEER = 10,  /**< a peer of another wire version or snapshot encoding was refused, by this
                                             peer or by it; shoal_peer_event_reason names both values (since version 9) */
-  SHOAL_EVENT_MESSAGE = 11             /**< a game message from peer, frame its tag (SHOAL_NO_FRAME: none); its bytes:
+  SHOAL_EVENT_MESSAGE = 11,            /**< a game message from peer, frame its tag (SHOAL_NO_FRAME: none); its bytes:
                                             shoal_peer_event_message (since version 12) */
+  SHOAL_EVENT_KICKED = 12              /**< the session's authority revoked this peer's invitation: it has left the
+                                            match; shoal_peer_event_reason is the authority's reason (since version 16) */
 } shoal_event_kind;
 
 /** How a game message travels (mirrors shoal::Delivery; since version 12). */
@@ -849,7 +853,7 @@ typedef enum shoal_join_step {
 typedef enum shoal_join_failure {
   SHOAL_JOIN_FAILURE_NONE = 0,
   SHOAL_JOIN_FAILURE_NO_ANSWER = 1,    /**< the peer named (or the host) never answered in time */
-  SHOAL_JOIN_FAILURE_REFUSED = 2,      /**< the host turned the request down */
+  SHOAL_JOIN_FAILURE_REFUSED = 2,      /**< the host or a member turned the request down: shoal_peer_event_reason */
   SHOAL_JOIN_FAILURE_HOST_LOST = 3,    /**< the host connection ended before the match started here */
   SHOAL_JOIN_FAILURE_INCOMPATIBLE = 4  /**< another wire version or snapshot encoding: see shoal_peer_event_reason (since version 9) */
 } shoal_join_failure;
@@ -990,9 +994,10 @@ SHOAL_C_API int shoal_peer_update_at(shoal_peer* peer, int64_t now_us);
 SHOAL_C_API int shoal_peer_wait(shoal_peer* peer, int32_t timeout_ms);
 /** Takes the next event into *out_event: returns 1 if there was one, 0 if none, < 0 on error. */
 SHOAL_C_API int shoal_peer_poll_event(shoal_peer* peer, shoal_event* out_event);
-/** Why the last event polled happened, for SHOAL_EVENT_INCOMPATIBLE_PEER and an incompatible
- *  SHOAL_EVENT_JOIN_FAILED (e.g. "wire versions differ: the host speaks wire version 8, the
- *  joiner 9"); "" for other events or a NULL peer. Valid until the next poll. Since version 9. */
+/** Why the last event polled happened, for SHOAL_EVENT_INCOMPATIBLE_PEER, an incompatible or
+ *  refused SHOAL_EVENT_JOIN_FAILED (e.g. "wire versions differ: the host speaks wire version 8,
+ *  the joiner 9") and SHOAL_EVENT_KICKED (since version 16); "" for other events or a NULL peer.
+ *  Valid until the next poll. Since version 9. */
 SHOAL_C_API const char* shoal_peer_event_reason(const shoal_peer* peer);
 /** Sends a game message (since version 12, shoal::Peer::send_message): `size` bytes (NULL with 0
  *  is an empty message) to peer `to`, or to every other peer with SHOAL_NO_PEER, as a

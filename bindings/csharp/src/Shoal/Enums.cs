@@ -62,6 +62,8 @@ namespace Shoal
         IncompatiblePeer = 10,
         /// <summary>A game message; its bytes: Peer.LastMessage.</summary>
         Message = 11,
+        /// <summary>The session's authority revoked this peer's invitation: it left the match; see Peer.EventReason.</summary>
+        Kicked = 12,
     }
 
     /// <summary>How a game message travels (shoal_delivery).</summary>
@@ -166,7 +168,11 @@ namespace Shoal
         BadSpawn = 14,
         /// <summary>Past the sender's limits.</summary>
         OverLimit = 15,
+        /// <summary>From a peer whose invitation the session's authority revoked.</summary>
+        Revoked = 16,
+        /// <summary>A single-use invitation another peer joined with.</summary>
+        InvitationUsed = 17,
         /// <summary>The number of reasons; not a reason itself.</summary>
-        Count = 16,
+        Count = 18,
     }
 }

@@ -13,7 +13,7 @@ namespace Shoal
     {
         /// <summary>The SHOAL_C_API_VERSION this binding was written against: the library must be
         /// at this version or later.</summary>
-        public const int ApiVersion = 15;
+        public const int ApiVersion = 16;
         /// <summary>The SHOAL_C_ABI_VERSION this binding was written against: the library's must be
         /// the same.</summary>
         public const int AbiVersion = 3;
