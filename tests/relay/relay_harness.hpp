@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "test_credentials.hpp"
-#include "test_time.hpp"
 #include "../sync/match_harness.hpp"
 #include "shoal/relay.hpp"
 #include "transport/relay_client.hpp"
@@ -70,11 +69,9 @@ inline Client make_client(const RelayClientConfig& config) {
   return Client{std::make_unique<transport::RelayClient>(config), {}, {}, {}};
 }
 
-/// Pumps the relay (if any) and the clients until `done` or `seconds` pass (iterations bounded;
-/// seconds stretched by SHOAL_TEST_TIME_SCALE, test_time.hpp).
+/// Pumps the relay (if any) and the clients until `done` or `seconds` pass (iterations bounded).
 template <class Done>
 bool pump(transport::RelayServer* relay, std::vector<Client*> clients, double seconds, Done&& done) {
-  seconds = real_seconds(seconds);
   const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
   for (long i = 0; i < static_cast<long>(seconds * 4000) && Clock::now() < deadline; ++i) {
     if (relay != nullptr) relay->poll();
@@ -87,11 +84,9 @@ bool pump(transport::RelayServer* relay, std::vector<Client*> clients, double se
 }
 
 /// Runs a Peer match whose traffic goes through `relay` (anything with poll() and wait(ms)):
-/// bots play, every peer updates, until `done` or `seconds` of wall time (iterations bounded;
-/// seconds stretched by SHOAL_TEST_TIME_SCALE, test_time.hpp).
+/// bots play, every peer updates, until `done` or `seconds` of wall time (iterations bounded).
 template <class Relay, class Done>
 bool run_peers(Relay& relay, std::vector<Player>& players, double seconds, Done&& done) {
-  seconds = real_seconds(seconds);
   const auto deadline = Clock::now() + std::chrono::duration<double>(seconds);
   for (long i = 0; i < static_cast<long>(seconds * 2000) && Clock::now() < deadline; ++i) {
     relay.poll();

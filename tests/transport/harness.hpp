@@ -14,7 +14,6 @@
 #include "shoal/security.hpp"
 #include "shoal/transport.hpp"
 #include "test_credentials.hpp"
-#include "test_time.hpp"
 #include "transport/enet_transport.hpp"
 
 namespace shoal::test {
@@ -76,12 +75,11 @@ struct TestPeer {
 };
 
 /// Services every peer (wait a little, then drain) until `done` or the deadline; returns done().
-/// Bounded in time (stretched by SHOAL_TEST_TIME_SCALE, test_time.hpp) and iterations.
+/// Bounded in time and iterations.
 inline bool service_until(const std::vector<TestPeer*>& peers, const std::function<bool()>& done,
                           std::chrono::milliseconds deadline = std::chrono::seconds(10),
                           const std::function<void()>& each_round = {}) {
-  const auto until = std::chrono::steady_clock::now() +
-                     std::chrono::duration<double>(real_seconds(std::chrono::duration<double>(deadline).count()));
+  const auto until = std::chrono::steady_clock::now() + deadline;
   for (int round = 0; round < 100'000 && std::chrono::steady_clock::now() < until; ++round) {
     for (TestPeer* peer : peers) {
       peer->transport->wait(1);

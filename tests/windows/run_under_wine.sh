@@ -43,10 +43,6 @@ export WINEPREFIX=$build/wine-prefix WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,ms
 match_flags=(--peers 3 --objects 60 --seconds 4 --settle-seconds 3 --loss 0.1 --latency-ms 20 --seed 7)
 case "$what" in
   unit)
-    # The real-time loops' waits stretched (tests/test_time.hpp): under wine on a loaded
-    # machine, 8 s of an audited relay match gave the auditor no sample it could check, and an
-    # honest session's messages took over 10 s to come through a storm of hostile datagrams.
-    export SHOAL_TEST_TIME_SCALE=${SHOAL_TEST_TIME_SCALE:-3}
     exec ctest --test-dir "$build" --output-on-failure --timeout 900 ;;
   match)
     exec "$wine" "$exe" "${match_flags[@]}" --session "shoal-windows-$$" ;;
