@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 // A busy Box2D scene for the adapter's tests, seen from the side (gravity along -y): a walled
 // floor, two stacks of boxes, loose discs, and a ball a bot pushes into them along x (ids as
-// in tests/sync/match_harness.hpp: the ball is kFirstBall, the objects kFirstObject + i).
+// in tests/peer/match_harness.hpp: the ball is kFirstBall, the objects kFirstObject + i).
 // Stacks topple, bodies fall asleep and are woken.
 #pragma once
 
 #include <box2d/box2d.h>
 
 #include "shoal/box2d_simulation.hpp"
-#include "sync/match_harness.hpp"
+#include "peer/match_harness.hpp"
 
 namespace shoal::test {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // A busy Bullet scene for the adapter's tests: a walled floor, two stacks of boxes, loose
-// spheres, and a ball a bot pushes into them (ids as in tests/sync/match_harness.hpp: the ball
+// spheres, and a ball a bot pushes into them (ids as in tests/peer/match_harness.hpp: the ball
 // is kFirstBall, the objects kFirstObject + i). Stacks topple, bodies fall asleep and are woken.
 #pragma once
 
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "shoal/bullet_simulation.hpp"
-#include "sync/match_harness.hpp"
+#include "peer/match_harness.hpp"
 
 namespace shoal::test {
 

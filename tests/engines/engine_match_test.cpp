@@ -145,7 +145,7 @@ Outcome play(Physics physics, std::uint64_t seed) {
 
 TEST_CASE("engine matches: three peers at 10% loss end with the same bits on every engine adapter") {
   for (Physics physics : samples::built_engines()) {
-    if (physics == Physics::reference) continue;  // tests/sync covers it
+    if (physics == Physics::reference) continue;  // tests/peer covers it
     const std::string engine = samples::name(physics);
     CAPTURE(engine);
     const Outcome out = play(physics, 41);

@@ -9,7 +9,7 @@
 
 #include "shoal/peer.hpp"
 #include "shoal/reference_physics.hpp"
-#include "sync/arena_world.hpp"
+#include "peer/arena_world.hpp"
 
 namespace shoal::fuzz {
 

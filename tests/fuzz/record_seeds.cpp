@@ -25,7 +25,7 @@
 #include "peer_script.hpp"
 #include "seed_traffic.hpp"
 #include "shoal/version.hpp"
-#include "sync/match_harness.hpp"
+#include "peer/match_harness.hpp"
 #include "wire/packet_header.hpp"
 
 using namespace shoal;

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "shoal/audit.hpp"
-#include "sync/match_harness.hpp"
+#include "peer/match_harness.hpp"
 
 namespace shoal::test {
 

@@ -5,7 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "audit_arena.hpp"
-#include "sync/hostile_peers.hpp"
+#include "peer/hostile_peers.hpp"
 #include "shoal/forwarding_transport.hpp"
 
 using namespace shoal;

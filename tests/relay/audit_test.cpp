@@ -9,7 +9,7 @@
 
 #include "audit_arena.hpp"
 #include "relay_harness.hpp"
-#include "sync/hostile_peers.hpp"
+#include "peer/hostile_peers.hpp"
 #include "shoal/audit.hpp"
 #include "shoal/forwarding_transport.hpp"
 

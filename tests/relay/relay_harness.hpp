@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "test_credentials.hpp"
-#include "../sync/match_harness.hpp"
+#include "peer/match_harness.hpp"
 #include "shoal/relay.hpp"
 #include "transport/relay_client.hpp"
 #include "transport/relay_server.hpp"

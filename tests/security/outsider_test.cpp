@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "../sync/hostile_peers.hpp"
-#include "../sync/match_harness.hpp"
+#include "peer/hostile_peers.hpp"
+#include "peer/match_harness.hpp"
 #include "secure_pair.hpp"
 
 using namespace shoal;
