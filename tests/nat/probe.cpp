@@ -63,7 +63,7 @@ std::span<const std::uint8_t> bytes_of(std::string_view text) {
 }
 
 void report(std::string_view role, shoal::transport::Hybrid& hybrid, shoal::ConnectionId connection) {
-  const auto& punches = hybrid.direct_transport().relay().counters();
+  const auto& punches = hybrid.direct_transport().counters();
   const shoal::Address public_address = hybrid.relay_status().public_address;
   fmt::print("{} path={} public={}:{} punch_rounds={} punches_in={} punches_out={} switches={}\n", role,
              shoal::to_string(hybrid.path(connection)), public_address.host, public_address.port,

@@ -18,6 +18,8 @@
 #include "match_scenarios.hpp"
 #include "spawn_match.hpp"
 #include "shoal/recording.hpp"
+#include "shoal/security.hpp"
+#include "transport/enet_transport.hpp"
 #include "wire/packet_header.hpp"
 
 using namespace shoal;
@@ -58,7 +60,10 @@ struct EnetMatch {
       TransportConfig t = test::secured();
       t.timeout_ms = 2000;
       t.conditioner = seeded(conditions, static_cast<std::size_t>(p));
-      auto gate = std::make_unique<ArrivalGate>(make_enet_transport(t));
+      // As make_enet_transport builds it, keeping a view of the ENet transport.
+      auto enet = std::make_unique<transport::EnetTransport>(t);
+      enets.push_back(enet.get());
+      auto gate = std::make_unique<ArrivalGate>(make_secure_transport(std::move(enet), t.security));
       gates_.push_back(gate.get());
       std::unique_ptr<Transport> transport = std::move(gate);
       if (wrap) transport = wrap(p, std::move(transport));
@@ -124,6 +129,7 @@ struct EnetMatch {
   std::int64_t now_us_ = 0;
   std::vector<std::int64_t> rounds_us;  ///< when every round updated the peers, the joins' included
   std::vector<ArrivalGate*> gates_;  // each peer's, owned by its transport chain
+  std::vector<transport::EnetTransport*> enets;  // each peer's, under its security layer
 };
 
 /// Every live peer holds every object at the newest common frame, bit for bit the same.
@@ -171,6 +177,44 @@ TEST_CASE("over ENet: three peers at 100 ms RTT and 10% loss: 30 s of play, then
   CHECK(m.run(15, [&] { return agree(m.players, all_ids(spec)); }));
   CHECK(total(m.players, &PeerStats::ownership_changes) > 0);
   CHECK(total(m.players, &PeerStats::overrides) > 0);
+  CHECK(total(m.players, &PeerStats::desyncs) == 0);
+}
+
+TEST_CASE("over ENet: made without conditions, every peer's ENet owns its public socket, and conditions set mid-match take hold") {
+  ArenaSpec spec{3, 6};
+  EnetMatch m(3, spec, ConditionerConfig{}, 800);
+  REQUIRE(m.run(10, [&] { return m.connected(); }));
+  m.enable_bots(8);
+  m.run(2);
+  for (const transport::EnetTransport* enet : m.enets) {
+    CHECK(enet->direct());
+    CHECK(enet->conditioner() == nullptr);
+    CHECK(enet->counters().datagrams_sent > 100);  // about 60 a second to each of two peers
+    CHECK(enet->counters().datagrams_received > 100);
+  }
+  CHECK(total(m.players, &PeerStats::snapshots_received) > 0);
+
+  // 10% loss on each peer's way out, from now on: the conditioner goes in front of ENet and
+  // the open connections carry on through it.
+  m.set_conditions(one_way(link(20, 0.1f, 5)));
+  m.run(2);
+  for (const transport::EnetTransport* enet : m.enets) {
+    CHECK_FALSE(enet->direct());
+    REQUIRE(enet->conditioner() != nullptr);
+    CHECK(enet->conditioner()->pipe_count() == 2);
+    std::uint64_t submitted = 0, lost = 0;
+    for (const Player& other : m.players) {
+      const auto* outbound = enet->conditioner()->outbound_counters(transport::resolve({"127.0.0.1", other.peer->address().port}));
+      if (outbound == nullptr) continue;
+      submitted += outbound->submitted;
+      lost += outbound->dropped_loss;
+    }
+    CHECK(submitted > 100);
+    CHECK(lost > submitted / 20);  // the loss was real
+  }
+  m.disable_bots();
+  CHECK(m.run(10, [&] { return agree(m.players, all_ids(spec)); }));
+  CHECK(m.connected());  // nobody timed out across the switch
   CHECK(total(m.players, &PeerStats::desyncs) == 0);
 }
 

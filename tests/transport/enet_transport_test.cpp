@@ -10,6 +10,7 @@
 
 #include "harness.hpp"
 #include "transport/enet_transport.hpp"
+#include "transport/punch.hpp"
 
 using namespace shoal;
 using shoal::test::service_until;
@@ -138,27 +139,74 @@ TEST_CASE("stats report round trip and traffic, set_conditions changes the link 
   const ConnectionId a_to_b = a.transport->connect(b.address());
   REQUIRE(service_until({&a, &b}, [&] { return b.saw(TransportEventKind::connected); }));
   const ConnectionId b_to_a = b.first(TransportEventKind::connected);
+  std::size_t ticks = 0;
   const auto chat = [&] {
-    a.send_text(a_to_b, Channel::control, "tick");
+    a.send_text(a_to_b, Channel::control, "tick " + std::to_string(ticks++));
     b.send_text(b_to_a, Channel::control, "tock");
   };
+  // Made without conditions, ENet owns the public socket; the rates are counted all the same.
   // ENet's round trip starts at 500 ms and falls with every acknowledgement: a loaded machine
-  // (wine) may show traffic before enough of them came back.
+  // may show traffic before enough of them came back.
+  REQUIRE(a.enet->direct());
   REQUIRE(service_until({&a, &b}, [&] {
     const LinkStats s = a.transport->stats(a_to_b);
-    return s.bytes_out_per_s > 0 && s.bytes_in_per_s > 0 && s.packets_out_per_s > 0 && s.rtt_ms < 100;
+    return s.bytes_out_per_s > 0 && s.bytes_in_per_s > 0 && s.packets_out_per_s > 0 && s.packets_in_per_s > 0 &&
+           s.rtt_ms < 100;
   }, std::chrono::seconds(5), chat));
-  CHECK(a.transport->stats(a_to_b).rtt_ms < 100);  // loopback, unconditioned
+  const LinkStats direct = a.transport->stats(a_to_b);
+  CHECK(direct.rtt_ms < 100);  // loopback, unconditioned
+  // Secured "tick N" messages in ENet datagrams: tens of bytes each, not hundreds.
+  CHECK(direct.bytes_out_per_s / direct.packets_out_per_s > 20);
+  CHECK(direct.bytes_out_per_s / direct.packets_out_per_s < 400);
+  const auto counters = a.enet->counters();
+  CHECK(counters.datagrams_sent > 0);
+  CHECK(counters.datagrams_received > 0);
 
+  // A perfect link changes nothing; an impaired one puts the conditioner in front of ENet.
+  a.transport->set_conditions(ConditionerConfig{});
+  CHECK(a.enet->direct());
   ConditionerConfig slow;
   slow.outbound.latency_ms = 60;
   slow.inbound.latency_ms = 60;
   a.transport->set_conditions(slow);
-  // Both directions of a's link are slowed, so both ends measure about 120 ms.
+  const std::size_t ticks_before_switch = ticks;
+  CHECK_FALSE(a.enet->direct());
+  REQUIRE(a.enet->conditioner() != nullptr);
+  // Both directions of a's link are slowed, so both ends measure about 120 ms: the open
+  // connection carried on through the conditioner, on the same public address.
   REQUIRE(service_until({&a, &b}, [&] {
     return a.transport->stats(a_to_b).rtt_ms >= 100 && b.transport->stats(b_to_a).rtt_ms >= 100;
   }, std::chrono::seconds(10), chat));
   CHECK(a.transport->stats(a_to_b).rtt_ms <= 200);
+  CHECK(a.enet->conditioner()->pipe_count() == 1);
+  CHECK(a.transport->remote_address(a_to_b) == b.address());
+  CHECK(b.transport->remote_address(b_to_a) == a.address());
+  CHECK_FALSE(a.saw(TransportEventKind::timed_out));
+  CHECK_FALSE(b.saw(TransportEventKind::timed_out));
+  // The ticks arrived once each and in order, across the switch.
+  const std::vector<std::string> heard = b.texts_from(b_to_a, Channel::control);
+  REQUIRE(heard.size() > ticks_before_switch);
+  for (std::size_t i = 0; i < heard.size(); ++i) CHECK(heard[i] == "tick " + std::to_string(i));
+}
+
+TEST_CASE("punch datagrams on ENet's own socket are counted and dropped before ENet, which carries on") {
+  TestPeer a, b;
+  REQUIRE(a.enet->direct());
+  REQUIRE(b.enet->direct());
+  a.enet->punch(b.address());
+  a.enet->punch(b.address());
+  REQUIRE(service_until({&a, &b}, [&] {
+    return b.enet->counters().punches_received == 2 * transport::kPunchesPerCall;
+  }, std::chrono::seconds(5)));
+  CHECK(a.enet->counters().punches_sent == 2 * transport::kPunchesPerCall);
+  CHECK(b.events.empty());  // ENet never took them for a connection attempt
+  CHECK(b.enet->counters().datagrams_received == 0);
+
+  const ConnectionId a_to_b = a.transport->connect(b.address());
+  REQUIRE(service_until({&a, &b}, [&] {
+    return a.saw(TransportEventKind::connected, a_to_b) && b.saw(TransportEventKind::connected);
+  }));
+  CHECK(b.enet->counters().datagrams_received > 0);
 }
 
 TEST_CASE("bad transport config is refused with a message that says what is wrong") {
@@ -224,8 +272,8 @@ TEST_CASE("reliable messages arrive exactly once and in order under 30% loss and
   const shoal::transport::EnetTransport* transport = a.enet;
   REQUIRE(transport != nullptr);
   const auto remote = shoal::transport::resolve(b.address());
-  const auto* outbound = transport->relay().outbound_counters(remote);
-  const auto* inbound = transport->relay().inbound_counters(remote);
+  const auto* outbound = transport->conditioner()->outbound_counters(remote);
+  const auto* inbound = transport->conditioner()->inbound_counters(remote);
   REQUIRE(outbound != nullptr);
   REQUIRE(inbound != nullptr);
   MESSAGE("a->b submitted " << outbound->submitted << " lost " << outbound->dropped_loss

@@ -5,22 +5,15 @@
 #include <array>
 #include <chrono>
 #include <limits>
+#include <utility>
 
 #include "core/steady_now.hpp"
+#include "transport/punch.hpp"
 
 namespace shoal::transport {
 namespace {
 
 constexpr std::size_t kMaxUdpPayload = 65536;
-constexpr std::int64_t kRateWindowUs = 1'000'000;
-// 0x7E: ENet's header flags would say "compressed" (0x4000), which an ENet host without a
-// compressor drops, so no datagram ENet sends here starts like this. Then "SPN", then the
-// sender's running punch count (tells the punches of a capture apart).
-constexpr std::array<std::uint8_t, 4> kPunchMagic{0x7E, 'S', 'P', 'N'};
-
-bool is_punch(std::span<const std::uint8_t> datagram) {
-  return datagram.size() == kPunchDatagramSize && std::equal(kPunchMagic.begin(), kPunchMagic.end(), datagram.begin());
-}
 
 }  // namespace
 
@@ -36,15 +29,14 @@ struct ConditionedRelay::Pipe {
   UdpSocket socket;
   LinkConditioner outbound;  ///< inner endpoint -> remote
   LinkConditioner inbound;   ///< remote -> inner endpoint
-
-  // Counts of the current rate window and the rates of the last complete one.
-  std::int64_t window_start_us = -1;
-  std::uint64_t packets_out = 0, packets_in = 0, bytes_out = 0, bytes_in = 0;
-  PipeRates rates;
+  RateWindow traffic;        ///< across the public socket
 };
 
 ConditionedRelay::ConditionedRelay(const RelayConfig& config)
-    : config_(config), public_socket_(config.public_bind) {}
+    : ConditionedRelay(config, UdpSocket(config.public_bind)) {}
+
+ConditionedRelay::ConditionedRelay(const RelayConfig& config, UdpSocket public_socket)
+    : config_(config), public_socket_(std::move(public_socket)) {}
 
 ConditionedRelay::~ConditionedRelay() = default;
 
@@ -95,12 +87,8 @@ void ConditionedRelay::set_conditions_for(const Endpoint& remote, const Conditio
 }
 
 void ConditionedRelay::punch(const Endpoint& remote) {
-  std::array<std::uint8_t, kPunchDatagramSize> datagram{};
-  std::copy(kPunchMagic.begin(), kPunchMagic.end(), datagram.begin());
   for (std::size_t i = 0; i < kPunchesPerCall; ++i) {
-    const std::uint64_t count = counters_.punches_sent;
-    for (std::size_t b = 0; b < 8; ++b) datagram[kPunchMagic.size() + b] = static_cast<std::uint8_t>(count >> (8 * b));
-    public_socket_.send_to(remote, datagram);
+    public_socket_.send_to(remote, punch_datagram(counters_.punches_sent));
     ++counters_.punches_sent;
   }
 }
@@ -128,10 +116,9 @@ void ConditionedRelay::pump() {
     while (pipe->inbound.release(now_us, datagram_)) pipe->socket.send_to(config_.inner, datagram_);
     while (pipe->outbound.release(now_us, datagram_)) {
       public_socket_.send_to(pipe->remote, datagram_);
-      ++pipe->packets_out;
-      pipe->bytes_out += datagram_.size();
+      pipe->traffic.sent(1, static_cast<double>(datagram_.size()));
     }
-    update_rates(*pipe, now_us);
+    pipe->traffic.update(now_us);
   }
 }
 
@@ -150,8 +137,7 @@ void ConditionedRelay::read_ready() {
       ++counters_.dropped_pipe_limit;
       continue;
     }
-    ++pipe->packets_in;
-    pipe->bytes_in += static_cast<std::uint64_t>(size);
+    pipe->traffic.received(static_cast<double>(size));
     pipe->inbound.submit(core::steady_now_us(), datagram);
   }
   // Only the pipes polled: one opened by the public socket's reads just now waits for the next pump.
@@ -166,19 +152,6 @@ void ConditionedRelay::read_ready() {
       pipe.outbound.submit(core::steady_now_us(), std::span(received.data(), static_cast<std::size_t>(size)));
     }
   }
-}
-
-void ConditionedRelay::update_rates(Pipe& pipe, std::int64_t now_us) {
-  if (pipe.window_start_us < 0) pipe.window_start_us = now_us;
-  const std::int64_t elapsed_us = now_us - pipe.window_start_us;
-  if (elapsed_us < kRateWindowUs) return;
-  const auto per_second = [elapsed_us](std::uint64_t count) {
-    return static_cast<float>(static_cast<double>(count) * 1e6 / static_cast<double>(elapsed_us));
-  };
-  pipe.rates = {per_second(pipe.packets_out), per_second(pipe.packets_in),
-                per_second(pipe.bytes_out), per_second(pipe.bytes_in)};
-  pipe.packets_out = pipe.packets_in = pipe.bytes_out = pipe.bytes_in = 0;
-  pipe.window_start_us = now_us;
 }
 
 std::int64_t ConditionedRelay::next_release_us() const {
@@ -205,9 +178,9 @@ void ConditionedRelay::wait(int timeout_ms, transport::platform::SocketHandle ex
   transport::platform::wait_readable(waits, static_cast<int>(timeout));
 }
 
-PipeRates ConditionedRelay::rates(const Endpoint& remote) const {
+WireRates ConditionedRelay::rates(const Endpoint& remote) const {
   const auto found = by_remote_.find(remote);
-  return found == by_remote_.end() ? PipeRates{} : found->second->rates;
+  return found == by_remote_.end() ? WireRates{} : found->second->traffic.rates();
 }
 
 const LinkConditioner::Counters* ConditionedRelay::outbound_counters(const Endpoint& remote) const {

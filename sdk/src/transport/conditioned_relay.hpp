@@ -9,10 +9,12 @@
 // outbound conditioner and leaves the public socket for R. The inner endpoint thus sees one
 // distinct local address per remote, and each remote sees only the public address.
 //
-// Hole punching: punch() sends a few small datagrams straight from the public socket, so a
-// NAT in front of us opens a mapping towards that endpoint. They start with a byte pair ENet
-// never sends here (its "compressed" header flag; no compressor is configured), are counted
-// and dropped on arrival before any pipe or conditioner, and never reach the inner endpoint.
+// Hole punching: punch() sends a few punch datagrams (transport/punch.hpp) straight from the
+// public socket; those that arrive are counted and dropped before any pipe or conditioner, and
+// never reach the inner endpoint.
+//
+// The public socket may be one the relay binds, or one it takes over already bound and in use
+// (an ENet transport that starts conditioning hands over the socket its remotes know).
 #pragma once
 
 #include <cstdint>
@@ -23,24 +25,17 @@
 
 #include "shoal/link_conditions.hpp"
 #include "transport/link_conditioner.hpp"
+#include "transport/rate_window.hpp"
 #include "transport/udp_socket.hpp"
 
 namespace shoal::transport {
 
 struct RelayConfig {
-  Endpoint public_bind;  ///< where remotes send to
+  Endpoint public_bind;  ///< where remotes send to (unless the relay is given its public socket)
   Endpoint inner;        ///< where pipes forward to (ENet's own port, or netsim's target)
   Endpoint pipe_bind;    ///< where pipe sockets bind (port 0: one ephemeral port each)
   std::size_t max_pipes = 64;
   ConditionerConfig conditions;
-};
-
-/// Traffic through one pipe as it crosses the public socket ("on the wire"), per second.
-struct PipeRates {
-  float packets_out_per_s = 0;
-  float packets_in_per_s = 0;
-  float bytes_out_per_s = 0;
-  float bytes_in_per_s = 0;
 };
 
 struct RelayCounters {
@@ -50,13 +45,12 @@ struct RelayCounters {
   std::uint64_t punches_received = 0;        ///< punch datagrams received (and dropped)
 };
 
-inline constexpr std::size_t kPunchDatagramSize = 12;
-inline constexpr std::size_t kPunchesPerCall = 3;
-
 class ConditionedRelay {
  public:
   /// Throws std::runtime_error when a socket cannot be bound.
   explicit ConditionedRelay(const RelayConfig& config);
+  /// Serves remotes on `public_socket`, already bound (config.public_bind is not used).
+  ConditionedRelay(const RelayConfig& config, UdpSocket public_socket);
   ~ConditionedRelay();
   ConditionedRelay(const ConditionedRelay&) = delete;
   ConditionedRelay& operator=(const ConditionedRelay&) = delete;
@@ -88,7 +82,8 @@ class ConditionedRelay {
   /// is readable or a conditioned datagram falls due.
   void wait(int timeout_ms, transport::platform::SocketHandle extra) const;
 
-  PipeRates rates(const Endpoint& remote) const;
+  /// Traffic through one remote's pipe as it crosses the public socket.
+  WireRates rates(const Endpoint& remote) const;
   /// Both conditioners of one remote's pipe: outbound (towards it), inbound (from it).
   const LinkConditioner::Counters* outbound_counters(const Endpoint& remote) const;
   const LinkConditioner::Counters* inbound_counters(const Endpoint& remote) const;
@@ -98,7 +93,6 @@ class ConditionedRelay {
  private:
   struct Pipe;
   Pipe* open_pipe(const Endpoint& remote);
-  void update_rates(Pipe& pipe, std::int64_t now_us);
   void read_ready();  // every datagram in the sockets pump_waits_ found readable
 
   RelayConfig config_;

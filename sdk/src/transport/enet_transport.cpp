@@ -5,11 +5,16 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
+#include "core/steady_now.hpp"
 #include "shoal/security.hpp"
+#include "transport/platform/interfaces.hpp"
+#include "transport/punch.hpp"
 
 namespace shoal {
 
@@ -46,6 +51,40 @@ enet_uint32 packet_flags(Channel channel) {
 
 Endpoint from_enet(const ENetAddress& address) { return {ENET_NET_TO_HOST_32(address.host), address.port}; }
 
+ENetAddress to_enet(const Endpoint& endpoint) {
+  ENetAddress address{};
+  address.host = ENET_HOST_TO_NET_32(endpoint.ipv4);
+  address.port = endpoint.port;
+  return address;
+}
+
+bool impairs(const ConditionerConfig& conditions) {
+  return conditions.outbound != LinkConditions{} || conditions.inbound != LinkConditions{};
+}
+
+/// Makes `socket` (bound, non-blocking) the host's, with the buffer sizes ENet gives its own.
+void give_to_enet(ENetHost& host, platform::SocketHandle socket) {
+  host.socket = static_cast<ENetSocket>(socket);
+  enet_socket_set_option(host.socket, ENET_SOCKOPT_RCVBUF, ENET_HOST_RECEIVE_BUFFER_SIZE);
+  enet_socket_set_option(host.socket, ENET_SOCKOPT_SNDBUF, ENET_HOST_SEND_BUFFER_SIZE);
+}
+
+/// Whether replies from a socket bound to `local` must be told which address to leave from:
+/// bound to every address of a machine with more than one besides loopback, a reply must leave
+/// from the address the remote reached (a NAT in front of the remote matches nothing else),
+/// which the routing's choice need not be. ENet's socket calls cannot choose; the conditioner's
+/// socket can (packet_info), where the platform offers it.
+bool replies_need_their_address(const Endpoint& local) {
+  if (local.ipv4 != 0 || !platform::has_packet_info()) return false;
+  std::size_t addresses = 0;
+  for (const platform::Ipv4Interface& i : platform::ipv4_interfaces()) addresses += (i.address >> 24) != 127 ? 1 : 0;
+  return addresses > 1;
+}
+
+// The transport whose enet_host_service is running on this thread: the intercept's target
+// (ENet's host has no user data of its own).
+thread_local EnetTransport* servicing = nullptr;
+
 void validate(const TransportConfig& config) {
   if (config.max_connections == 0 || config.max_connections > ENET_PROTOCOL_MAXIMUM_PEER_ID) {
     throw std::invalid_argument(fmt::format("max_connections is {}: expected 1..{}",
@@ -64,23 +103,20 @@ EnetTransport::EnetTransport(const TransportConfig& config) : config_(config) {
   validate(config);
   const Endpoint public_bind = resolve({config.bind_host, config.port});
   initialise_enet_once();
-
-  ENetAddress internal{};
-  internal.host = ENET_HOST_TO_NET_32(kLoopback.ipv4);
-  internal.port = 0;
-  host_.reset(enet_host_create(&internal, config.max_connections, kChannelCount, 0, 0));
-  if (!host_) throw std::runtime_error("cannot create the ENet host on an internal loopback port");
-  ENetAddress bound{};
-  enet_socket_get_address(host_->socket, &bound);
-
-  RelayConfig relay;
-  relay.public_bind = public_bind;
-  relay.inner = {kLoopback.ipv4, bound.port};
-  relay.pipe_bind = kLoopback;
-  // An incoming peer can open a pipe before it counts as a connection; allow some slack.
-  relay.max_pipes = config.max_connections * 2;
-  relay.conditions = config.conditioner;
-  relay_ = std::make_unique<ConditionedRelay>(relay);
+  const platform::SocketHandle public_socket = bind_udp_socket(public_bind);  // says why it cannot
+  // Without an address ENet binds nothing; its socket is then replaced by the public one.
+  host_.reset(enet_host_create(nullptr, config.max_connections, kChannelCount, 0, 0));
+  if (!host_) {
+    platform::close_socket(public_socket);
+    throw std::runtime_error("cannot create the ENet host");
+  }
+  enet_socket_destroy(host_->socket);
+  give_to_enet(*host_, public_socket);
+  public_endpoint_ = platform::local_endpoint(public_socket);
+  host_->intercept = &EnetTransport::intercept;
+  if (impairs(config.conditioner) || replies_need_their_address(public_endpoint_)) {
+    put_conditioner_in_front(config.conditioner);
+  }
 }
 
 EnetTransport::~EnetTransport() {
@@ -89,7 +125,42 @@ EnetTransport::~EnetTransport() {
       enet_peer_disconnect_now(connection.peer, kGoodbye);
     }
   }
-  relay_->pump();
+  if (relay_) relay_->pump();
+}
+
+void EnetTransport::put_conditioner_in_front() {
+  if (!relay_) put_conditioner_in_front(config_.conditioner);
+}
+
+void EnetTransport::put_conditioner_in_front(const ConditionerConfig& conditions) {
+  // ENet's next socket first: if it cannot be had, nothing has changed.
+  const platform::SocketHandle inner = bind_udp_socket(kLoopback);
+  UdpSocket public_socket(static_cast<platform::SocketHandle>(host_->socket));
+  give_to_enet(*host_, inner);
+
+  RelayConfig relay;
+  relay.public_bind = public_endpoint_;
+  relay.inner = platform::local_endpoint(inner);
+  relay.pipe_bind = kLoopback;
+  // An incoming peer can open a pipe before it counts as a connection; allow some slack.
+  relay.max_pipes = config_.max_connections * 2;
+  relay.conditions = conditions;
+  relay_ = std::make_unique<ConditionedRelay>(relay, std::move(public_socket));
+
+  // Every ENet peer, in the handshake too, now reaches its remote through that remote's pipe
+  // (opened in peer order: the order gives each pipe's conditioners their seeds).
+  for (std::size_t i = 0; i < host_->peerCount; ++i) {
+    ENetPeer* peer = &host_->peers[i];
+    if (peer->state == ENET_PEER_STATE_DISCONNECTED) continue;
+    const std::optional<Endpoint> pipe = relay_->pipe_for(from_enet(peer->address));
+    if (pipe) {
+      peer->address = to_enet(*pipe);
+    } else {
+      enet_peer_reset(peer);  // beyond max_pipes: cannot happen with max_connections peers
+    }
+  }
+  host_->intercept = nullptr;  // the relay counts and drops punches now
+  by_remote_.clear();
 }
 
 void EnetTransport::configure_peer(_ENetPeer* peer, std::uint32_t timeout_ms) const {
@@ -102,10 +173,20 @@ void EnetTransport::configure_peer(_ENetPeer* peer, std::uint32_t timeout_ms) co
 
 ConnectionId EnetTransport::add_connection(_ENetPeer* peer, const Endpoint& remote) {
   const ConnectionId id = next_connection_++;
-  connections_.emplace(id, Connection{peer, remote, false});
+  Connection& connection = connections_.emplace(id, Connection{peer, remote, false, {}}).first->second;
+  if (direct()) by_remote_[remote] = &connection;
   peer->data = reinterpret_cast<void*>(static_cast<std::uintptr_t>(id));
   configure_peer(peer, config_.timeout_ms);
   return id;
+}
+
+void EnetTransport::remove_connection(ConnectionId connection) {
+  const auto found = connections_.find(connection);
+  if (found == connections_.end()) return;
+  found->second.peer->data = nullptr;
+  const auto counted = by_remote_.find(found->second.remote);
+  if (counted != by_remote_.end() && counted->second == &found->second) by_remote_.erase(counted);
+  connections_.erase(found);
 }
 
 const EnetTransport::Connection* EnetTransport::find(ConnectionId connection) const {
@@ -115,11 +196,10 @@ const EnetTransport::Connection* EnetTransport::find(ConnectionId connection) co
 
 ConnectionId EnetTransport::connect(const Address& remote) {
   const Endpoint endpoint = resolve(remote);
-  const auto pipe = relay_->pipe_for(endpoint);
-  if (!pipe) return kNoConnection;
-  ENetAddress address{};
-  address.host = ENET_HOST_TO_NET_32(pipe->ipv4);
-  address.port = pipe->port;
+  std::optional<Endpoint> via = endpoint;
+  if (relay_) via = relay_->pipe_for(endpoint);
+  if (!via) return kNoConnection;
+  const ENetAddress address = to_enet(*via);
   ENetPeer* peer = enet_host_connect(host_.get(), &address, kChannelCount, 0);
   if (peer == nullptr) return kNoConnection;
   return add_connection(peer, endpoint);
@@ -133,8 +213,7 @@ void EnetTransport::disconnect(ConnectionId connection) {
   enet_peer_disconnect(peer, kGoodbye);
   // ENet resets a peer that was still connecting without any event: report it ourselves.
   if (peer->state == ENET_PEER_STATE_DISCONNECTED) {
-    peer->data = nullptr;
-    connections_.erase(found);
+    remove_connection(connection);
     finished_without_event_.push_back(connection);
   }
 }
@@ -165,8 +244,9 @@ bool EnetTransport::translate(const ENetEvent& raw, TransportEvent& event) {
         event.connection = id;
         return true;
       }
-      const auto remote = relay_->remote_behind(from_enet(raw.peer->address));
-      if (!remote) {  // not through a pipe: nothing outside the relay may reach ENet
+      const Endpoint from = from_enet(raw.peer->address);
+      const auto remote = relay_ ? relay_->remote_behind(from) : std::optional<Endpoint>(from);
+      if (!remote) {  // conditioned, not through a pipe: nothing outside the relay may reach ENet
         enet_peer_reset(raw.peer);
         return false;
       }
@@ -181,8 +261,7 @@ bool EnetTransport::translate(const ENetEvent& raw, TransportEvent& event) {
                        ? TransportEventKind::disconnected
                        : TransportEventKind::timed_out;
       event.connection = id;
-      raw.peer->data = nullptr;
-      connections_.erase(found);
+      remove_connection(id);
       return true;
     }
     case ENET_EVENT_TYPE_RECEIVE: {
@@ -213,24 +292,131 @@ bool EnetTransport::poll(TransportEvent& event) {
     finished_without_event_.pop_back();
     return true;
   }
-  relay_->pump();
+  if (relay_) relay_->pump();
+  // When wait() has just found ENet's socket empty, a read would only find it empty again:
+  // unless a reliable command awaits its ack (ENet resends and notices silence only in a full
+  // service), this pass sends what is queued and hands out the events ENet holds, unread.
+  const bool quiet = std::exchange(socket_quiet_, false);
   // Each ENet event is consumed; the loop ends when ENet has none left.
   for (;;) {
-    bound_retransmission_timers();
+    const bool awaiting_acks = bound_retransmission_timers();
     ENetEvent raw{};
-    const int result = enet_host_service(host_.get(), &raw, 0);
-    relay_->pump();  // what ENet just sent leaves (or enters its conditioner) now
-    if (result <= 0) return false;
+    const int result = quiet && !awaiting_acks ? serve_without_reading(&raw) : service(&raw);
+    if (relay_) relay_->pump();  // what ENet just sent leaves (or enters its conditioner) now
+    if (result <= 0) {
+      finish_pass();
+      return false;
+    }
     if (translate(raw, event)) return true;
   }
 }
 
 void EnetTransport::flush() {
-  enet_host_flush(host_.get());
-  relay_->pump();  // what ENet just sent leaves (or enters its conditioner) now
+  flush_host();
+  if (relay_) relay_->pump();  // what ENet just sent leaves (or enters its conditioner) now
+  finish_pass();
 }
 
-void EnetTransport::bound_retransmission_timers() {
+int EnetTransport::service(ENetEvent* event) {
+  if (!direct()) return enet_host_service(host_.get(), event, 0);
+  mark_before_sending();
+  servicing = this;
+  const int result = enet_host_service(host_.get(), event, 0);
+  servicing = nullptr;
+  share_what_was_sent();
+  return result;
+}
+
+int EnetTransport::serve_without_reading(ENetEvent* event) {
+  const int queued = enet_host_check_events(host_.get(), event);
+  if (queued != 0) return queued;
+  flush_host();
+  return 0;
+}
+
+void EnetTransport::flush_host() {
+  if (!direct()) return enet_host_flush(host_.get());
+  mark_before_sending();
+  enet_host_flush(host_.get());
+  share_what_was_sent();
+}
+
+void EnetTransport::mark_before_sending() {
+  // ENet stamps a peer it sends to with its service time, which is never earlier than now.
+  send_mark_ = enet_time_get() - 1;
+  for (std::size_t i = 0; i < host_->peerCount; ++i) host_->peers[i].lastSendTime = send_mark_;
+  sent_packets_mark_ = host_->totalSentPackets;
+  sent_bytes_mark_ = host_->totalSentData;
+}
+
+void EnetTransport::share_what_was_sent() {
+  const std::uint32_t packets = host_->totalSentPackets - sent_packets_mark_;
+  if (packets == 0) return;
+  const std::uint32_t bytes = host_->totalSentData - sent_bytes_mark_;
+  std::size_t stamped = 0;
+  for (std::size_t i = 0; i < host_->peerCount; ++i) stamped += host_->peers[i].lastSendTime != send_mark_ ? 1 : 0;
+  if (stamped == 0) return;
+  // Usually one datagram per peer per call; a peer with more than one datagram's worth queued
+  // gets more, and the shares are then estimates.
+  const double share = 1.0 / static_cast<double>(stamped);
+  for (std::size_t i = 0; i < host_->peerCount; ++i) {
+    const ENetPeer& peer = host_->peers[i];
+    if (peer.lastSendTime == send_mark_ || peer.data == nullptr) continue;
+    const auto found = connections_.find(static_cast<ConnectionId>(reinterpret_cast<std::uintptr_t>(peer.data)));
+    if (found == connections_.end()) continue;
+    found->second.traffic.sent(packets * share, bytes * share);
+  }
+}
+
+int EnetTransport::intercept(ENetHost* host, ENetEvent*) {
+  EnetTransport* self = servicing;
+  if (self == nullptr) return 0;
+  const std::span<const std::uint8_t> datagram(host->receivedData, host->receivedDataLength);
+  if (is_punch(datagram)) {
+    ++self->counters_.punches_received;
+    --host->totalReceivedPackets;  // ENet's totals count what ENet handles
+    host->totalReceivedData -= static_cast<enet_uint32>(datagram.size());
+    return 1;  // consumed: ENet never parses it
+  }
+  if (const auto found = self->by_remote_.find(from_enet(host->receivedAddress)); found != self->by_remote_.end()) {
+    found->second->traffic.received(static_cast<double>(datagram.size()));
+  }
+  return 0;
+}
+
+void EnetTransport::finish_pass() {
+  // ENet's totals are 32 bits: taken over before they can wrap.
+  counters_.datagrams_sent += host_->totalSentPackets;
+  counters_.datagrams_received += host_->totalReceivedPackets;
+  host_->totalSentPackets = host_->totalReceivedPackets = 0;
+  host_->totalSentData = host_->totalReceivedData = 0;
+  if (!direct()) return;  // the relay keeps the rates
+  const std::int64_t now_us = core::steady_now_us();
+  for (auto& [id, connection] : connections_) connection.traffic.update(now_us);
+}
+
+EnetTransport::Counters EnetTransport::counters() const {
+  Counters counters = counters_;
+  counters.datagrams_sent += host_->totalSentPackets;
+  counters.datagrams_received += host_->totalReceivedPackets;
+  if (relay_) {
+    counters.punches_sent += relay_->counters().punches_sent;
+    counters.punches_received += relay_->counters().punches_received;
+  }
+  return counters;
+}
+
+void EnetTransport::punch(const Address& remote) {
+  const Endpoint endpoint = resolve(remote);
+  if (relay_) return relay_->punch(endpoint);
+  for (std::size_t i = 0; i < kPunchesPerCall; ++i) {
+    (void)platform::send_to(static_cast<platform::SocketHandle>(host_->socket), endpoint,
+                            punch_datagram(counters_.punches_sent));
+    ++counters_.punches_sent;
+  }
+}
+
+bool EnetTransport::bound_retransmission_timers() {
   // ENet 1.3.17 doubles a reliable command's retransmission timeout on every loss, without
   // limit, and only looks for due commands once the *oldest* one in flight is due. Under
   // heavy loss (30%) that stalls an ordered channel for many seconds behind one unlucky
@@ -249,9 +435,11 @@ void EnetTransport::bound_retransmission_timers() {
   // waited (dropping everything the connector sent meanwhile), until the connector timed out.
   // Until a peer has measured a round trip (ENet assumes 500 ms), its commands are resent
   // every kUnmeasuredRetransmitMs.
+  bool awaiting_acks = false;
   for (std::size_t i = 0; i < host_->peerCount; ++i) {
     ENetPeer* peer = &host_->peers[i];
     if (peer->state == ENET_PEER_STATE_DISCONNECTED || peer->state == ENET_PEER_STATE_ZOMBIE) continue;
+    awaiting_acks = awaiting_acks || !enet_list_empty(&peer->sentReliableCommands);
     const enet_uint32 cap =
         peer->lastReceiveTime == 0
             ? kUnmeasuredRetransmitMs
@@ -264,16 +452,21 @@ void EnetTransport::bound_retransmission_timers() {
     }
     peer->nextTimeout = host_->serviceTime;
   }
+  return awaiting_acks;
 }
 
 void EnetTransport::wait(int timeout_ms) {
-  relay_->wait(timeout_ms, static_cast<transport::platform::SocketHandle>(host_->socket));
+  const auto socket = static_cast<platform::SocketHandle>(host_->socket);
+  if (relay_) return relay_->wait(timeout_ms, socket);
+  platform::WaitEntry entry{socket};
+  platform::wait_readable(std::span(&entry, 1), timeout_ms);
+  socket_quiet_ = !entry.readable;
 }
 
 LinkStats EnetTransport::stats(ConnectionId connection) const {
   const Connection* found = find(connection);
   if (found == nullptr) return {};
-  const PipeRates rates = relay_->rates(found->remote);
+  const WireRates rates = relay_ ? relay_->rates(found->remote) : found->traffic.rates();
   LinkStats stats;
   stats.rtt_ms = static_cast<float>(found->peer->roundTripTime);
   stats.rtt_variance_ms = static_cast<float>(found->peer->roundTripTimeVariance);
@@ -291,7 +484,7 @@ LinkStats EnetTransport::stats(ConnectionId connection) const {
   return stats;
 }
 
-Address EnetTransport::local_address() const { return to_address(relay_->public_endpoint()); }
+Address EnetTransport::local_address() const { return to_address(public_endpoint_); }
 
 Address EnetTransport::remote_address(ConnectionId connection) const {
   const Connection* found = find(connection);
@@ -302,11 +495,17 @@ std::size_t EnetTransport::max_message_size() const { return kMaxMessageSize; }
 
 void EnetTransport::set_conditions(const ConditionerConfig& config) {
   config_.conditioner = config;
-  relay_->set_conditions(config);
+  if (relay_) {
+    relay_->set_conditions(config);
+  } else if (impairs(config)) {
+    put_conditioner_in_front(config);
+  }
 }
 
 void EnetTransport::set_conditions_for(const Address& remote, const ConditionerConfig& config) {
-  relay_->set_conditions_for(resolve(remote), config);
+  const Endpoint endpoint = resolve(remote);
+  if (!relay_) put_conditioner_in_front(config_.conditioner);
+  relay_->set_conditions_for(endpoint, config);
 }
 
 void EnetTransport::set_timeout(ConnectionId connection, std::uint32_t timeout_ms) {

@@ -12,7 +12,6 @@ std::string to_string(const Address& address) { return fmt::format("{}:{}", addr
 
 namespace transport {
 
-
 Endpoint resolve(const Address& address) {
   std::string error;
   const std::optional<std::uint32_t> ipv4 = platform::resolve_ipv4(address.host, error);
@@ -25,13 +24,20 @@ Endpoint resolve(const Address& address) {
 
 Address to_address(const Endpoint& endpoint) { return {platform::ipv4_text(endpoint.ipv4), endpoint.port}; }
 
-UdpSocket::UdpSocket(const Endpoint& local) : socket_(platform::open_udp_socket()) {
-  if (!platform::bind_socket(socket_, local)) {
+platform::SocketHandle bind_udp_socket(const Endpoint& local) {
+  const platform::SocketHandle socket = platform::open_udp_socket();
+  if (!platform::bind_socket(socket, local)) {
     const std::string why = platform::last_socket_error();
-    platform::close_socket(socket_);
+    platform::close_socket(socket);
     throw std::runtime_error(fmt::format("cannot bind UDP port {}: {} (expected a free port, or 0 for any)",
                                          to_string(to_address(local)), why));
   }
+  return socket;
+}
+
+UdpSocket::UdpSocket(const Endpoint& local) : UdpSocket(bind_udp_socket(local)) {}
+
+UdpSocket::UdpSocket(platform::SocketHandle bound) : socket_(bound) {
   local_ = platform::local_endpoint(socket_);
   if (local_.ipv4 == 0) any_address_ = platform::enable(socket_, platform::SocketOption::packet_info);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// A plain non-blocking IPv4 UDP socket and the endpoint type the relay speaks.
-// ENet keeps its own socket; this one is for the conditioning proxy and shoal-netsim.
+// A plain non-blocking IPv4 UDP socket and the endpoint type the relay speaks: the sockets of
+// the conditioning proxy and shoal-netsim. An ENet transport's public socket is bound here too
+// (bind_udp_socket), then served by ENet, or handed to the proxy when conditions are set.
 #pragma once
 
 #include <cstddef>
@@ -29,11 +30,16 @@ struct EndpointHash {
 Endpoint resolve(const Address& address);
 Address to_address(const Endpoint& endpoint);
 
+/// A new non-blocking UDP socket bound to `local` (port 0 = any free port). Throws
+/// std::runtime_error saying which address could not be bound and why (e.g. already in use).
+transport::platform::SocketHandle bind_udp_socket(const Endpoint& local);
+
 class UdpSocket {
  public:
-  /// Binds to `local` (port 0 = any free port). Throws std::runtime_error saying which
-  /// address could not be bound and why (e.g. already in use).
+  /// Binds to `local`, as bind_udp_socket does.
   explicit UdpSocket(const Endpoint& local);
+  /// Takes over `bound`, a bound non-blocking UDP socket, and closes it when done.
+  explicit UdpSocket(transport::platform::SocketHandle bound);
   ~UdpSocket();
   UdpSocket(UdpSocket&& other) noexcept;
   UdpSocket& operator=(UdpSocket&& other) noexcept;

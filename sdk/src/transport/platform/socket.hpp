@@ -51,6 +51,8 @@ enum class SocketOption {
 };
 /// False when the option cannot be set, or does not exist on this side (packet_info on Windows).
 bool enable(SocketHandle socket, SocketOption option);
+/// Whether this side offers SocketOption::packet_info.
+bool has_packet_info();
 
 /// Best effort, like UDP: false when the datagram was not sent (full buffer, no route).
 /// `from_ipv4`, on a socket with packet_info, picks the local address it leaves from.

@@ -101,6 +101,14 @@ bool enable(SocketHandle socket, SocketOption option) {
   return false;
 }
 
+bool has_packet_info() {
+#ifdef IP_PKTINFO
+  return true;
+#else
+  return false;
+#endif
+}
+
 bool send_to(SocketHandle socket, const Ipv4Endpoint& to, std::span<const std::uint8_t> datagram,
              std::optional<std::uint32_t> from_ipv4) {
   sockaddr_in address = to_sockaddr(to);

@@ -131,6 +131,8 @@ bool enable(SocketHandle socket, SocketOption option) {
   return false;
 }
 
+bool has_packet_info() { return false; }
+
 bool send_to(SocketHandle socket, const Ipv4Endpoint& to, std::span<const std::uint8_t> datagram,
              std::optional<std::uint32_t>) {
   const sockaddr_in address = to_sockaddr(to);
