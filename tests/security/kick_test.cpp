@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "../sync/match_harness.hpp"
+#include "peer/match_harness.hpp"
 #include "secure_pair.hpp"
 #include "wire/dismissal.hpp"
 
