@@ -264,6 +264,7 @@ bool Peer::poll_event(Event& event) {
   if (impl_->events.empty()) return false;
   event = impl_->events.pop();
   if (event.kind == EventKind::message) impl_->messages.dequeued(event.peer);
+  if (impl_->recorder) impl_->recorder->event_taken();
   return true;
 }
 
@@ -371,6 +372,7 @@ std::span<std::uint8_t> Peer::Impl::held_user_bytes(Frame frame, BodyIndex body)
 
 void Peer::Impl::emit(Event event) {
   if (recorder) recorder->event(event);
+  if (emitted != nullptr) add_to_digest(*emitted, event);
   // A message the queue pushes out to make room is no longer waiting: its sender may send more.
   if (events.full() && events.front().kind == EventKind::message) messages.dequeued(events.front().peer);
   events.push(std::move(event));

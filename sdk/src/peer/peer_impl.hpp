@@ -134,6 +134,7 @@ struct Peer::Impl {
   PeerStats stats;
   DropCounters logged_transport_drops;  // what the log hook was told of the transport's own drops
   std::int64_t last_update_us = -1;
+  core::Digest* emitted = nullptr;  // a replay's digest of every event emitted (peer/replay.cpp)
 };
 
 }  // namespace shoal
