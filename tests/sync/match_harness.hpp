@@ -8,12 +8,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "core/random.hpp"
+#include "shoal/forwarding_transport.hpp"
 #include "shoal/memory_network.hpp"
 #include "shoal/peer.hpp"
 #include "shoal/reference_physics.hpp"
@@ -41,6 +43,45 @@ class Bot {
   int objects_;
   ObjectId target_ = kFirstObject;
   Frame next_pick_ = 0;
+};
+
+/// Holds what its transport delivers while `holding`, then hands it over in order, at most
+/// `per_update` events an update (each update polls until nothing comes): a process whose
+/// network input starved (the OS, a full socket queue) while its game loop and clock went on.
+class HoldingTransport final : public ForwardingTransport {
+ public:
+  using ForwardingTransport::ForwardingTransport;
+  bool poll(TransportEvent& event) override {
+    if (holding) {
+      for (TransportEvent e; ForwardingTransport::poll(e);) {
+        held_.push_back({e.kind, e.connection, e.channel, {e.payload.begin(), e.payload.end()}});
+      }
+      return false;
+    }
+    if (held_.empty()) return ForwardingTransport::poll(event);
+    if (given_ == per_update) {  // this update has had its share: the rest in the next ones
+      given_ = 0;
+      return false;
+    }
+    ++given_;
+    current_ = std::move(held_.front());
+    held_.pop_front();
+    event = {current_.kind, current_.connection, current_.channel, current_.payload};
+    return true;
+  }
+  bool holding = false;
+  int per_update = 1 << 30;
+
+ private:
+  struct Held {
+    TransportEventKind kind;
+    ConnectionId connection;
+    Channel channel;
+    std::vector<std::uint8_t> payload;
+  };
+  std::deque<Held> held_;
+  Held current_{};
+  int given_ = 0;
 };
 
 /// Everything a match needs per peer.
