@@ -27,6 +27,7 @@
 #include "shoal/diagnosis.hpp"
 #include "shoal/drop_reason.hpp"
 #include "shoal/events.hpp"
+#include "shoal/histogram.hpp"
 #include "shoal/join.hpp"
 #include "shoal/messages.hpp"
 #include "shoal/peer_config.hpp"
@@ -77,6 +78,14 @@ struct PeerStats {
   /// slows it for a peer that cannot keep up (PaceConfig).
   float pace = 1.0f;
   std::size_t frozen_objects = 0;     ///< left out of the last step (outside the simulated region)
+  /// Correction latency, in ms: for every owner's snapshot received in the match, from when its
+  /// owner stepped and sent its frame (that frame's time on the match timeline) to the update
+  /// of this peer that took it in (0 for a frame ahead of this peer). 1 ms buckets.
+  Histogram correction_latency_ms{1.0f};
+  /// Visual correction, in mm: for every update and drawn object carrying an error offset
+  /// (a correction being smoothed out), how far the smoothing moved it beyond the simulated
+  /// motion it follows, per frame (1 / tick_hz); a warp counts its whole jump. 0.25 mm buckets.
+  Histogram visual_correction_mm{0.25f};
   DropCounters dropped;               ///< bad or unwanted packets, by reason
   UpdateCost cost;                    ///< where update() spent its time (when measured)
   std::vector<RemotePeerStats> remotes;  ///< one entry per connected remote peer

@@ -149,7 +149,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       quantize_filter(quantizer, body_count, kSettleMemoFrames),
       authority(config.authority, body_count),
       rest_checks(body_count, std::max(1, static_cast<Frame>(config.tick_hz / 2))),
-      visuals(body_count, config.smoothing, body_types_of(simulation)),
+      visuals(body_count, config.smoothing, body_types_of(simulation), 1.0f / config.tick_hz),
       session(config.tick_hz, config.pace),
       spawning(config.spawning, simulation, config.history_frames),
       messages(config.messages),
@@ -307,6 +307,7 @@ PeerStats Peer::stats() const {
     return !sp.is_slot(b) || sp.slot_object[b - sp.first_slot] != 0;
   }));
   s.pace = impl_->session.pace.rate;
+  s.visual_correction_mm = impl_->visuals.smoothing_stats().moved_mm;
   s.messages_queued = impl_->messages.queued();
   // Counted here, not every step: only the stats show it.
   if (impl_->scratch.freezing) {

@@ -49,7 +49,7 @@ struct Peer::Impl {
   void settle_owned(const SendView& view);
   SendView send_view(Frame frame);
   // --- receiving owner frames (peer_snapshot_receive.cpp) ---
-  void on_snapshot(PeerId from, const wire::Snapshot& snapshot);
+  void on_snapshot(PeerId from, const wire::Snapshot& snapshot, std::int64_t now_us);
   void on_snapshot_ack(PeerId from, const wire::SnapshotAckMessage& message);
   /// `user_bytes`: the owner's bytes of the body (exactly its size; empty when it has none).
   void on_owner_frame(Frame frame, BodyIndex body, const ObjectState& state, std::span<const std::uint8_t> user_bytes);

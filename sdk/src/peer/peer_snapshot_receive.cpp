@@ -45,7 +45,7 @@ void Peer::Impl::on_snapshot_ack(PeerId from, const wire::SnapshotAckMessage& me
   links.get(from).sent.on_ack(message.ack);
 }
 
-void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
+void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot, std::int64_t now_us) {
   if (snapshot.sender != from) return drop(DropReason::not_owner);
   if (session.phase != Phase::in_match) return;  // nothing to compare with yet
   // Peers of one match must encode alike (SnapshotConfig's encoding fields).
@@ -54,6 +54,10 @@ void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
   const Frame newest = history.newest();
   if (snapshot.frame > newest + config.history_frames / 4) return drop(DropReason::malformed);
   ++stats.snapshots_received;
+  // Its owner sent it once it had stepped its frame: how long ago that was on the match
+  // timeline (at the timeline's pace, in wall time) is how late this peer takes it in.
+  const double late_frames = std::max(0.0, session.clock->match_time_at(now_us) - static_cast<double>(snapshot.frame));
+  stats.correction_latency_ms.add(static_cast<float>(late_frames * session.tick_us * 1e-3 / std::max(session.pace.rate, 0.01f)));
   SnapshotLink& link = links.get(from);
   if (snapshot.has_ack) link.sent.on_ack(snapshot.ack);
   link.received.on_packet(snapshot.sequence);  // acked on receipt
