@@ -62,8 +62,9 @@ struct PeerStats {
   std::uint64_t snapshots_received = 0;    ///< snapshot datagrams received
   std::uint64_t snapshot_bytes_sent = 0;   ///< snapshot and ack datagrams, Shoal header included
   std::uint64_t baseline_misses = 0;       ///< deltas whose baseline was not held (recovered)
-  /// Others' objects that came to rest here somewhere else than their owner last said: the
-  /// owner was asked for its state (this peer's simulation had gone its own way).
+  /// Others' objects that came to rest here somewhere else than their owner last said, or kept
+  /// moving here while their owner said nothing of it: the owner was asked for its state (this
+  /// peer's simulation had gone its own way).
   std::uint64_t rest_repairs_requested = 0;
   std::uint64_t quantization_clamps = 0;   ///< state fields clamped to the snapshot bounds
   std::uint64_t desyncs = 0;  ///< checksums of confirmed frames that disagreed with a peer's (EventKind::desync)

@@ -55,7 +55,7 @@ struct Peer::Impl {
   void on_owner_frame(Frame frame, BodyIndex body, const ObjectState& state, std::span<const std::uint8_t> user_bytes);
   void take_held_record(BodyIndex body, PeerId owner, Frame since);
   void check_resting_copies();
-  bool check_resting_copy(BodyIndex body);
+  bool check_copy(BodyIndex body, bool still, Frame changing_since);
   // --- control messages (peer_messages.cpp) ---
   void drain_transport(std::int64_t now_us);
   void on_message(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes, std::int64_t now_us);
