@@ -401,3 +401,41 @@ TEST_CASE("a peer whose input stalls while a volley is in flight ends with the s
   CHECK(same_live_sets(m.players));
   CHECK(same_states(m.players, with_spawned(kSpec, *m.players[0].peer)));
 }
+
+TEST_CASE("a member whose link to a shooter timed out and came back ends with the shooter's live set, removals it missed too") {
+  // Peers 1 and 2 lose each other past the 2 s timeout (both still reach the host) while peer 1
+  // fires and its shots' lifetimes end: its spawns and removals in that time never reach peer
+  // 2. Dialled again, peer 2 asks for its baseline, and peer 1's live set must make it drop the
+  // objects peer 1 removed meanwhile, in slots since taken by new ones or not.
+  FakeMatch m(3, kSpec, spawn_config(), 362, -1, {}, with_spawn_slots);
+  m.network().set_conditions(link(20, 0.05f, 5));
+  REQUIRE(m.connect(10));
+  Guns guns(10, 45);  // a shot lives 0.75 s: many come and go while the link is down
+  m.run(1, [&] { guns.fire(m.players, true); });
+  m.network().set_blocked(2, 3, true);
+  bool lost = false;
+  for (int i = 0; i < 4 * 60 && !lost; ++i) {
+    m.run(1.0 / 60, [&] { guns.fire(m.players, true); });
+    for (Event e; m.players[2].peer->poll_event(e);) lost = lost || (e.kind == EventKind::peer_lost && e.peer == 1);
+  }
+  REQUIRE(lost);  // the block outlasted the timeout
+  m.run(0.5, [&] { guns.fire(m.players, true); });
+  m.network().set_blocked(2, 3, false);
+  bool rejoined = false;
+  for (int i = 0; i < 8 * 60 && !rejoined; ++i) {
+    m.run(1.0 / 60, [&] { guns.fire(m.players, true); });
+    for (Event e; m.players[2].peer->poll_event(e);) rejoined = rejoined || (e.kind == EventKind::peer_rejoined && e.peer == 1);
+  }
+  REQUIRE(rejoined);
+  m.run(1, [&] { guns.fire(m.players, true); });
+  // Firing stops, the removals due wait: every peer holds the same live set, bit for bit.
+  REQUIRE(m.settle(20));
+  CHECK(m.players[0].peer->spawned_objects().size() > 5);
+  CHECK(same_live_sets(m.players));
+  CHECK(same_states(m.players, with_spawned(kSpec, *m.players[0].peer)));
+  // Then every lifetime passes: nothing is left anywhere.
+  for (int i = 0; i < 600 && !guns.all_expired(); ++i) m.run(1.0 / 60, [&] { guns.fire(m.players, false); });
+  REQUIRE(guns.all_expired());
+  REQUIRE(m.settle(20));
+  for (const Player& p : m.players) CHECK(p.peer->spawned_objects().empty());
+}
