@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The two commands of the README:
-#   bash cmake/run.sh match [args...]  builds build/ and runs the main job with args
-#   bash cmake/run.sh test             builds build/sanitize/ (ASan+UBSan) and runs every test
-# Both install missing dependencies first, configure only once, and build incrementally.
+#   bash cmake/run.sh match [args...]  builds shoal-lan-match in build/ and runs the main job with args
+#   bash cmake/run.sh test [ctest args...]  builds build/sanitize/ (ASan+UBSan) and runs every test
+# Both install what their set of packages lacks first (cmake/install-deps.sh match|test),
+# configure only once, and build incrementally.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -34,13 +35,15 @@ command=${1:-}
 [ $# -gt 0 ] && shift
 case "$command" in
   match)
-    bash cmake/install-deps.sh
-    configure build
+    bash cmake/install-deps.sh match
+    # Without the tests (nor doctest); the other programs build later with
+    # `cmake --build build`, the tests after `cmake -B build -DSHOAL_BUILD_TESTS=ON`.
+    configure build -DSHOAL_BUILD_TESTS=OFF
     cmake --build build -j"$jobs" --target "$main_target"
     exec "build/bin/$main_target" "${main_args[@]}" "$@"
     ;;
   test)
-    bash cmake/install-deps.sh
+    bash cmake/install-deps.sh test
     # -g1: the sanitizers' reports keep file and line, and compiling (most of CI's time) takes
     # about a quarter less than with -g. -O2 stays: at -O1 the multi-process tests ran a fifth
     # slower, and the 8-peer soak then overloaded the machine.

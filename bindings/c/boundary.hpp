@@ -38,6 +38,22 @@ T& require(T* pointer, const char* name) {
   return *pointer;
 }
 
+/// `*pointer` (see require), or an Error naming the struct and both sizes when its struct_size
+/// is not this library's sizeof(T): a caller built against another shoal.h, whose fields would
+/// be read at the wrong places.
+template <class T>
+const T& require_sized(const T* pointer, const char* name, const char* type) {
+  const T& value = require(pointer, name);
+  if (value.struct_size != sizeof(T)) {
+    throw Error(SHOAL_ERROR_INVALID_ARGUMENT,
+                std::string(type) + ".struct_size is " + std::to_string(value.struct_size) + ", but this library's " +
+                    type + " is " + std::to_string(sizeof(T)) + " bytes (C API " +
+                    std::to_string(SHOAL_C_API_VERSION) + "): expected sizeof(" + type +
+                    ") as its _default function sets it, from the shoal.h this library was built with");
+  }
+  return value;
+}
+
 /// `value`, or an Error naming `field` unless it is finite and >= 0 (> 0 when `positive`).
 inline float require_finite(float value, const char* field, bool positive) {
   if (!(value >= 0) || value == std::numeric_limits<float>::infinity() || (positive && value == 0)) {

@@ -93,6 +93,7 @@ int shoal_box2d_config_default(shoal_box2d_config* config) {
     const shoal::Box2dSimulationConfig defaults;
     shoal_box2d_config& c = require(config, "config");
     c = {};
+    c.struct_size = sizeof c;
     c.dt = defaults.dt;
     c.velocity_iterations = defaults.velocity_iterations;
     c.position_iterations = defaults.position_iterations;
@@ -110,7 +111,7 @@ int shoal_box2d_world_create(const shoal_box2d_config* config, shoal_box2d_world
   return guarded(__func__, [&] {
     shoal_box2d_world*& out = require(out_world, "out_world");
     out = nullptr;
-    out = new shoal_box2d_world(require(config, "config"));
+    out = new shoal_box2d_world(shoal_c::require_sized(config, "config", "shoal_box2d_config"));
     return SHOAL_OK;
   });
 }

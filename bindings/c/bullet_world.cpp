@@ -93,6 +93,7 @@ int shoal_bullet_config_default(shoal_bullet_config* config) {
     const shoal::BulletSimulationConfig defaults;
     shoal_bullet_config& c = require(config, "config");
     c = {};
+    c.struct_size = sizeof c;
     c.gravity = {0, -9.81f, 0};
     c.dt = defaults.dt;
     c.push_acceleration = defaults.push_acceleration;
@@ -109,7 +110,7 @@ int shoal_bullet_world_create(const shoal_bullet_config* config, shoal_bullet_wo
   return guarded(__func__, [&] {
     shoal_bullet_world*& out = require(out_world, "out_world");
     out = nullptr;
-    out = new shoal_bullet_world(require(config, "config"));
+    out = new shoal_bullet_world(shoal_c::require_sized(config, "config", "shoal_bullet_config"));
     return SHOAL_OK;
   });
 }

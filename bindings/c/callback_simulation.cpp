@@ -23,7 +23,7 @@ void require_callback(bool given, const char* name) {
 }  // namespace
 
 CallbackSimulation::CallbackSimulation(const shoal_simulation_callbacks& callbacks)
-    : callbacks_(callbacks) {
+    : callbacks_(require_sized(&callbacks, "callbacks", "shoal_simulation_callbacks")) {
   require_callback(callbacks.step != nullptr || callbacks.step_with_bytes != nullptr, "step");
   require_callback(callbacks.body_count != nullptr, "body_count");
   require_callback(callbacks.body_id != nullptr, "body_id");
@@ -178,7 +178,7 @@ int shoal_simulation_set_spawning(shoal_simulation* simulation, const shoal_spaw
   return guarded(__func__, [&] {
     shoal_simulation& held = require(simulation, "simulation");
     shoal_c::refuse_if_driving(held.driving_peer, "the simulation drives a peer: set its spawning before creating the peer");
-    held.simulation.set_spawning(require(callbacks, "callbacks"));
+    held.simulation.set_spawning(shoal_c::require_sized(callbacks, "callbacks", "shoal_spawn_callbacks"));
     return SHOAL_OK;
   });
 }

@@ -188,6 +188,7 @@ void spawning_to_cpp(const shoal_peer_config& c, shoal::PeerConfig& p) {
 }  // namespace
 
 shoal::PeerConfig to_cpp(const shoal_peer_config& c) {
+  require_sized(&c, "config", "shoal_peer_config");
   shoal::PeerConfig p;
   p.session = from_c_array(c.session, "shoal_peer_config.session");
   p.tick_hz = c.tick_hz;
@@ -228,6 +229,7 @@ shoal::PeerConfig to_cpp(const shoal_peer_config& c) {
 
 shoal_peer_config to_c(const shoal::PeerConfig& p) {
   shoal_peer_config c{};
+  c.struct_size = sizeof c;
   to_c_array(p.session, c.session, "shoal::PeerConfig::session");
   c.tick_hz = p.tick_hz;
   c.history_frames = p.history_frames;
@@ -272,6 +274,7 @@ shoal_peer_config to_c(const shoal::PeerConfig& p) {
 }
 
 shoal::ReferencePhysicsConfig to_cpp(const shoal_world_config& c) {
+  require_sized(&c, "config", "shoal_world_config");
   shoal::ReferencePhysicsConfig r;
   r.dt = c.dt;
   r.gravity = to_cpp(c.gravity);
@@ -295,6 +298,7 @@ shoal::ReferencePhysicsConfig to_cpp(const shoal_world_config& c) {
 
 shoal_world_config to_c(const shoal::ReferencePhysicsConfig& r) {
   shoal_world_config c{};
+  c.struct_size = sizeof c;
   c.dt = r.dt;
   c.gravity = to_c(r.gravity);
   c.arena_half_x = r.arena_half_x;
@@ -348,26 +352,48 @@ shoal_conditioner to_c(const shoal::ConditionerConfig& c) {
 }
 
 shoal::TransportConfig to_cpp(const shoal_enet_config& c) {
+  require_sized(&c, "config", "shoal_enet_config");
   shoal::TransportConfig t;
   t.bind_host = from_c_array(c.bind_host, "shoal_enet_config.bind_host");
   t.port = c.port;
   t.max_connections = c.max_connections;
   t.timeout_ms = c.timeout_ms;
   t.conditioner = to_cpp(c.conditioner);
-  // A C transport is in the clear until shoal_transport_secure: shoal_enet_config has no place
-  // for credentials, and programs built against C API 9 expect it so.
-  t.security.enabled = false;
+  // Secured by default, as in C++: the clear only when the game says so.
+  const std::string credentials = from_c_array(c.credentials, "shoal_enet_config.credentials");
+  if (c.insecure != 0 && c.insecure != 1) {
+    throw Error(SHOAL_ERROR_INVALID_ARGUMENT, "shoal_enet_config.insecure is " + std::to_string(c.insecure) +
+                                                  ": expected 0 (secured, the default) or 1 (in the clear)");
+  }
+  t.security.enabled = c.insecure == 0;
+  if (t.security.enabled && credentials.empty()) {
+    throw Error(SHOAL_ERROR_INVALID_ARGUMENT,
+                "shoal_enet_config.credentials is empty and insecure is 0: expected this peer's credentials "
+                "(shoal_authority_invite), or insecure = 1 to run in the clear on purpose");
+  }
+  if (!credentials.empty()) {
+    const auto parsed = shoal::Credentials::from_text(credentials);
+    if (!parsed) {
+      throw Error(SHOAL_ERROR_INVALID_ARGUMENT,
+                  "shoal_enet_config.credentials are not well-formed: expected the text of shoal_authority_invite");
+    }
+    t.security.credentials = *parsed;
+  }
+  t.security.token_grace_ms = c.token_grace_ms;  // the C++ checks its range and names it
   return t;
 }
 
 shoal_enet_config to_c(const shoal::TransportConfig& t) {
   shoal_enet_config c{};
+  c.struct_size = sizeof c;
   to_c_array(t.bind_host, c.bind_host, "shoal::TransportConfig::bind_host");
   c.port = t.port;
   // The C++ default (64) always fits; a larger value is clamped rather than wrapped.
   c.max_connections = static_cast<std::uint32_t>(std::min<std::size_t>(t.max_connections, UINT32_MAX));
   c.timeout_ms = t.timeout_ms;
   c.conditioner = to_c(t.conditioner);
+  c.insecure = t.security.enabled ? 0 : 1;  // credentials stay "": each peer has its own
+  c.token_grace_ms = t.security.token_grace_ms;
   return c;
 }
 
@@ -415,6 +441,30 @@ shoal_stats to_c(const shoal::PeerStats& s) {
   c.owned_objects = s.owned_objects;
   c.frozen_objects = s.frozen_objects;
   c.dropped_packets = s.dropped.total();
+  return c;
+}
+
+static_assert(SHOAL_OWNERSHIP_HISTORY == shoal::kOwnershipHistory, "a diagnosis lists every owner change the peer keeps");
+
+shoal_object_diagnosis to_c(const shoal::ObjectDiagnosis& d) {
+  shoal_object_diagnosis c{};
+  c.object = d.object;
+  c.frame = d.frame;
+  c.held = d.held ? 1 : 0;
+  c.confirmed = d.confirmed ? 1 : 0;
+  c.state = to_c(d.state);
+  c.owner = d.owner;
+  c.frozen = d.frozen ? 1 : 0;
+  for (const shoal::OwnershipHistoryEntry& e : d.ownership) {
+    if (c.ownership_count == SHOAL_OWNERSHIP_HISTORY) break;
+    c.ownership[c.ownership_count++] = shoal_ownership_change{e.frame, e.owner, e.author, e.sequence, e.applied_at};
+  }
+  c.last_owner_frame = d.last_owner_frame;
+  c.last_owner_frame_at = d.last_owner_frame_at;
+  c.overrides = d.overrides;
+  c.owner_said = d.owner_said ? 1 : 0;
+  c.owner_said_frame = d.owner_said_frame;
+  c.owner_said_state = to_c(d.owner_said_state);
   return c;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "boundary.hpp"
+#include "shoal/diagnosis.hpp"
 #include "shoal/events.hpp"
 #include "shoal/peer.hpp"
 #include "shoal/reference_physics.hpp"
@@ -58,6 +59,7 @@ shoal_address to_c(const shoal::Address& a, const char* field);
 shoal_event to_c(const shoal::Event& e);
 shoal_stats to_c(const shoal::PeerStats& s);
 shoal_remote_stats to_c(const shoal::RemotePeerStats& r);
+shoal_object_diagnosis to_c(const shoal::ObjectDiagnosis& d);
 
 /// The NUL-terminated string in a fixed char array, or an Error naming `field` when the
 /// array holds no NUL (the caller filled all of it).

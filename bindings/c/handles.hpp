@@ -49,8 +49,8 @@ struct shoal_lan_seeker {
 };
 
 struct shoal_peer {
-  shoal_peer(std::unique_ptr<shoal::Peer> p, bool& driving, shoal_c::CallbackSimulation* c)
-      : peer(std::move(p)), driving_flag(&driving), callbacks(c) {
+  shoal_peer(std::unique_ptr<shoal::Peer> p, const shoal::Simulation& s, bool& driving, shoal_c::CallbackSimulation* c)
+      : peer(std::move(p)), simulation(&s), driving_flag(&driving), callbacks(c) {
     driving = true;
   }
   ~shoal_peer() {
@@ -62,6 +62,8 @@ struct shoal_peer {
   shoal_peer& operator=(const shoal_peer&) = delete;
 
   std::unique_ptr<shoal::Peer> peer;
+  const shoal::Simulation* simulation;        // its bodies' ids, for shoal_peer_objects
+  mutable std::vector<shoal::VisualState> visuals;  // shoal_peer_visuals' scratch, reused: no allocation per frame
   bool* driving_flag;                         // the world's or simulation's driving_peer
   shoal_c::CallbackSimulation* callbacks;     // the game's simulation, NULL on a world
   std::string last_event_reason;              // the last polled event's, for shoal_peer_event_reason

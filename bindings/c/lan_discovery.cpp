@@ -20,6 +20,7 @@ static_assert(SHOAL_HOST_CAPACITY > shoal::kMaxAnnouncedHostLength, "a found hos
 namespace shoal_c {
 
 static shoal::LanDiscoveryConfig to_cpp(const shoal_lan_config& c) {
+  require_sized(&c, "config", "shoal_lan_config");
   shoal::LanDiscoveryConfig l;
   l.port = c.port;
   l.announce_interval_ms = c.announce_interval_ms;
@@ -29,6 +30,7 @@ static shoal::LanDiscoveryConfig to_cpp(const shoal_lan_config& c) {
 
 static shoal_lan_config to_c(const shoal::LanDiscoveryConfig& l) {
   shoal_lan_config c{};
+  c.struct_size = sizeof c;
   c.port = l.port;
   c.announce_interval_ms = l.announce_interval_ms;
   c.loopback_only = l.loopback_only ? 1 : 0;

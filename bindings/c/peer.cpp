@@ -28,7 +28,7 @@ int create_peer(const shoal_peer_config* config, shoal::Simulation* simulation, 
   if (callbacks != nullptr) callbacks->fix_body_count();
   try {
     auto peer = std::make_unique<shoal::Peer>(cpp, sim, std::move(owned->transport));
-    out = new shoal_peer(std::move(peer), *driving_peer, callbacks);
+    out = new shoal_peer(std::move(peer), sim, *driving_peer, callbacks);
   } catch (...) {
     if (callbacks != nullptr) callbacks->release_body_count();
     throw;

@@ -104,12 +104,50 @@ int shoal_peer_visual(const shoal_peer* peer, uint32_t object, shoal_visual_stat
       SHOAL_ERROR_UNKNOWN_OBJECT);
 }
 
+int shoal_peer_visuals(const shoal_peer* peer, shoal_visual_state* out_visuals, uint32_t capacity,
+                       uint32_t* out_count) {
+  return guarded(__func__, [&] {
+    uint32_t& count = require(out_count, "out_count");
+    const shoal_peer& p = require(peer, "peer");
+    if (capacity > 0) require(out_visuals, "out_visuals (with a capacity above 0)");
+    const std::size_t bodies = p.simulation->body_count();
+    p.visuals.resize(std::min<std::size_t>(bodies, capacity));
+    p.peer->visuals(p.visuals);
+    for (std::size_t i = 0; i < p.visuals.size(); ++i) out_visuals[i] = shoal_c::to_c(p.visuals[i]);
+    count = static_cast<uint32_t>(bodies);
+    return SHOAL_OK;
+  });
+}
+
+int shoal_peer_objects(const shoal_peer* peer, uint32_t* out_ids, uint32_t capacity, uint32_t* out_count) {
+  return guarded(__func__, [&] {
+    uint32_t& count = require(out_count, "out_count");
+    const shoal_peer& p = require(peer, "peer");
+    if (capacity > 0) require(out_ids, "out_ids (with a capacity above 0)");
+    const std::size_t bodies = p.simulation->body_count();
+    for (std::size_t b = 0; b < bodies && b < capacity; ++b) out_ids[b] = p.simulation->body_id(static_cast<shoal::BodyIndex>(b));
+    count = static_cast<uint32_t>(bodies);
+    return SHOAL_OK;
+  });
+}
+
 int shoal_peer_owner(const shoal_peer* peer, uint32_t object, uint16_t* out_owner) {
   return guarded(
       __func__,
       [&] {
         uint16_t& out = require(out_owner, "out_owner");
         out = require(peer, "peer").peer->owner(object);
+        return SHOAL_OK;
+      },
+      SHOAL_ERROR_UNKNOWN_OBJECT);
+}
+
+int shoal_peer_diagnose(const shoal_peer* peer, uint32_t object, int32_t frame, shoal_object_diagnosis* out_diagnosis) {
+  return guarded(
+      __func__,
+      [&] {
+        shoal_object_diagnosis& out = require(out_diagnosis, "out_diagnosis");
+        out = shoal_c::to_c(require(peer, "peer").peer->diagnose(object, frame));
         return SHOAL_OK;
       },
       SHOAL_ERROR_UNKNOWN_OBJECT);
@@ -138,6 +176,16 @@ int shoal_peer_game_stats(const shoal_peer* peer, shoal_game_stats* out_stats) {
     out = shoal_game_stats{stats.objects_spawned,   stats.objects_removed,   stats.messages_sent,
                            stats.messages_received, stats.messages_queued,   stats.rest_repairs_requested,
                            stats.pace};
+    return SHOAL_OK;
+  });
+}
+
+int shoal_peer_drops(const shoal_peer* peer, uint64_t* out_counts, uint32_t count) {
+  return guarded(__func__, [&] {
+    const shoal_peer& p = require(peer, "peer");
+    if (count > 0) require(out_counts, "out_counts (with a count above 0)");
+    const shoal::DropCounters dropped = p.peer->stats().dropped;
+    for (uint32_t r = 0; r < count; ++r) out_counts[r] = r < dropped.counts.size() ? dropped.counts[r] : 0;
     return SHOAL_OK;
   });
 }

@@ -17,6 +17,7 @@ using shoal_c::require;
 namespace shoal_c {
 
 static shoal::RelayClientConfig to_cpp(const shoal_relay_config& c) {
+  require_sized(&c, "config", "shoal_relay_config");
   shoal::RelayClientConfig r;
   r.relay = to_cpp(c.relay, "shoal_relay_config.relay.host");
   r.session = from_c_array(c.session, "shoal_relay_config.session");
@@ -31,6 +32,7 @@ static shoal::RelayClientConfig to_cpp(const shoal_relay_config& c) {
 
 static shoal_relay_config to_c(const shoal::RelayClientConfig& r) {
   shoal_relay_config c{};
+  c.struct_size = sizeof c;
   c.relay = to_c(r.relay, "shoal::RelayClientConfig::relay");
   to_c_array(r.session, c.session, "shoal::RelayClientConfig::session");
   to_c_array(r.code, c.code, "shoal::RelayClientConfig::code");
@@ -99,6 +101,7 @@ int shoal_hybrid_config_default(shoal_hybrid_config* config) {
     const shoal::HybridConfig defaults;
     shoal_hybrid_config& c = require(config, "config");
     c = shoal_hybrid_config{};
+    c.struct_size = sizeof c;
     c.relay = shoal_c::to_c(defaults.relay);
     c.direct = shoal_c::to_c(defaults.direct);
     c.direct_timeout_ms = defaults.direct_timeout_ms;
@@ -111,9 +114,13 @@ int shoal_transport_create_hybrid(const shoal_hybrid_config* config, shoal_trans
   return guarded(__func__, [&] {
     shoal_transport*& out = require(out_transport, "out_transport");
     out = nullptr;
-    const shoal_hybrid_config& c = require(config, "config");
+    const shoal_hybrid_config& c = shoal_c::require_sized(config, "config", "shoal_hybrid_config");
     shoal::HybridConfig cpp;
-    cpp.relay = shoal_c::to_cpp(c.relay);
+    // The relay link shares the direct socket, secured by `direct`: relay.local is unused, so
+    // its security settings (credentials or the clear) are not asked for.
+    shoal_relay_config relay = c.relay;
+    relay.local.insecure = 1;
+    cpp.relay = shoal_c::to_cpp(relay);
     cpp.direct = shoal_c::to_cpp(c.direct);
     cpp.direct_timeout_ms = c.direct_timeout_ms;
     cpp.direct_retry_ms = c.direct_retry_ms;

@@ -58,6 +58,7 @@ void set_frozen(void* user, uint32_t body, int frozen) noexcept { of(user).simul
 
 shoal_simulation_callbacks simulation_callbacks(SimulationUser& user) {
   shoal_simulation_callbacks c = {};
+  c.struct_size = sizeof c;
   c.user = &user;
   c.step = step;
   c.step_with_bytes = step_with_bytes;  // preferred: the game's input bytes reach the adapter
@@ -75,6 +76,7 @@ shoal_simulation_callbacks simulation_callbacks(SimulationUser& user) {
 
 shoal_spawn_callbacks spawn_callbacks(SimulationUser& user) {
   shoal_spawn_callbacks c = {};
+  c.struct_size = sizeof c;
   c.spawn_slot_count = static_cast<uint32_t>(user.simulation.spawn_slot_count());
   c.add_body_with_bytes = add_body;
   c.remove_body = remove_body;

@@ -20,8 +20,8 @@
 // worth, in overrides and catch-ups. Part 7 (projectile_cost.cpp): what a live spawned object
 // costs the SDK per frame, next to a fixed body.
 //
-// Targets (issue 3): SDK overhead <= 10% of a physics step at 1,000 objects; an 8-frame
-// catch-up <= 1.1x 8 straight steps (issue 35: on every engine).
+// Targets: SDK overhead <= 10% of a physics step at 1,000 objects; an 8-frame catch-up
+// <= 1.1x 8 straight steps, on every engine.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -185,8 +185,8 @@ int run(const Options& options) {
   std::vector<OverheadResult> overhead;
   auto measure_row = [&](samples::Physics physics, int objects, int peers, int frames, int delay) {
     WorldSpec spec{objects, peers, physics, delay, options.freeze};
-    // What recording costs is measured where the issue asked: the reference physics at 1,000
-    // objects, without input delay.
+    // What recording costs is measured where docs/troubleshooting-desyncs.md gives it: the
+    // reference physics at 1,000 objects, without input delay.
     const bool recording = physics == samples::Physics::reference && objects == 1000 && delay == 0;
     const OverheadResult r = measure_overhead(spec, frames, 7, recording);
     std::printf("%10s %8d %6d %5d %7d | %8.1f %8.1f %7.1f%% %5.1f..%5.1f%% | %8.1f %8.1f %7.1f%% | %7.1f %9.1f %10.2f %6zu\n",
@@ -206,7 +206,7 @@ int run(const Options& options) {
       for (int peers : options.peers) measure_row(physics, 1000, peers, options.frames, kBenchInputDelayFrames);
     }
   }
-  // The largest match the issue asks about: 16 peers over 2,000 objects, on the reference
+  // The largest match docs/tuning.md gives figures for: 16 peers over 2,000 objects, on the reference
   // physics (unless --objects or --peers narrowed the run).
   if (options.whole_run && std::ranges::find(options.physics, samples::Physics::reference) != options.physics.end()) {
     measure_row(samples::Physics::reference, 2000, 16, std::max(kOverheadBlockFrames * 3, options.frames / 2), 0);

@@ -10,10 +10,6 @@
 // as the only one in the process: same inputs, same times, same work, checked update by update.
 #include "overhead.hpp"
 
-#include <malloc.h>
-
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -25,6 +21,7 @@
 
 #include "bench_world.hpp"
 #include "medians.hpp"
+#include "process.hpp"
 #include "shoal/memory_network.hpp"
 #include "shoal/security.hpp"
 #include "transport_clock.hpp"
@@ -124,7 +121,7 @@ OverheadFigures replay_alone(const WorldSpec& spec, const Replay& recording, int
   TimedSimulation timed(world->simulation());
   ReplayOptions options;
   options.measure_update_cost = costs != nullptr;
-  const std::size_t heap_before = ::mallinfo2().uordblks;
+  const std::optional<std::size_t> heap_before = shoal::samples::heap_bytes_in_use();
   ReplaySession session(recording, timed, options);
   if (record_to != nullptr) session.peer().record(*record_to);
   std::int64_t update_ns = 0;
@@ -132,9 +129,9 @@ OverheadFigures replay_alone(const WorldSpec& spec, const Replay& recording, int
     if (session.next()) measured_update(update_ns, [&] { session.update(); });
   };
   for (int i = 0; i < frames_before; ++i) render_frame();
-  if (bytes_per_object != nullptr) {
+  if (bytes_per_object != nullptr && heap_before) {  // else left as it was: not measured here
     const double bodies = static_cast<double>(spec.objects + spec.balls);
-    *bytes_per_object = (static_cast<double>(::mallinfo2().uordblks) - static_cast<double>(heap_before)) / bodies;
+    *bytes_per_object = (static_cast<double>(*shoal::samples::heap_bytes_in_use()) - static_cast<double>(*heap_before)) / bodies;
   }
   const PeerStats before = session.peer().stats();
   const OverheadFigures figures = time_blocks(frames, session.peer(), timed, update_ns, render_frame);
@@ -180,7 +177,7 @@ OverheadResult measure_overhead(const WorldSpec& spec, int frames, std::uint64_t
   r.freeze_outside_simulated_region = spec.freeze_outside_simulated_region;
   r.restore_contacts = spec.restore_contacts;
   r.frames = frames;
-  const std::string name = "shoal-bench-sync-" + std::to_string(::getpid()) + "-" + std::to_string(spec.objects) + "-" +
+  const std::string name = "shoal-bench-sync-" + std::to_string(shoal::samples::current_process_id()) + "-" + std::to_string(spec.objects) + "-" +
                            std::to_string(peers);
   const TempFile timed_peer(name + ".shoalrec");
   int frames_before = 0;  // render frames before the measured ones

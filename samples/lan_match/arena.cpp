@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -15,6 +16,33 @@ constexpr float kSpacing = 1.5f;               // between grid neighbours (m)
 constexpr float kObjectSize = 0.4f;            // sphere radius, box half edge (m)
 constexpr float kBallRadius = 0.5f;
 constexpr float kMargin = 5;                   // room between the grid and the walls (m)
+
+// cos and sin of a ring position's angle (0..2 pi), the same bits on every system. The C
+// libraries' sinf and cosf are not: glibc's and mingw-w64's differ by 1 ulp for about 1% of
+// angles (docs/platforms.md), and a ball placed 1 ulp apart on one peer starts a different
+// world. So: only IEEE arithmetic, which every system rounds alike. The angle is brought within
+// pi/4 of a multiple of pi/2 (k * kHalfPiHigh is exact for small k), then the Taylor series run
+// in double to terms below 1e-19, and rounded to float once.
+std::pair<float, float> ring_cos_sin(float angle) {
+  constexpr double kHalfPiHigh = 1.57079632673412561417e+00;  // pi/2 to 33 bits
+  constexpr double kHalfPiLow = 6.07710050650619224932e-11;   // the rest of pi/2
+  const double quadrants = std::nearbyint(static_cast<double>(angle) / 1.5707963267948966);
+  const double r = (angle - quadrants * kHalfPiHigh) - quadrants * kHalfPiLow;
+  const double r2 = r * r;
+  double sine = 0, cosine = 0, sine_term = r, cosine_term = 1;
+  for (int n = 1; n <= 21; n += 2) {  // r^n / n! and r^(n-1) / (n-1)!
+    sine += sine_term;
+    cosine += cosine_term;
+    sine_term *= -r2 / ((n + 1) * (n + 2));
+    cosine_term *= -r2 / (n * (n + 1));
+  }
+  switch (static_cast<int>(quadrants) & 3) {
+    case 0: return {static_cast<float>(cosine), static_cast<float>(sine)};
+    case 1: return {static_cast<float>(-sine), static_cast<float>(cosine)};
+    case 2: return {static_cast<float>(-cosine), static_cast<float>(-sine)};
+    default: return {static_cast<float>(sine), static_cast<float>(-cosine)};
+  }
+}
 
 int grid_side(int objects) { return static_cast<int>(std::ceil(std::sqrt(static_cast<float>(objects)))); }
 
@@ -36,7 +64,8 @@ shoal::samples::WorldSpec arena_layout(const Arena& arena) {
   for (int p = 0; p < arena.balls; ++p) {
     const float angle = 6.2831853f * static_cast<float>(p) / static_cast<float>(arena.balls);
     BodySpec ball{kFirstBall + static_cast<shoal::ObjectId>(p), BodySpec::Shape::sphere, {kBallRadius, 0, 0}, 2.0f, {}};
-    ball.state.position = {std::cos(angle) * ring, kBallRadius, std::sin(angle) * ring};
+    const auto [cosine, sine] = ring_cos_sin(angle);
+    ball.state.position = {cosine * ring, kBallRadius, sine * ring};
     layout.bodies.push_back(ball);
   }
   const int side = grid_side(arena.objects);

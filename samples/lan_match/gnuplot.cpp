@@ -1,53 +1,52 @@
 // SPDX-License-Identifier: MIT
 #include "gnuplot.hpp"
 
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <chrono>
-#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <thread>
 
 #include <fmt/format.h>
 
-extern char** environ;
+#include "process.hpp"
 
 namespace lan_match {
 
 void run_gnuplot(const std::string& script, const std::string& png_path) {
-  char script_path[] = "/tmp/shoal-lan-match-plot-XXXXXX";
-  const int fd = ::mkstemp(script_path);
-  if (fd < 0) throw std::runtime_error(fmt::format("cannot create a gnuplot script: {}", std::strerror(errno)));
-  const bool written = ::write(fd, script.data(), script.size()) == static_cast<ssize_t>(script.size());
-  ::close(fd);
-  if (!written) throw std::runtime_error("cannot write the gnuplot script");
-
-  char gnuplot[] = "gnuplot";
-  char* argv[] = {gnuplot, script_path, nullptr};
-  pid_t pid = 0;
-  const int spawn_error = ::posix_spawnp(&pid, gnuplot, nullptr, nullptr, argv, environ);
-  if (spawn_error != 0) {
-    ::unlink(script_path);
-    throw std::runtime_error(fmt::format("cannot run gnuplot ({}): install it (Debian: apt-get install gnuplot-nox)",
-                                         std::strerror(spawn_error)));
+  const std::filesystem::path script_path = std::filesystem::temp_directory_path() /
+      fmt::format("shoal-lan-match-plot-{}.gp", shoal::samples::current_process_id());
+  {
+    std::ofstream out(script_path, std::ios::binary);
+    out << script;
+    if (!out.flush()) throw std::runtime_error(fmt::format("cannot write the gnuplot script {}", script_path.string()));
   }
-  int status = 0;
+  struct Remove {
+    std::filesystem::path path;
+    ~Remove() {
+      std::error_code ignored;
+      std::filesystem::remove(path, ignored);
+    }
+  } remove_script{script_path};
+
+  shoal::samples::ChildOptions launch;
+  launch.search_path = true;
+  std::optional<shoal::samples::ChildProcess> gnuplot;
+  try {
+    gnuplot.emplace(std::vector<std::string>{"gnuplot", script_path.string()}, launch);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(fmt::format("{}: install gnuplot (Debian: apt-get install gnuplot-nox)", e.what()));
+  }
+  std::optional<shoal::samples::ExitStatus> status;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  pid_t done = 0;
-  while ((done = ::waitpid(pid, &status, WNOHANG)) == 0 && std::chrono::steady_clock::now() < deadline) {
+  while (!(status = gnuplot->try_wait()) && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));  // polling a child process, not syncing
   }
-  if (done == 0) {
-    ::kill(pid, SIGKILL);
-    ::waitpid(pid, &status, 0);
-  }
-  ::unlink(script_path);
-  if (done == 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    throw std::runtime_error(fmt::format("gnuplot could not draw '{}' (see its message above)", png_path));
+  if (!status) status = gnuplot->kill();
+  if (status->killed || status->code != 0) {
+    const std::string why = status->code == 127 ? "gnuplot could not be run: install it (Debian: apt-get install gnuplot-nox)"
+                                                : "see its message above";
+    throw std::runtime_error(fmt::format("gnuplot could not draw '{}' ({})", png_path, why));
   }
 }
 

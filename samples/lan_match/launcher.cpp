@@ -1,13 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "launcher.hpp"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <chrono>
@@ -24,6 +17,7 @@
 
 #include "arena.hpp"
 #include "peer_report.hpp"
+#include "process.hpp"
 #include "relay_process.hpp"
 #include "report.hpp"
 #include "shoal/peer.hpp"
@@ -40,9 +34,7 @@ constexpr auto kExitWait = std::chrono::seconds(5);           // for peers told 
 
 struct Child {
   int index = 0;
-  pid_t pid = -1;
-  int to_child = -1;    // its stdin
-  int from_child = -1;  // its stdout
+  std::optional<shoal::samples::ChildProcess> process;  // stdin and stdout piped to us
   std::string partial_line;
   SampleReader reader;
   std::vector<PeerSample> seconds;  // per-second samples, in frame order
@@ -69,8 +61,9 @@ struct KillInProgress {
   std::vector<int> survivors;  // launched indices yet to say "reowned"
 };
 
-std::vector<std::string> peer_arguments(const Options& o, const char* self_path, int index) {
-  std::vector<std::string> args = {self_path, "--peer", index == 0 ? "--host" : "--join",
+std::vector<std::string> peer_arguments(const Options& o, const std::string& self_path, int index) {
+  std::vector<std::string> args = peer_command(o, self_path, index);
+  args.insert(args.end(), {"--peer", index == 0 ? "--host" : "--join",
       "--index", std::to_string(index), "--session", o.session,
       "--discovery-port", std::to_string(o.discovery_port), "--peers", std::to_string(o.peers),
       "--objects", std::to_string(o.objects), "--seconds", fmt::format("{}", o.seconds),
@@ -78,7 +71,7 @@ std::vector<std::string> peer_arguments(const Options& o, const char* self_path,
       "--loss", fmt::format("{}", o.loss), "--latency-ms", fmt::format("{}", o.latency_ms),
       "--jitter-ms", fmt::format("{}", o.jitter_ms), "--duplicate", fmt::format("{}", o.duplicate),
       "--reorder", fmt::format("{}", o.reorder), "--loopback-discovery",
-      "--physics", shoal::samples::name(o.physics), "--projectiles", std::to_string(o.projectiles)};
+      "--physics", shoal::samples::name(o.physics), "--projectiles", std::to_string(o.projectiles)});
   if (o.insecure) args.push_back("--insecure");
   if (o.relay) {
     args.push_back("--relay");
@@ -106,39 +99,14 @@ std::vector<std::string> peer_arguments(const Options& o, const char* self_path,
 // `credentials` (empty: none) reach the peer in its environment (kCredentialsVariable), never on
 // its command line, which every user of the machine can read.
 void spawn(Child& child, const std::vector<std::string>& args, const std::string& credentials) {
-  int in_pipe[2], out_pipe[2];
-  if (::pipe2(in_pipe, O_CLOEXEC) != 0 || ::pipe2(out_pipe, O_CLOEXEC) != 0) {
-    throw std::runtime_error(fmt::format("cannot create pipes: {}", std::strerror(errno)));
+  shoal::samples::ChildOptions launch;
+  launch.pipe_input = launch.pipe_output = true;
+  if (credentials.empty()) {
+    launch.unset_environment.emplace_back(kCredentialsVariable);
+  } else {
+    launch.set_environment.emplace_back(kCredentialsVariable, credentials);
   }
-  std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  // Built before fork: the child may only call async-signal-safe functions until exec.
-  std::vector<std::string> environment;
-  for (char** e = environ; *e != nullptr; ++e) {
-    if (!std::string_view(*e).starts_with(std::string(kCredentialsVariable) + "=")) environment.emplace_back(*e);
-  }
-  if (!credentials.empty()) environment.push_back(std::string(kCredentialsVariable) + "=" + credentials);
-  std::vector<char*> envp;
-  for (std::string& e : environment) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error(fmt::format("cannot start a peer process: {}", std::strerror(errno)));
-  if (pid == 0) {
-    // The peer dies with the launcher, so no process outlives a killed match.
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) ::_exit(1);
-    ::dup2(in_pipe[0], STDIN_FILENO);
-    ::dup2(out_pipe[1], STDOUT_FILENO);
-    ::execve(argv[0], argv.data(), envp.data());
-    ::_exit(127);
-  }
-  ::close(in_pipe[0]);
-  ::close(out_pipe[1]);
-  child.pid = pid;
-  child.to_child = in_pipe[1];
-  child.from_child = out_pipe[0];
+  child.process.emplace(args, launch);
 }
 
 std::vector<PeerFault> by_time(std::vector<PeerFault> faults) {
@@ -146,14 +114,9 @@ std::vector<PeerFault> by_time(std::vector<PeerFault> faults) {
   return faults;
 }
 
-std::string describe_exit(int status) {
-  if (WIFSIGNALED(status)) return fmt::format("was killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
-  return fmt::format("exited with code {}", WEXITSTATUS(status));
-}
-
 class Launcher final : public MatchView {
  public:
-  Launcher(const Options& options, const char* self_path, bool quiet)
+  Launcher(const Options& options, const std::string& self_path, bool quiet)
       : options_(options), self_path_(self_path), quiet_(quiet), started_(Clock::now()), arena_(arena_for(options.peers, options.objects)),
         bodies_(static_cast<int>(all_bodies(arena_).size())), timeline_(timeline_for(options, shoal::PeerConfig{}.tick_hz)) {
     if (options_.relay_restart_at >= 0) {  // the launcher's own relay, which it restarts
@@ -209,9 +172,9 @@ class Launcher final : public MatchView {
   }
   double seconds_since_launch() const override { return std::chrono::duration<double>(Clock::now() - started_).count(); }
   int launched() const override { return static_cast<int>(children_.size()); }
-  pid_t pid_of(int index) const override {
+  shoal::samples::ProcessId pid_of(int index) const override {
     const Child& c = children_[static_cast<std::size_t>(index)];
-    return c.running() && !c.killed ? c.pid : -1;
+    return c.running() && !c.killed && c.process ? c.process->id() : -1;
   }
   const PeerSample* newest_sample(int index) const override {
     const Child& c = children_[static_cast<std::size_t>(index)];
@@ -241,9 +204,7 @@ class Launcher final : public MatchView {
       if (!victim.failure) victim.failure = fmt::format("peer process {} was not in the match when it was to be killed", victim.index);
       return;
     }
-    ::kill(victim.pid, SIGKILL);
-    int status = 0;
-    ::waitpid(victim.pid, &status, 0);  // SIGKILL cannot be caught: this returns at once
+    victim.process->kill();
     const Clock::time_point killed_at = Clock::now();
     KillInProgress kill{{victim.index, *victim.reader.peer, seconds_since_launch(), -1, -1, -1}, killed_at, {}};
     victim.exited = true;
@@ -252,7 +213,7 @@ class Launcher final : public MatchView {
     const std::string notice = fmt::format("killed {}\n", *victim.reader.peer);
     for (Child& c : children_) {
       if (!c.running() || c.killed || !c.reader.peer) continue;
-      (void)!::write(c.to_child, notice.data(), notice.size());
+      c.process->write(notice);
       kill.survivors.push_back(c.index);
     }
     if (!quiet_) fmt::print("t={:>3.0f}s | killed peer #{} (id {})\n", kill.report.killed_at_s, victim.index, kill.report.peer);
@@ -330,8 +291,8 @@ class Launcher final : public MatchView {
   }
 
   static void close_pipes(Child& c) {
-    if (c.to_child >= 0) ::close(std::exchange(c.to_child, -1));
-    if (c.from_child >= 0) ::close(std::exchange(c.from_child, -1));
+    c.process->close_input();
+    c.process->close_output();
   }
 
   void print_banner() const {
@@ -348,22 +309,17 @@ class Launcher final : public MatchView {
   }
 
   void read_children(int timeout_ms) {
-    std::vector<pollfd> fds;
-    for (const Child& c : children_) {
-      if (c.from_child >= 0) fds.push_back({c.from_child, POLLIN, 0});
-    }
-    if (fds.empty() || ::poll(fds.data(), fds.size(), timeout_ms) <= 0) return;
+    std::vector<shoal::samples::ChildProcess*> reading;
     for (Child& c : children_) {
-      const auto polled = std::find_if(fds.begin(), fds.end(), [&](const pollfd& p) { return p.fd == c.from_child; });
-      if (polled == fds.end() || polled->revents == 0) continue;
-      char buffer[65536];
-      const ssize_t size = ::read(c.from_child, buffer, sizeof buffer);
-      if (size <= 0) {
-        ::close(c.from_child);
-        c.from_child = -1;
-        continue;
-      }
-      c.partial_line.append(buffer, static_cast<std::size_t>(size));
+      if (c.process && c.process->output_open()) reading.push_back(&*c.process);
+    }
+    if (reading.empty()) return;
+    shoal::samples::wait_for_output(reading, timeout_ms);
+    for (Child& c : children_) {
+      if (!c.process || !c.process->output_open()) continue;
+      const std::size_t had = c.partial_line.size();
+      c.process->read_available(c.partial_line);
+      if (c.partial_line.size() == had) continue;
       std::size_t start = 0;
       for (std::size_t end; (end = c.partial_line.find('\n', start)) != std::string::npos; start = end + 1) {
         c.reader.add_line(std::string_view(c.partial_line).substr(start, end - start));
@@ -390,20 +346,20 @@ class Launcher final : public MatchView {
 
   void reap_children() {
     for (Child& c : children_) {
-      if (c.exited || c.pid < 0) continue;
-      int status = 0;
-      if (::waitpid(c.pid, &status, WNOHANG) != c.pid) continue;
+      if (c.exited || !c.process) continue;
+      const std::optional<shoal::samples::ExitStatus> status = c.process->try_wait();
+      if (!status) continue;
       c.exited = true;
       read_rest(c);
       if (!c.final && !c.failure) {
-        c.failure = fmt::format("peer process {} {} before reporting", c.index, describe_exit(status));
+        c.failure = fmt::format("peer process {} {} before reporting", c.index, status->describe());
       }
     }
   }
 
   // Whatever a process wrote before exiting is still in its pipe.
   void read_rest(Child& c) {
-    for (int i = 0; i < 64 && c.from_child >= 0; ++i) read_children(0);
+    for (int i = 0; i < 64 && c.process->output_open(); ++i) read_children(0);
   }
 
   // Every child's sample of `frame` (nullptr where it has none).
@@ -485,32 +441,25 @@ class Launcher final : public MatchView {
 
   void stop_children() {
     for (Child& c : children_) {
-      if (c.to_child >= 0) {
-        (void)!::write(c.to_child, "quit\n", 5);
-        ::close(c.to_child);
-        c.to_child = -1;
+      if (c.process) {
+        c.process->write("quit\n");
+        c.process->close_input();
       }
     }
     const auto deadline = Clock::now() + kExitWait;
     for (Child& c : children_) {
-      while (!c.exited && c.pid > 0) {
-        int status = 0;
-        const pid_t done = ::waitpid(c.pid, &status, WNOHANG);
-        if (done == c.pid) {
+      while (!c.exited && c.process) {
+        if (const std::optional<shoal::samples::ExitStatus> status = c.process->try_wait()) {
           c.exited = true;
-          if (!c.final && !c.failure) c.failure = fmt::format("peer process {} {}", c.index, describe_exit(status));
+          if (!c.final && !c.failure) c.failure = fmt::format("peer process {} {}", c.index, status->describe());
         } else if (Clock::now() >= deadline) {
-          ::kill(c.pid, SIGKILL);  // a leftover: killed, then reaped
-          ::waitpid(c.pid, &status, 0);
+          c.process->kill();  // a leftover: killed, then reaped
           c.exited = true;
         } else {
           read_children(20);  // drains its output while it finishes; also paces this loop
         }
       }
-      if (c.from_child >= 0) {
-        ::close(c.from_child);
-        c.from_child = -1;
-      }
+      if (c.process) c.process->close_output();
     }
   }
 
@@ -617,7 +566,7 @@ class Launcher final : public MatchView {
 
   Options options_;
   shoal::SessionAuthority authority_{options_.session};  // the match's: it invites every peer process
-  const char* self_path_;
+  std::string self_path_;
   bool quiet_;
   Clock::time_point started_;
   MatchWatcher on_tick_;
@@ -636,12 +585,12 @@ class Launcher final : public MatchView {
 
 }  // namespace
 
-MatchOutcome run_match(const Options& options, const char* self_path, bool quiet, const MatchWatcher& watcher) {
+MatchOutcome run_match(const Options& options, const std::string& self_path, bool quiet, const MatchWatcher& watcher) {
   Options launched = options;
   // A session of its own, so that matches running side by side (or one after another) never
   // join each other.
   if (launched.session == Options{}.session) {
-    launched.session = fmt::format("shoal-lan-match-{}-{}", ::getpid(), options.seed);
+    launched.session = fmt::format("shoal-lan-match-{}-{}", shoal::samples::current_process_id(), options.seed);
   }
   if (!options.record_dir.empty()) {
     std::error_code error;

@@ -4,7 +4,7 @@
 // agreed frame and writes the report. Crashed or hung peers are reported and killed.
 #pragma once
 
-#include <sys/types.h>
+#include "process.hpp"
 
 #include <functional>
 
@@ -26,7 +26,7 @@ class MatchView {
   virtual double seconds_since_launch() const = 0;
   virtual int launched() const = 0;  ///< peers launched
   /// Launched peer `index`'s process, -1 while none runs (killed, crashed, done).
-  virtual pid_t pid_of(int index) const = 0;
+  virtual shoal::samples::ProcessId pid_of(int index) const = 0;
   /// Its newest per-second sample (nullptr: none yet).
   virtual const PeerSample* newest_sample(int index) const = 0;
   /// The largest position difference between peers in the newest complete second.
@@ -37,6 +37,6 @@ using MatchWatcher = std::function<void(const MatchView&)>;
 
 /// Runs one match of `options.peers` processes of `self_path`. Quiet: no progress lines and
 /// no report on stdout (the caller has the report).
-MatchOutcome run_match(const Options& options, const char* self_path, bool quiet, const MatchWatcher& watcher = {});
+MatchOutcome run_match(const Options& options, const std::string& self_path, bool quiet, const MatchWatcher& watcher = {});
 
 }  // namespace lan_match

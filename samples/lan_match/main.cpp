@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 // shoal-lan-match: a headless LAN match of real peer processes, with a report.
 // See launcher.hpp (the default mode) and peer_process.hpp (--peer).
-#include <signal.h>
-
+#include <csignal>
 #include <exception>
+#include <string>
 
 #include <fmt/format.h>
 
 #include "launcher.hpp"
 #include "options.hpp"
 #include "peer_process.hpp"
+#include "process.hpp"
 #include "repeat.hpp"
 #include "soak.hpp"
 #include "shoal/version.hpp"
@@ -30,11 +31,14 @@ int main(int argc, char** argv) {
   const lan_match::Options& options = parsed.options;
   try {
     if (options.peer_mode) return lan_match::run_peer(options);
+#ifdef SIGPIPE
     // A peer that exits early closes its pipe; the launcher notices by reading, not by dying.
-    ::signal(SIGPIPE, SIG_IGN);
-    if (options.soak_minutes > 0) return lan_match::run_soak(options, "/proc/self/exe");
-    if (options.repeat > 0) return lan_match::run_repeated(options, "/proc/self/exe");
-    return lan_match::run_single(options, "/proc/self/exe");
+    std::signal(SIGPIPE, SIG_IGN);
+#endif
+    const std::string self = shoal::samples::current_executable();
+    if (options.soak_minutes > 0) return lan_match::run_soak(options, self.c_str());
+    if (options.repeat > 0) return lan_match::run_repeated(options, self.c_str());
+    return lan_match::run_single(options, self.c_str());
   } catch (const std::exception& e) {
     fmt::print(stderr, "shoal-lan-match: {}\n", e.what());
     return 1;

@@ -49,11 +49,30 @@ PeerFault parse_fault(std::string_view flag, std::string_view text) {
           parse_number(flag, text.substr(at + 1), 0.0, 3600.0, "I@S with seconds from 0 to 3600")};
 }
 
+// --peer-command I=COMMAND: any peer, the host too; the command's words split at spaces.
+std::pair<int, std::vector<std::string>> parse_peer_command(std::string_view flag, std::string_view text) {
+  const std::size_t equals = text.find('=');
+  if (equals == std::string_view::npos) {
+    throw UsageError(fmt::format("{} '{}' is not valid: expected I=COMMAND (peer index = program and its first words)",
+                                 flag, text));
+  }
+  std::vector<std::string> words;
+  for (std::size_t at = equals + 1; at < text.size();) {
+    const std::size_t end = std::min(text.find(' ', at), text.size());
+    if (end > at) words.emplace_back(text.substr(at, end - at));
+    at = end + 1;
+  }
+  if (words.empty()) throw UsageError(fmt::format("{} '{}': expected a command after '='", flag, text));
+  return {parse_number(flag, text.substr(0, equals), 0, 15, "I=COMMAND with a peer index from 0 to 15"), words};
+}
+
 }  // namespace
 
 const char* usage_text() {
   return R"(usage: shoal-lan-match [flags]            launch a match of N peer processes and report
        shoal-lan-match --peer [flags]     run one peer (hosts, or finds a host by LAN discovery)
+Every peer binds 127.0.0.1 (Shoal's default), so a match stays on this machine; to play
+across a LAN, see shoal-two-peers (the README's Quickstart) or shoal-arena --host.
 
 match:
   --peers N             peers, 1..16 (default 4)
@@ -89,6 +108,9 @@ repetition:
 testing:
   --misreport-peer I    peer I reports its first body 1 cm off: a match that cannot be
                         consistent, to check what its report says
+  --peer-command I=CMD  start peer I as CMD (split at spaces) with the peer flags, instead of
+                        this program: e.g. I="wine64 build/windows-mingw/bin/shoal-lan-match.exe"
+                        puts a Windows peer in a Linux match (repeatable)
 faults (real processes; the report then judges the survivors and gives reowned_ms):
   --kill-peer I@S       SIGKILL peer I (1..15) S seconds after the launch (repeatable)
   --restart-peer I@S    start killed peer I again at S seconds: it joins anew (repeatable)
@@ -187,6 +209,8 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       o.record_dir = path();
     } else if (flag == "--misreport-peer") {
       o.misreport_peer = parse_number(flag, next(), 0, 15, "a peer index from 0 to 15");
+    } else if (flag == "--peer-command") {
+      o.peer_commands.push_back(parse_peer_command(flag, next()));
     } else if (flag == "--kill-peer") {
       o.kills.push_back(parse_fault(flag, next()));
     } else if (flag == "--restart-peer") {
@@ -240,6 +264,11 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
   if (o.repeat > 0 && (o.peer_mode || !o.csv_path.empty() || !o.plot_path.empty())) {
     throw UsageError("--repeat runs whole matches quietly: expected it without --peer, --csv and --plot");
   }
+  for (const auto& [index, command] : o.peer_commands) {
+    if (index >= o.peers) {
+      throw UsageError(fmt::format("--peer-command {}=...: there is no peer {} in a match of {}", index, index, o.peers));
+    }
+  }
   for (const PeerFault& f : o.kills) {
     if (f.index >= o.peers) {
       throw UsageError(fmt::format("--kill-peer {}@{}: there is no peer {} in a match of {}", f.index, f.at_s, f.index, o.peers));
@@ -291,6 +320,13 @@ int peer_timeout_ms(const Options& options) {
 int rejoin_grace_ms(const Options& options) {
   if (options.rejoin_grace_ms >= 0) return options.rejoin_grace_ms;
   return has_faults(options) ? 0 : -1;
+}
+
+std::vector<std::string> peer_command(const Options& options, const std::string& self_path, int index) {
+  for (const auto& [peer, command] : options.peer_commands) {
+    if (peer == index) return command;
+  }
+  return {self_path};
 }
 
 shoal::LinkConditions link_conditions(const Options& options) {

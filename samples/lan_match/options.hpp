@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "physics_choice.hpp"
@@ -54,6 +55,9 @@ struct Options {
   int repeat = 0;                ///< run this many matches, the seed advancing by one each time
   /// Testing the report: this peer says its first body is 1 cm from where it is (-1: none).
   int misreport_peer = -1;
+  /// --peer-command I=COMMAND: peer I runs COMMAND (split at spaces) with the peer flags instead
+  /// of this program, e.g. another system's build under an emulator (a Windows peer under wine).
+  std::vector<std::pair<int, std::vector<std::string>>> peer_commands;
   std::vector<PeerFault> kills;     ///< SIGKILL these peers (the report then judges the survivors)
   std::vector<PeerFault> restarts;  ///< start these killed peers again: they join anew
   /// Soak: this many minutes of play with the soak's network and faults (soak.hpp); 0 = none.
@@ -95,6 +99,9 @@ bool has_faults(const Options& options);
 /// The timeout and grace every peer of the match gets (see Options), -1 for the SDK's default.
 int peer_timeout_ms(const Options& options);
 int rejoin_grace_ms(const Options& options);
+
+/// How peer `index` is started: this program (`self_path`), or its --peer-command.
+std::vector<std::string> peer_command(const Options& options, const std::string& self_path, int index);
 
 /// The impairments of one direction of every link, from the flags.
 shoal::LinkConditions link_conditions(const Options& options);

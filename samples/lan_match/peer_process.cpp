@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "peer_process.hpp"
 
-#include <sys/resource.h>
-#include <poll.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -21,6 +17,7 @@
 #include "bot.hpp"
 #include "gun.hpp"
 #include "peer_report.hpp"
+#include "process.hpp"
 #include "reown_watch.hpp"
 #include "shoal/lan_discovery.hpp"
 #include "shoal/peer.hpp"
@@ -79,11 +76,7 @@ PeerFigures figures_of(const shoal::Peer& peer, const shoal::PeerStats& stats) {
   f.live_objects = peer.spawned_objects().size();
   f.bad_spawn = stats.dropped[shoal::DropReason::bad_spawn];
   f.over_limit = stats.dropped[shoal::DropReason::over_limit];
-  rusage usage{};
-  if (getrusage(RUSAGE_SELF, &usage) == 0) {
-    auto ms = [](const timeval& t) { return std::int64_t{t.tv_sec} * 1000 + t.tv_usec / 1000; };
-    f.cpu_ms = ms(usage.ru_utime) + ms(usage.ru_stime);
-  }
+  f.cpu_ms = shoal::samples::process_cpu_ms();
   const shoal::JoinProgress join = peer.join_progress();
   f.join_ms = join.step == shoal::JoinStep::joined ? join.elapsed_ms : -1;
   return f;
@@ -191,15 +184,8 @@ class LauncherCommands {
   /// Reads what arrived; calls on_killed(P) for each "killed P".
   template <class OnKilled>
   void read(OnKilled&& on_killed) {
-    pollfd input{STDIN_FILENO, POLLIN, 0};
-    if (quit_ || ::poll(&input, 1, 0) <= 0) return;
-    char buffer[256];
-    const ssize_t size = ::read(STDIN_FILENO, buffer, sizeof buffer);
-    if (size <= 0) {
-      quit_ = true;
-      return;
-    }
-    pending_.append(buffer, static_cast<std::size_t>(size));
+    if (quit_) return;
+    if (!input_.read_available(pending_)) quit_ = true;  // closed: what came before still counts
     for (std::size_t end; (end = pending_.find('\n')) != std::string::npos; pending_.erase(0, end + 1)) {
       const std::string_view line = std::string_view(pending_).substr(0, end);
       shoal::PeerId dead = shoal::kNoPeer;
@@ -215,6 +201,7 @@ class LauncherCommands {
   bool quit() const { return quit_; }
 
  private:
+  shoal::samples::ParentInput input_;
   bool quit_ = false;
   std::string pending_;
 };
@@ -337,6 +324,7 @@ int play(const Options& options, SampleWriter& out) {
 }  // namespace
 
 int run_peer(const Options& options) {
+  shoal::samples::use_binary_stdout();  // the launcher may run on another system
   SampleWriter out(stdout);
   try {
     return play(options, out);

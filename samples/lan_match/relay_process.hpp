@@ -4,10 +4,11 @@
 // SIGKILL it at S seconds and start it again on the same port; the peers' relay clients rejoin.
 #pragma once
 
-#include <sys/types.h>
-
 #include <cstdint>
+#include <optional>
 #include <string>
+
+#include "process.hpp"
 
 namespace lan_match {
 
@@ -30,7 +31,7 @@ class RelayProcess {
 
   std::string exe_;
   std::uint16_t port_;
-  pid_t pid_ = -1;
+  std::optional<shoal::samples::ChildProcess> process_;
 };
 
 /// The shoal-relay next to this program (the build puts them in one folder).

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -49,22 +48,14 @@ void apply_soak(Options& o) {
   }
 }
 
-std::int64_t resident_kb(pid_t pid) {
-  std::ifstream status(fmt::format("/proc/{}/status", pid));
-  for (std::string line; std::getline(status, line);) {
-    if (line.starts_with("VmRSS:")) return std::stoll(line.substr(6));  // "VmRSS:   12345 kB"
-  }
-  return 0;
-}
-
 void SoakSampler::operator()(const MatchView& match) {
   const double now_s = match.seconds_since_launch();
   if (now_s < next_s_) return;
   next_s_ += kSoakSampleSeconds;
   for (int i = 0; i < match.launched(); ++i) {
-    const pid_t pid = match.pid_of(i);
+    const shoal::samples::ProcessId pid = match.pid_of(i);
     if (pid < 0) continue;
-    SoakRow row{now_s, i, pid, resident_kb(pid), 0, 0, match.newest_divergence()};
+    SoakRow row{now_s, i, pid, shoal::samples::resident_kb(pid), 0, 0, match.newest_divergence()};
     if (const PeerSample* s = match.newest_sample(i)) {
       row.owned = s->figures.owned_objects;
       row.live = static_cast<int>(std::count_if(s->states.begin(), s->states.end(), [](const auto& x) { return x.has_value(); }));
@@ -74,7 +65,7 @@ void SoakSampler::operator()(const MatchView& match) {
 }
 
 std::vector<MemoryGrowth> growing_memory(const std::vector<SoakRow>& rows, double warmup_s, int& judged) {
-  std::map<std::pair<int, pid_t>, std::vector<const SoakRow*>> lives;  // each process's samples
+  std::map<std::pair<int, shoal::samples::ProcessId>, std::vector<const SoakRow*>> lives;  // each process's samples
   for (const SoakRow& r : rows) lives[{r.index, r.pid}].push_back(&r);
   std::vector<MemoryGrowth> growing;
   judged = 0;
@@ -115,7 +106,7 @@ int run_soak(const Options& given, const char* self_path) {
     rejoined += f.rejoin_ms >= 0 ? 1 : 0;
   }
   std::int64_t rss_max = 0;
-  std::map<std::pair<int, pid_t>, int> processes;
+  std::map<std::pair<int, shoal::samples::ProcessId>, int> processes;
   for (const SoakRow& r : sampler.rows()) {
     rss_max = std::max(rss_max, r.rss_kb);
     processes[{r.index, r.pid}] = 1;
@@ -159,7 +150,7 @@ void write_soak_csv(const std::string& path, const std::vector<SoakRow>& rows) {
 
 void write_soak_plot(const std::string& png_path, const std::vector<SoakRow>& rows) {
   std::map<int, std::string> by_peer;  // "time rss_mib" lines; a restart is a blank line (a gap)
-  std::map<int, pid_t> last_pid;
+  std::map<int, shoal::samples::ProcessId> last_pid;
   std::string divergence;
   double last_time = -1;
   for (const SoakRow& r : rows) {

@@ -7,11 +7,11 @@
 // keep growing once warmed up.
 #pragma once
 
-#include <sys/types.h>
-
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "process.hpp"
 
 #include "launcher.hpp"
 #include "options.hpp"
@@ -31,7 +31,7 @@ void apply_soak(Options& options);
 struct SoakRow {
   double time_s = 0;  ///< since the launch
   int index = 0;      ///< launched peer
-  pid_t pid = -1;     ///< its process (a restarted peer has a new one)
+  shoal::samples::ProcessId pid = -1;     ///< its process (a restarted peer has a new one)
   std::int64_t rss_kb = 0;
   std::uint64_t owned = 0;   ///< objects it owned, newest sample
   int live = 0;              ///< bodies it held a state of, newest sample
@@ -52,7 +52,7 @@ class SoakSampler {
 /// A process whose memory kept growing: from its first sample after its warm-up to its last.
 struct MemoryGrowth {
   int index = 0;
-  pid_t pid = -1;
+  shoal::samples::ProcessId pid = -1;
   std::int64_t from_kb = 0, to_kb = 0;
   double from_s = 0, to_s = 0;
 };
@@ -60,9 +60,6 @@ struct MemoryGrowth {
 /// first sample past `warmup_s` of their life to their last; judged only with 3 such samples.
 /// `judged` counts the processes that had them.
 std::vector<MemoryGrowth> growing_memory(const std::vector<SoakRow>& rows, double warmup_s, int& judged);
-
-/// Resident memory of a process in kB (VmRSS), 0 if it is gone.
-std::int64_t resident_kb(pid_t pid);
 
 /// Runs the soak; returns the exit code (0: the match consistent and no memory growing).
 int run_soak(const Options& options, const char* self_path);

@@ -6,7 +6,7 @@
 set -u
 arena=$1 png=$2
 if ! command -v xvfb-run >/dev/null; then
-  echo "SKIPPED: xvfb-run is not installed (cmake/install-deps.sh installs xvfb and xauth)"
+  echo "SKIPPED: xvfb-run is not installed (bash cmake/install-deps.sh test installs xvfb and xauth)"
   exit 77
 fi
 mkdir -p "$(dirname "$png")"

@@ -8,7 +8,7 @@ arena=$1 checker=$2 out_dir=$3 name=$4 expected=$5 owners=$6
 shift 6
 
 if ! command -v xvfb-run >/dev/null; then
-  echo "SKIPPED: xvfb-run is not installed (cmake/install-deps.sh installs xvfb and xauth)"
+  echo "SKIPPED: xvfb-run is not installed (bash cmake/install-deps.sh test installs xvfb and xauth)"
   exit 77
 fi
 

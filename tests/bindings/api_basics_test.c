@@ -21,8 +21,14 @@ int main(void) {
   int64_t now_us = 1000000;
   int i, joined = 0;
 
-  CHECK(SHOAL_C_API_VERSION == 13);  /* version 13 added shoal_peer_game_stats */
-  CHECK(SHOAL_C_ABI_VERSION == 2);  /* 2: shoal_peer_config and the callback structs grew in API 12 */
+  CHECK(SHOAL_C_API_VERSION == 15);  /* version 15: diagnoses and drops by reason */
+  CHECK(SHOAL_C_ABI_VERSION == 3);  /* 3: the configs start with struct_size, shoal_enet_config grew */
+  /* What the library says at run time: the numbers it was built with, and its struct sizes. */
+  CHECK(shoal_c_api_version() == SHOAL_C_API_VERSION && shoal_c_abi_version() == SHOAL_C_ABI_VERSION);
+  CHECK(shoal_struct_size("shoal_peer_config") == sizeof(shoal_peer_config));
+  CHECK(shoal_struct_size("shoal_event") == sizeof(shoal_event));
+  CHECK(shoal_struct_size("shoal_transport_callbacks") == sizeof(shoal_transport_callbacks));
+  CHECK(shoal_struct_size("shoal_no_such_struct") == 0 && shoal_struct_size(NULL) == 0);
   CHECK(shoal_wire_version() >= 8);  /* 8: the first to refuse other versions by name */
   CHECK(strcmp(shoal_version(), SHOAL_EXPECTED_VERSION) == 0);
 
@@ -57,6 +63,23 @@ int main(void) {
 
   REQUIRE_OK(shoal_enet_config_default(&enet));
   CHECK(enet.port == 0 && enet.max_connections > 0 && enet.timeout_ms > 0);
+  CHECK(enet.struct_size == sizeof enet && config.struct_size == sizeof config);
+  /* Secured by default: no credentials and no explicit insecure = 1 is refused, saying both. */
+  CHECK(enet.insecure == 0 && enet.credentials[0] == '\0' && enet.token_grace_ms > 0);
+  CHECK(shoal_transport_create_enet(&enet, &transport) == SHOAL_ERROR_INVALID_ARGUMENT && transport == NULL);
+  CHECK(strstr(shoal_last_error(), "credentials") != NULL && strstr(shoal_last_error(), "insecure") != NULL);
+  /* A config of another size (a binding built against another shoal.h) is refused, naming the
+   * struct and both sizes. */
+  {
+    char expected[32];
+    shoal_enet_config other = enet;
+    other.insecure = 1;
+    other.struct_size = (uint32_t)sizeof enet - 8;
+    CHECK(shoal_transport_create_enet(&other, &transport) == SHOAL_ERROR_INVALID_ARGUMENT && transport == NULL);
+    snprintf(expected, sizeof expected, "%u", (unsigned)sizeof enet);
+    CHECK(strstr(shoal_last_error(), "shoal_enet_config.struct_size") != NULL);
+    CHECK(strstr(shoal_last_error(), expected) != NULL);
+  }
   REQUIRE_OK(shoal_link_conditions_default(&link));
   CHECK(link.loss == 0 && link.latency_ms == 0 && link.queue_limit_bytes > 0);
   REQUIRE_OK(shoal_lan_config_default(&lan));
@@ -109,6 +132,18 @@ int main(void) {
     uint16_t owner = SHOAL_NO_PEER;
     REQUIRE_OK(shoal_peer_owner(peer, 42, &owner));
     CHECK(owner == 0);
+  }
+  {
+    /* The bulk reads: every body's id and visual state in one call each, the same as one by one. */
+    shoal_visual_state visuals[2], one;
+    uint32_t ids[2] = {0, 0}, count = 0;
+    REQUIRE_OK(shoal_peer_objects(peer, ids, 2, &count));
+    CHECK(count == 1 && ids[0] == 42);
+    REQUIRE_OK(shoal_peer_visuals(peer, visuals, 2, &count));
+    REQUIRE_OK(shoal_peer_visual(peer, 42, &one));
+    CHECK(count == 1 && memcmp(&visuals[0], &one, sizeof one) == 0);
+    REQUIRE_OK(shoal_peer_visuals(peer, NULL, 0, &count));  /* only the count */
+    CHECK(count == 1);
   }
 
   {

@@ -1,98 +1,25 @@
 /* SPDX-License-Identifier: MIT */
-/* Box2D driven from C through the callback simulation: each peer builds a Box2D arena seen from
- * above with shoal_box2d.h, hands its callbacks (through a wrapper of this test's own, which
- * counts them) to shoal_simulation_create(), and two peers play on the in-process network at
- * 5% loss. The balls knock discs and boxes about; catch-ups restore Box2D's saved state; at the
- * end everything rests and both peers hold the same bits for every body. */
+/* Box2D driven from C through the callback simulation (engine_match.h): each peer builds a
+ * Box2D arena seen from above with shoal_box2d.h, of discs and boxes; at the end both peers
+ * hold the same bits for every body, on the plane. A bad config is refused by name. */
 #include "shoal/shoal_box2d.h"
 
-#include "memory_match.h"
+#include "engine_match.h"
 
-#define BALLS 2
-#define OBJECTS 10
-#define BODIES (BALLS + OBJECTS)
-#define HALF 6.0f
-#define MAX_SETTLE_FRAMES 900
+static shoal_box2d_config box2d;
 
-/* The game's side of the callbacks: Box2D's own, counted on the way through. */
-typedef struct counted_world {
-  shoal_simulation_callbacks inner;
-  long steps, saves, restores, frozen_changes;
-} counted_world;
-
-static void counted_step(void* user, int32_t frame, const shoal_body_input* inputs, uint32_t count) {
-  counted_world* w = (counted_world*)user;
-  ++w->steps;
-  w->inner.step(w->inner.user, frame, inputs, count);
-}
-static uint32_t counted_body_count(void* user) {
-  counted_world* w = (counted_world*)user;
-  return w->inner.body_count(w->inner.user);
-}
-static uint32_t counted_body_id(void* user, uint32_t body) {
-  counted_world* w = (counted_world*)user;
-  return w->inner.body_id(w->inner.user, body);
-}
-static float counted_radius(void* user, uint32_t body) {
-  counted_world* w = (counted_world*)user;
-  return w->inner.bounding_radius(w->inner.user, body);
-}
-static void counted_read(void* user, uint32_t body, shoal_object_state* out) {
-  counted_world* w = (counted_world*)user;
-  w->inner.read(w->inner.user, body, out);
-}
-static void counted_write(void* user, uint32_t body, const shoal_object_state* state) {
-  counted_world* w = (counted_world*)user;
-  w->inner.write(w->inner.user, body, state);
-}
-static void counted_save(void* user, int32_t frame) {
-  counted_world* w = (counted_world*)user;
-  ++w->saves;
-  w->inner.save(w->inner.user, frame);
-}
-static void counted_restore(void* user, int32_t frame) {
-  counted_world* w = (counted_world*)user;
-  ++w->restores;
-  w->inner.restore(w->inner.user, frame);
-}
-static int counted_changed(void* user, const uint32_t** out_bodies, uint32_t* out_count) {
-  counted_world* w = (counted_world*)user;
-  return w->inner.changed_bodies(w->inner.user, out_bodies, out_count);
-}
-static void counted_frozen(void* user, uint32_t body, int frozen) {
-  counted_world* w = (counted_world*)user;
-  ++w->frozen_changes;
-  w->inner.set_frozen(w->inner.user, body, frozen);
-}
-
-static shoal_simulation_callbacks counted(counted_world* w) {
-  shoal_simulation_callbacks c;
-  memset(&c, 0, sizeof c);
-  c.user = w;
-  c.step = counted_step;
-  c.body_count = counted_body_count;
-  c.body_id = counted_body_id;
-  c.bounding_radius = counted_radius;
-  c.read = counted_read;
-  c.write = counted_write;
-  c.save = counted_save;
-  c.restore = counted_restore;
-  c.changed_bodies = counted_changed;
-  c.set_frozen = counted_frozen;
-  return c;
-}
-
-static uint32_t id_of(int body) { return body < BALLS ? (uint32_t)(1 + body) : (uint32_t)(100 + body); }
-
-/* The arena: four walls, a ball per player on the left and right, discs and boxes between. */
-static int build_arena(shoal_box2d_world* world) {
+/* Four walls, a ball per player on the left and right, discs and boxes between. */
+static int create_arena(void** out_world) {
+  shoal_box2d_world* world = NULL;
   shoal_object_state s;
   int i, status;
+  if ((status = shoal_box2d_world_create(&box2d, &world)) != SHOAL_OK) return status;
+  *out_world = world;
   if ((status = shoal_box2d_world_add_wall(world, 0, -HALF - 1, HALF + 2, 1)) != SHOAL_OK) return status;
   if ((status = shoal_box2d_world_add_wall(world, 0, HALF + 1, HALF + 2, 1)) != SHOAL_OK) return status;
   if ((status = shoal_box2d_world_add_wall(world, -HALF - 1, 0, 1, HALF)) != SHOAL_OK) return status;
   if ((status = shoal_box2d_world_add_wall(world, HALF + 1, 0, 1, HALF)) != SHOAL_OK) return status;
-  for (i = 0; i < BODIES; ++i) {
+  for (i = 0; i < BODIES && status == SHOAL_OK; ++i) {
     shoal_object_state_default(&s);
     if (i < BALLS) {
       s.position.x = i == 0 ? -4.5f : 4.5f;
@@ -105,90 +32,26 @@ static int build_arena(shoal_box2d_world* world) {
       status = (i % 2 == 0) ? shoal_box2d_world_add_disc(world, id_of(i), 0.4f, 2.0f, &s)
                             : shoal_box2d_world_add_box(world, id_of(i), 0.4f, 0.4f, 1.5f, &s);
     }
-    if (status != SHOAL_OK) return status;
   }
-  return SHOAL_OK;
+  return status;
 }
-
-static int everything_rests(const memory_match* m) {
-  int p, i;
-  for (p = 0; p < 2; ++p) {
-    for (i = 0; i < BODIES; ++i) {
-      shoal_object_state s;
-      if (shoal_peer_state(m->peers[p], id_of(i), &s) != SHOAL_OK || !s.at_rest) return 0;
-    }
-  }
-  return 1;
+static int callbacks(void* world, shoal_simulation_callbacks* out) {
+  return shoal_box2d_world_callbacks((shoal_box2d_world*)world, out);
+}
+static int destroy(void* world) { return shoal_box2d_world_destroy((shoal_box2d_world*)world); }
+static int in_arena(const shoal_object_state* s) {  /* on the plane, inside the walls */
+  return s->position.z == 0.0f && s->position.x > -HALF && s->position.x < HALF && s->position.y > -HALF &&
+         s->position.y < HALF;
 }
 
 int main(void) {
-  memory_match m;
-  shoal_box2d_config box2d;
-  shoal_box2d_world* worlds[2] = {NULL, NULL};
-  counted_world counts[2];
-  shoal_simulation* simulations[2] = {NULL, NULL};
-  shoal_peer_config config;
-  shoal_stats stats[2];
-  int p, i, frame;
-  int32_t common;
-
-  REQUIRE_OK(memory_match_open(&m, 23, 40, 0.05f));
-  REQUIRE_OK(shoal_peer_config_default(&config));
+  const engine_under_test engine = {"Box2D", create_arena, callbacks, destroy, in_arena};
+  shoal_box2d_world* bad = NULL;
   REQUIRE_OK(shoal_box2d_config_default(&box2d));
   CHECK(box2d.gravity_x == 0 && box2d.gravity_y == 0);  /* seen from above */
-  for (p = 0; p < 2; ++p) {
-    shoal_transport* transport = NULL;
-    shoal_simulation_callbacks callbacks;
-    memset(&counts[p], 0, sizeof counts[p]);
-    REQUIRE_OK(shoal_box2d_world_create(&box2d, &worlds[p]));
-    REQUIRE_OK(build_arena(worlds[p]));
-    REQUIRE_OK(shoal_box2d_world_callbacks(worlds[p], &counts[p].inner));
-    callbacks = counted(&counts[p]);
-    REQUIRE_OK(shoal_simulation_create(&callbacks, &simulations[p]));
-    REQUIRE_OK(shoal_memory_network_create_endpoint(m.network, 0, 2000, &transport));
-    REQUIRE_OK(shoal_peer_create_with_simulation(&config, simulations[p], transport, &m.peers[p]));
-    REQUIRE_OK(shoal_peer_set_controlled(m.peers[p], id_of(p)));
-  }
-  REQUIRE_OK(memory_match_connect(&m));
-  /* The balls run at each other through the objects along x, turning every second. */
-  REQUIRE_OK(memory_match_steer_then_rest(&m, 360, 60, 60));
-  for (frame = 0; frame < MAX_SETTLE_FRAMES && !everything_rests(&m); ++frame) REQUIRE_OK(memory_match_frame(&m));
-  CHECK(everything_rests(&m));
-  for (frame = 0; frame < 180; ++frame) REQUIRE_OK(memory_match_frame(&m));  /* owners refresh what rests */
-
-  common = memory_match_common_frame(&m);
-  for (i = 0; i < BODIES; ++i) {
-    shoal_object_state a, b;
-    REQUIRE_OK(shoal_peer_state_at(m.peers[0], id_of(i), common, &a));
-    REQUIRE_OK(shoal_peer_state_at(m.peers[1], id_of(i), common, &b));
-    CHECK(same_state(&a, &b));
-    CHECK(a.position.z == 0.0f);  /* on the plane */
-    CHECK(a.position.x > -HALF && a.position.x < HALF && a.position.y > -HALF && a.position.y < HALF);
-  }
-  for (p = 0; p < 2; ++p) {
-    REQUIRE_OK(shoal_peer_stats(m.peers[p], &stats[p]));
-    CHECK(stats[p].desyncs == 0);
-    CHECK(counts[p].steps >= 360 && counts[p].saves >= 360);
-  }
-  printf("frame %d: overrides %llu + %llu, catch-up frames %llu + %llu, restores %ld + %ld\n", (int)common,
-         (unsigned long long)stats[0].overrides, (unsigned long long)stats[1].overrides,
-         (unsigned long long)stats[0].catchup_frames, (unsigned long long)stats[1].catchup_frames,
-         counts[0].restores, counts[1].restores);
-  CHECK(stats[0].overrides + stats[1].overrides > 0);   /* the peers disagreed along the way */
-  CHECK(counts[0].restores + counts[1].restores > 0);   /* and Box2D was put back to catch up */
-
-  for (p = 0; p < 2; ++p) {
-    REQUIRE_OK(shoal_peer_destroy(m.peers[p]));
-    REQUIRE_OK(shoal_simulation_destroy(simulations[p]));
-    REQUIRE_OK(shoal_box2d_world_destroy(worlds[p]));
-  }
-  REQUIRE_OK(shoal_memory_network_destroy(m.network));
-  {
-    /* A bad config is refused with a message naming the field. */
-    shoal_box2d_world* bad = NULL;
-    box2d.restitution = 2;
-    CHECK_FAILS(shoal_box2d_world_create(&box2d, &bad), SHOAL_ERROR_INVALID_ARGUMENT, "restitution");
-    CHECK(bad == NULL);
-  }
+  REQUIRE(run_engine_match(&engine) == 0);
+  box2d.restitution = 2;  /* a bad config is refused with a message naming the field */
+  CHECK_FAILS(shoal_box2d_world_create(&box2d, &bad), SHOAL_ERROR_INVALID_ARGUMENT, "restitution");
+  CHECK(bad == NULL);
   return check_exit_status();
 }

@@ -1,198 +1,52 @@
 /* SPDX-License-Identifier: MIT */
-/* Bullet driven from C through the callback simulation: each peer builds a Bullet arena with
- * shoal_bullet.h, hands its callbacks (through a wrapper of this test's own, which counts them)
- * to shoal_simulation_create(), and two peers play on the in-process network at 5% loss. The
- * balls knock spheres and boxes about; catch-ups restore Bullet's saved state; at the end
- * everything rests and both peers hold the same bits for every body. */
+/* Bullet driven from C through the callback simulation (engine_match.h): each peer builds a
+ * Bullet arena with shoal_bullet.h, of spheres and boxes on the ground; at the end both peers
+ * hold the same bits for every body, resting on the ground. A bad config is refused by name. */
 #include "shoal/shoal_bullet.h"
 
-#include "memory_match.h"
+#include "engine_match.h"
 
-#define BALLS 2
-#define OBJECTS 10
-#define BODIES (BALLS + OBJECTS)
-#define HALF 6.0f  /* walls at x, z = +-HALF */
-#define MAX_SETTLE_FRAMES 900
+static shoal_bullet_config bullet;
 
-/* The game's side of the callbacks: Bullet's own, counted on the way through. */
-typedef struct counted_world {
-  shoal_simulation_callbacks inner;
-  long steps, saves, restores, frozen_changes;
-} counted_world;
-
-static void counted_step(void* user, int32_t frame, const shoal_body_input* inputs, uint32_t count) {
-  counted_world* w = (counted_world*)user;
-  ++w->steps;
-  w->inner.step(w->inner.user, frame, inputs, count);
-}
-static uint32_t counted_body_count(void* user) {
-  counted_world* w = (counted_world*)user;
-  return w->inner.body_count(w->inner.user);
-}
-static uint32_t counted_body_id(void* user, uint32_t body) {
-  counted_world* w = (counted_world*)user;
-  return w->inner.body_id(w->inner.user, body);
-}
-static float counted_radius(void* user, uint32_t body) {
-  counted_world* w = (counted_world*)user;
-  return w->inner.bounding_radius(w->inner.user, body);
-}
-static void counted_read(void* user, uint32_t body, shoal_object_state* out) {
-  counted_world* w = (counted_world*)user;
-  w->inner.read(w->inner.user, body, out);
-}
-static void counted_write(void* user, uint32_t body, const shoal_object_state* state) {
-  counted_world* w = (counted_world*)user;
-  w->inner.write(w->inner.user, body, state);
-}
-static void counted_save(void* user, int32_t frame) {
-  counted_world* w = (counted_world*)user;
-  ++w->saves;
-  w->inner.save(w->inner.user, frame);
-}
-static void counted_restore(void* user, int32_t frame) {
-  counted_world* w = (counted_world*)user;
-  ++w->restores;
-  w->inner.restore(w->inner.user, frame);
-}
-static int counted_changed(void* user, const uint32_t** out_bodies, uint32_t* out_count) {
-  counted_world* w = (counted_world*)user;
-  return w->inner.changed_bodies(w->inner.user, out_bodies, out_count);
-}
-static void counted_frozen(void* user, uint32_t body, int frozen) {
-  counted_world* w = (counted_world*)user;
-  ++w->frozen_changes;
-  w->inner.set_frozen(w->inner.user, body, frozen);
-}
-
-static shoal_simulation_callbacks counted(counted_world* w) {
-  shoal_simulation_callbacks c;
-  memset(&c, 0, sizeof c);
-  c.user = w;
-  c.step = counted_step;
-  c.body_count = counted_body_count;
-  c.body_id = counted_body_id;
-  c.bounding_radius = counted_radius;
-  c.read = counted_read;
-  c.write = counted_write;
-  c.save = counted_save;
-  c.restore = counted_restore;
-  c.changed_bodies = counted_changed;
-  c.set_frozen = counted_frozen;
-  return c;
-}
-
-static uint32_t id_of(int body) { return body < BALLS ? (uint32_t)(1 + body) : (uint32_t)(100 + body); }
-
-/* The arena: the ground and four walls, a ball per player on the left and right, spheres and
- * boxes between. */
-static int build_arena(shoal_bullet_world* world) {
+/* The ground and four walls, a ball per player on the left and right, spheres and boxes between. */
+static int create_arena(void** out_world) {
   const shoal_vec3 normals[5] = {{0, 1, 0}, {1, 0, 0}, {-1, 0, 0}, {0, 0, 1}, {0, 0, -1}};
+  const shoal_vec3 half = {0.4f, 0.4f, 0.4f};
+  shoal_bullet_world* world = NULL;
   shoal_object_state s;
   int i, status;
-  for (i = 0; i < 5; ++i) {
-    if ((status = shoal_bullet_world_add_plane(world, normals[i], i == 0 ? 0 : -HALF)) != SHOAL_OK) return status;
-  }
-  for (i = 0; i < BODIES; ++i) {
+  if ((status = shoal_bullet_world_create(&bullet, &world)) != SHOAL_OK) return status;
+  *out_world = world;
+  for (i = 0; i < 5 && status == SHOAL_OK; ++i) status = shoal_bullet_world_add_plane(world, normals[i], i == 0 ? 0 : -HALF);
+  for (i = 0; i < BODIES && status == SHOAL_OK; ++i) {
     shoal_object_state_default(&s);
-    if (i < BALLS) {
-      s.position.x = i == 0 ? -4.5f : 4.5f;
-      s.position.y = 0.5f;
-      s.position.z = i == 0 ? -0.3f : 0.3f;
-      status = shoal_bullet_world_add_sphere(world, id_of(i), 0.5f, 2.0f, &s);
-    } else {
-      const shoal_vec3 half = {0.4f, 0.4f, 0.4f};
-      s.position.x = -2.0f + 1.2f * (float)((i - BALLS) % 4);
-      s.position.y = 0.4f;
-      s.position.z = -1.5f + 1.2f * (float)((i - BALLS) / 4);
-      s.at_rest = 1;
-      status = (i % 2 == 0) ? shoal_bullet_world_add_sphere(world, id_of(i), 0.4f, 1.0f, &s)
-                            : shoal_bullet_world_add_box(world, id_of(i), half, 1.0f, &s);
-    }
-    if (status != SHOAL_OK) return status;
+    s.position.x = i < BALLS ? (i == 0 ? -4.5f : 4.5f) : -2.0f + 1.2f * (float)((i - BALLS) % 4);
+    s.position.y = i < BALLS ? 0.5f : 0.4f;
+    s.position.z = i < BALLS ? (i == 0 ? -0.3f : 0.3f) : -1.5f + 1.2f * (float)((i - BALLS) / 4);
+    s.at_rest = i >= BALLS;
+    status = i < BALLS        ? shoal_bullet_world_add_sphere(world, id_of(i), 0.5f, 2.0f, &s)
+             : (i % 2 == 0)   ? shoal_bullet_world_add_sphere(world, id_of(i), 0.4f, 1.0f, &s)
+                              : shoal_bullet_world_add_box(world, id_of(i), half, 1.0f, &s);
   }
-  return SHOAL_OK;
+  return status;
 }
-
-static int everything_rests(const memory_match* m) {
-  int p, i;
-  for (p = 0; p < 2; ++p) {
-    for (i = 0; i < BODIES; ++i) {
-      shoal_object_state s;
-      if (shoal_peer_state(m->peers[p], id_of(i), &s) != SHOAL_OK || !s.at_rest) return 0;
-    }
-  }
-  return 1;
+static int callbacks(void* world, shoal_simulation_callbacks* out) {
+  return shoal_bullet_world_callbacks((shoal_bullet_world*)world, out);
+}
+static int destroy(void* world) { return shoal_bullet_world_destroy((shoal_bullet_world*)world); }
+static int in_arena(const shoal_object_state* s) {  /* resting on the ground, inside the walls */
+  return s->position.x > -HALF && s->position.x < HALF && s->position.z > -HALF && s->position.z < HALF &&
+         s->position.y > 0.3f && s->position.y < 0.6f;
 }
 
 int main(void) {
-  memory_match m;
-  shoal_bullet_config bullet;
-  shoal_bullet_world* worlds[2] = {NULL, NULL};
-  counted_world counts[2];
-  shoal_simulation* simulations[2] = {NULL, NULL};
-  shoal_peer_config config;
-  shoal_stats stats[2];
-  int p, i, frame;
-  int32_t common;
-
-  REQUIRE_OK(memory_match_open(&m, 23, 40, 0.05f));
-  REQUIRE_OK(shoal_peer_config_default(&config));
+  const engine_under_test engine = {"Bullet", create_arena, callbacks, destroy, in_arena};
+  shoal_bullet_world* bad = NULL;
   REQUIRE_OK(shoal_bullet_config_default(&bullet));
   bullet.linear_damping = bullet.angular_damping = 0.45f;  /* come to rest within seconds */
-  for (p = 0; p < 2; ++p) {
-    shoal_transport* transport = NULL;
-    shoal_simulation_callbacks callbacks;
-    memset(&counts[p], 0, sizeof counts[p]);
-    REQUIRE_OK(shoal_bullet_world_create(&bullet, &worlds[p]));
-    REQUIRE_OK(build_arena(worlds[p]));
-    REQUIRE_OK(shoal_bullet_world_callbacks(worlds[p], &counts[p].inner));
-    callbacks = counted(&counts[p]);
-    REQUIRE_OK(shoal_simulation_create(&callbacks, &simulations[p]));
-    REQUIRE_OK(shoal_memory_network_create_endpoint(m.network, 0, 2000, &transport));
-    REQUIRE_OK(shoal_peer_create_with_simulation(&config, simulations[p], transport, &m.peers[p]));
-    REQUIRE_OK(shoal_peer_set_controlled(m.peers[p], id_of(p)));
-  }
-  REQUIRE_OK(memory_match_connect(&m));
-  /* The balls run at each other through the objects along x, turning every second. */
-  REQUIRE_OK(memory_match_steer_then_rest(&m, 360, 60, 60));
-  for (frame = 0; frame < MAX_SETTLE_FRAMES && !everything_rests(&m); ++frame) REQUIRE_OK(memory_match_frame(&m));
-  CHECK(everything_rests(&m));
-  for (frame = 0; frame < 180; ++frame) REQUIRE_OK(memory_match_frame(&m));  /* owners refresh what rests */
-
-  common = memory_match_common_frame(&m);
-  for (i = 0; i < BODIES; ++i) {
-    shoal_object_state a, b;
-    REQUIRE_OK(shoal_peer_state_at(m.peers[0], id_of(i), common, &a));
-    REQUIRE_OK(shoal_peer_state_at(m.peers[1], id_of(i), common, &b));
-    CHECK(same_state(&a, &b));
-    CHECK(a.position.x > -HALF && a.position.x < HALF && a.position.z > -HALF && a.position.z < HALF);
-    CHECK(a.position.y > 0.3f && a.position.y < 0.6f);  /* on the ground */
-  }
-  for (p = 0; p < 2; ++p) {
-    REQUIRE_OK(shoal_peer_stats(m.peers[p], &stats[p]));
-    CHECK(stats[p].desyncs == 0);
-    CHECK(counts[p].steps >= 360 && counts[p].saves >= 360);
-  }
-  printf("frame %d: overrides %llu + %llu, catch-up frames %llu + %llu, restores %ld + %ld\n", (int)common,
-         (unsigned long long)stats[0].overrides, (unsigned long long)stats[1].overrides,
-         (unsigned long long)stats[0].catchup_frames, (unsigned long long)stats[1].catchup_frames,
-         counts[0].restores, counts[1].restores);
-  CHECK(stats[0].overrides + stats[1].overrides > 0);   /* the peers disagreed along the way */
-  CHECK(counts[0].restores + counts[1].restores > 0);   /* and Bullet was put back to catch up */
-
-  for (p = 0; p < 2; ++p) {
-    REQUIRE_OK(shoal_peer_destroy(m.peers[p]));
-    REQUIRE_OK(shoal_simulation_destroy(simulations[p]));
-    REQUIRE_OK(shoal_bullet_world_destroy(worlds[p]));
-  }
-  REQUIRE_OK(shoal_memory_network_destroy(m.network));
-  {
-    /* A bad config is refused with a message naming the field. */
-    shoal_bullet_world* bad = NULL;
-    bullet.linear_damping = 2;
-    CHECK_FAILS(shoal_bullet_world_create(&bullet, &bad), SHOAL_ERROR_INVALID_ARGUMENT, "linear_damping");
-    CHECK(bad == NULL);
-  }
+  REQUIRE(run_engine_match(&engine) == 0);
+  bullet.linear_damping = 2;  /* a bad config is refused with a message naming the field */
+  CHECK_FAILS(shoal_bullet_world_create(&bullet, &bad), SHOAL_ERROR_INVALID_ARGUMENT, "linear_damping");
+  CHECK(bad == NULL);
   return check_exit_status();
 }

@@ -95,6 +95,7 @@ static void toy_world_init(toy_world* w) {
 static shoal_simulation_callbacks toy_callbacks(toy_world* w, int with_save_restore) {
   shoal_simulation_callbacks c;
   memset(&c, 0, sizeof c);
+  c.struct_size = sizeof c;
   c.user = w;
   c.step = toy_step;
   c.body_count = toy_body_count;

@@ -96,10 +96,14 @@ static void unknown_objects(shoal_peer* peer) {
   shoal_object_state state;
   shoal_visual_state visual;
   uint16_t owner = 0;
+  shoal_object_diagnosis diagnosis;
   CHECK_FAILS(shoal_peer_state(peer, 999, &state), SHOAL_ERROR_UNKNOWN_OBJECT, "object 999");
   CHECK_FAILS(shoal_peer_state_at(peer, 999, 0, &state), SHOAL_ERROR_UNKNOWN_OBJECT, "999");
   CHECK_FAILS(shoal_peer_visual(peer, 999, &visual), SHOAL_ERROR_UNKNOWN_OBJECT, "999");
   CHECK_FAILS(shoal_peer_owner(peer, 999, &owner), SHOAL_ERROR_UNKNOWN_OBJECT, "999");
+  CHECK_FAILS(shoal_peer_diagnose(peer, 999, 0, &diagnosis), SHOAL_ERROR_UNKNOWN_OBJECT, "999");
+  CHECK_FAILS(shoal_peer_diagnose(peer, 1, 0, NULL), SHOAL_ERROR_NULL_ARGUMENT, "out_diagnosis");
+  CHECK_FAILS(shoal_peer_drops(peer, NULL, 3), SHOAL_ERROR_NULL_ARGUMENT, "out_counts");
   CHECK_FAILS(shoal_peer_set_controlled(peer, 999), SHOAL_ERROR_UNKNOWN_OBJECT, "999");
   CHECK_FAILS(shoal_peer_state_at(peer, 1, 123456, &state), SHOAL_ERROR_FRAME_NOT_HELD, "123456");
   CHECK(shoal_peer_state(peer, 1, &state) == SHOAL_OK);  /* a known object still works */
@@ -223,6 +227,7 @@ static int invalid_configs(void) {
 
   /* Callbacks: only save and restore may be missing. */
   memset(&callbacks, 0, sizeof callbacks);
+  callbacks.struct_size = sizeof callbacks;
   CHECK_FAILS(shoal_simulation_create(&callbacks, &simulation), SHOAL_ERROR_INVALID_ARGUMENT, "step");
   CHECK(simulation == NULL);
   CHECK_FAILS(shoal_simulation_create(NULL, &simulation), SHOAL_ERROR_NULL_ARGUMENT, "callbacks");
@@ -231,6 +236,7 @@ static int invalid_configs(void) {
   {
     shoal_enet_config enet;
     shoal_enet_config_default(&enet);
+    enet.insecure = 1;
     enet.timeout_ms = 0;
     CHECK_FAILS(shoal_transport_create_enet(&enet, &transport), SHOAL_ERROR_INVALID_ARGUMENT,
                 "timeout_ms");
@@ -490,6 +496,7 @@ static int simulation_lifetime(void) {
   shoal_object_state state;
 
   memset(&callbacks, 0, sizeof callbacks);
+  callbacks.struct_size = sizeof callbacks;
   callbacks.user = &bodies;
   callbacks.step = grow_step;
   callbacks.body_count = grow_count;

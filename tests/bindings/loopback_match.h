@@ -54,16 +54,14 @@ static inline int ball_peer(int p, shoal_transport* transport, shoal_world** out
 static inline int enet_ball_peers(shoal_world* worlds[2], shoal_peer* peers[2]) {
   shoal_enet_config enet;
   shoal_authority* authority = NULL;
-  char credentials[SHOAL_CREDENTIALS_CAPACITY];
   int p, status = shoal_enet_config_default(&enet);
   enet.port = 0;
   enet.timeout_ms = 2000;
   if (status == SHOAL_OK) status = shoal_authority_create("c-api-match", &authority);
   for (p = 0; p < 2 && status == SHOAL_OK; ++p) {
     shoal_transport* transport = NULL;
-    status = shoal_authority_invite(authority, 3600, credentials);
+    status = shoal_authority_invite(authority, 3600, enet.credentials);  /* secured when made */
     if (status == SHOAL_OK) status = shoal_transport_create_enet(&enet, &transport);
-    if (status == SHOAL_OK) status = shoal_transport_secure(transport, credentials, 0);
     if (status == SHOAL_OK) {
       status = ball_peer(p, transport, &worlds[p], &peers[p]);
     } else {

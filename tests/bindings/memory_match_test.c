@@ -88,6 +88,25 @@ static int all_at_rest(const memory_match* m) {
   return 1;
 }
 
+/* What the joiner's diagnosis says of an object at `frame`: its state and owner there, as the
+ * other calls give them, and owner changes that name the owner it ends with. */
+static int check_diagnosis(const shoal_peer* peer, uint32_t object, int32_t frame, const shoal_object_state* state,
+                           uint16_t owner) {
+  shoal_object_diagnosis d;
+  REQUIRE_OK(shoal_peer_diagnose(peer, object, frame, &d));
+  CHECK(d.object == object && d.frame == frame);
+  CHECK(d.held == 1 && same_state(&d.state, state));
+  CHECK(d.owner == owner);
+  CHECK(d.ownership_count <= SHOAL_OWNERSHIP_HISTORY);
+  /* What another peer owns, its owner has spoken of here. */
+  if (owner != 1) CHECK(d.owner_said == 1 && d.last_owner_frame >= 0);
+  if (d.ownership_count > 0) CHECK(d.ownership[d.ownership_count - 1].owner == owner);
+  /* A frame long gone is no error: nothing is held. */
+  REQUIRE_OK(shoal_peer_diagnose(peer, object, 0, &d));
+  CHECK(d.held == 0 && d.owner == owner);
+  return 0;  /* failed checks are counted */
+}
+
 int main(void) {
   memory_match m;
   shoal_world* worlds[2] = {NULL, NULL};
@@ -172,6 +191,7 @@ int main(void) {
     REQUIRE_OK(shoal_peer_owner(m.peers[1], object_ids[i], &owner_b));
     CHECK(owner_a == owner_b);
     CHECK(owner_a == 0 || owner_a == 1);
+    (void)check_diagnosis(m.peers[1], object_ids[i], common, &b, owner_b);
     /* Corrections have long been blended out: what is drawn is where the object rests. */
     REQUIRE_OK(shoal_peer_visual(m.peers[1], object_ids[i], &visual));
     REQUIRE_OK(shoal_peer_state(m.peers[1], object_ids[i], &b));
@@ -198,6 +218,16 @@ int main(void) {
     CHECK(stats[p].snapshots_received > 0);
     CHECK(stats[p].desyncs == 0);
     CHECK(stats[p].remote_count == 1);
+    {
+      /* Drops by reason add up to the total; a short array takes the first reasons only. */
+      uint64_t drops[SHOAL_DROP_REASON_COUNT + 2], sum = 0;
+      memset(drops, 0xff, sizeof drops);
+      REQUIRE_OK(shoal_peer_drops(m.peers[p], drops, SHOAL_DROP_REASON_COUNT + 2));
+      for (i = 0; i < SHOAL_DROP_REASON_COUNT; ++i) sum += drops[i];
+      CHECK(sum == stats[p].dropped_packets);
+      CHECK(drops[SHOAL_DROP_REASON_COUNT] == 0 && drops[SHOAL_DROP_REASON_COUNT + 1] == 0);
+      REQUIRE_OK(shoal_peer_drops(m.peers[p], NULL, 0));
+    }
   }
   printf("frame %d: overrides %llu + %llu, ownership changes %llu + %llu, snapshots received %llu + %llu\n",
          (int)common, (unsigned long long)stats[0].overrides, (unsigned long long)stats[1].overrides,

@@ -18,6 +18,7 @@ int main(void) {
   shoal_world* worlds[2] = {NULL, NULL};
   shoal_peer* peers[2] = {NULL, NULL};
   shoal_relay_config relay;
+  shoal_authority* authority = NULL;
   shoal_transport* refused = NULL;
   int round, p;
   double play_until;
@@ -28,6 +29,8 @@ int main(void) {
   strcpy(relay.relay.host, "127.0.0.1");
   relay.relay.port = (uint16_t)atoi(port_text);
   relay.local.port = 0;
+  REQUIRE_OK(shoal_authority_create("c-api-relay", &authority));
+  REQUIRE_OK(shoal_authority_invite(authority, 3600, relay.local.credentials));  /* secured, the default */
 
   /* Neither a session nor a code: refused, saying what is missing. */
   CHECK(shoal_transport_create_relay(&relay, &refused) == SHOAL_ERROR_INVALID_ARGUMENT);
@@ -52,6 +55,7 @@ int main(void) {
   for (p = 0; p < 2; ++p) {
     shoal_transport* transport = NULL;
     relay.slot = p == 0 ? SHOAL_RELAY_HOST_SLOT : 0;
+    REQUIRE_OK(shoal_authority_invite(authority, 3600, relay.local.credentials));  /* each peer its own */
     REQUIRE_OK(shoal_transport_create_relay(&relay, &transport));
     REQUIRE_OK(ball_peer(p, transport, &worlds[p], &peers[p]));
   }
@@ -102,5 +106,6 @@ int main(void) {
     REQUIRE_OK(shoal_peer_destroy(peers[p]));
     REQUIRE_OK(shoal_world_destroy(worlds[p]));
   }
+  shoal_authority_destroy(authority);
   return check_exit_status();
 }

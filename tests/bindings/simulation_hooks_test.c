@@ -134,6 +134,7 @@ static void hook_world_init(hook_world* w, uint32_t crate_bytes) {
 static shoal_simulation_callbacks hook_callbacks(hook_world* w) {
   shoal_simulation_callbacks c;
   memset(&c, 0, sizeof c);
+  c.struct_size = sizeof c;
   c.user = w;
   c.step = hook_step;
   c.body_count = hook_body_count;

@@ -102,6 +102,7 @@ int main(void) {
     world.states[i].at_rest = i >= FIXED;
   }
   memset(&callbacks, 0, sizeof callbacks);
+  callbacks.struct_size = sizeof callbacks;
   callbacks.user = &world;
   callbacks.body_count = world_body_count;
   callbacks.body_id = world_body_id;
@@ -112,6 +113,7 @@ int main(void) {
   callbacks.step_with_bytes = world_step;  /* no plain step: this one instead */
   REQUIRE_OK(shoal_simulation_create(&callbacks, &simulation));
   memset(&spawning, 0, sizeof spawning);
+  spawning.struct_size = sizeof spawning;
   spawning.spawn_slot_count = SLOTS;
   spawning.remove_body = world_remove;
   CHECK_FAILS(shoal_simulation_set_spawning(simulation, &spawning), SHOAL_ERROR_INVALID_ARGUMENT, "add_body_with_bytes");

@@ -79,6 +79,7 @@ int main(void) {
   }
   world.states[0].linear_velocity.x = 1.0f;
   memset(&callbacks, 0, sizeof callbacks);
+  callbacks.struct_size = sizeof callbacks;
   callbacks.user = &world;
   callbacks.step = slot_step;
   callbacks.body_count = slot_body_count;
@@ -89,6 +90,7 @@ int main(void) {
   REQUIRE_OK(shoal_simulation_create(&callbacks, &simulation));
 
   memset(&spawning, 0, sizeof spawning);
+  spawning.struct_size = sizeof spawning;
   spawning.spawn_slot_count = SLOTS;
   CHECK_FAILS(shoal_simulation_set_spawning(simulation, &spawning), SHOAL_ERROR_INVALID_ARGUMENT, "add_body");
   spawning.add_body = slot_add;

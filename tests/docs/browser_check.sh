@@ -4,7 +4,7 @@
 # Chromium (check_pages.html loads each in a frame) and fails on a page that does not load, an
 # image or SVG picture that does not display, a link to a local file that does not exist, or a
 # guide (GUIDES_DIR/*.md) without its page. Exit 77 (skipped) when no Chromium is installed:
-# bash cmake/install-deps.sh installs Debian's.
+# `bash cmake/install-deps.sh test` installs Debian's.
 set -euo pipefail
 html_dir=$(cd "$1" && pwd) checker=$2 guides_dir=$3
 for guide in "$guides_dir"/*.md; do
@@ -17,7 +17,7 @@ for guide in "$guides_dir"/*.md; do
 done
 browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 if [ -z "$browser" ]; then
-  echo "SKIP no chromium: the pages were not opened (bash cmake/install-deps.sh installs it)"
+  echo "SKIP no chromium: the pages were not opened (bash cmake/install-deps.sh test installs it)"
   exit 77
 fi
 work=$(mktemp -d)

@@ -27,7 +27,7 @@ else
   for source in "$root"/tests/fuzz/targets/*.cpp; do targets+=("$(basename "$source" .cpp)"); done
 fi
 
-command -v clang++-14 >/dev/null || { echo "run-fuzzers: clang++-14 is missing (bash cmake/install-deps.sh)" >&2; exit 1; }
+command -v clang++-14 >/dev/null || { echo "run-fuzzers: clang++-14 is missing (bash cmake/install-deps.sh fuzz)" >&2; exit 1; }
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-14 \
     -DCMAKE_CXX_COMPILER=clang++-14 -DSHOAL_FUZZ=ON >/dev/null

@@ -5,30 +5,14 @@
 # namespaces it created (which removes the veth pair) however it ends.
 set -euo pipefail
 probe=$1
-if [ "$(id -u)" -ne 0 ]; then
-  echo "SKIPPED: creating network namespaces needs root"; exit 77
-fi
-if ! ip netns list >/dev/null 2>&1; then
-  echo "SKIPPED: 'ip netns' does not work here"; exit 77
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/../netns.sh"
+netns_require
 tag=$$
 seeker_ns="shoal-seek-$tag"
 announcer_ns="shoal-announce-$tag"
-cleanup() {
-  ip netns del "$seeker_ns" 2>/dev/null || true
-  ip netns del "$announcer_ns" 2>/dev/null || true
-}
-trap cleanup EXIT
-ip netns add "$seeker_ns"
-ip netns add "$announcer_ns"
-ip link add "sv$tag" type veth peer name "av$tag"
-ip link set "sv$tag" netns "$seeker_ns"
-ip link set "av$tag" netns "$announcer_ns"
-ip -n "$seeker_ns" addr add 10.213.0.1/24 dev "sv$tag"
-ip -n "$announcer_ns" addr add 10.213.0.2/24 dev "av$tag"
-for ns in "$seeker_ns" "$announcer_ns"; do ip -n "$ns" link set lo up; done
-ip -n "$seeker_ns" link set "sv$tag" up
-ip -n "$announcer_ns" link set "av$tag" up
+trap netns_cleanup EXIT
+netns_add "$seeker_ns" "$announcer_ns"
+netns_link "$seeker_ns" "sv$tag" 10.213.0.1/24 "$announcer_ns" "av$tag" 10.213.0.2/24
 
 session="netns-$tag"
 ip netns exec "$announcer_ns" "$probe" announce "$session" 47482 10.213.0.2:40200 10 & announcer=$!

@@ -2,7 +2,7 @@
 # Runs shoal-lan-match and checks what it reports:
 #   cmake -DMATCH=exe -DARGS="a;b" -DPEERS=n -DREPORT=file.json [-DPLOT=file.png -DCSV=file.csv]
 #         [-DKILLED=k -DMAX_REOWNED_MS=ms [-DRESTARTED=1]] [-DPROJECTILES=1] -P run_match.cmake
-# Exit 0, and a JSON report that parses, has exactly the issue's keys, says consistent (every
+# Exit 0, and a JSON report that parses, has exactly the documented keys, says consistent (every
 # state the same bits on every peer), lost nothing, and lists every peer with frames and traffic. With PLOT/CSV: a real PNG and a CSV
 # with a row per peer and second. With KILLED: k peers killed (PEERS counts the survivors and
 # restarted ones), each one's objects owned again within MAX_REOWNED_MS, and with RESTARTED each

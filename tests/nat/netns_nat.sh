@@ -16,14 +16,10 @@
 set -euo pipefail
 probe=$1
 relay_bin=$2
-if [ "$(id -u)" -ne 0 ]; then
-  echo "SKIPPED: creating network namespaces and NAT rules needs root"; exit 77
-fi
-if ! ip netns list >/dev/null 2>&1; then
-  echo "SKIPPED: 'ip netns' does not work here"; exit 77
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/../netns.sh"
+netns_require "creating network namespaces and NAT rules"
 if ! command -v iptables >/dev/null; then
-  echo "SKIPPED: iptables is not installed (cmake/install-deps.sh installs it)"; exit 77
+  echo "SKIPPED: iptables is not installed (bash cmake/install-deps.sh test installs it)"; exit 77
 fi
 
 tag=$$
@@ -36,27 +32,16 @@ cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
   rm -f "${outputs[@]}"
-  # Deleting a namespace deletes its veth ends (and their peers) and its iptables rules.
-  for ns in "${namespaces[@]}"; do ip netns del "$ns" 2>/dev/null || true; done
+  netns_cleanup  # deleting a namespace deletes its veth ends (and their peers) and its iptables rules
 }
 trap cleanup EXIT
-for ns in "${namespaces[@]}"; do
-  ip netns add "$ns"
-  ip -n "$ns" link set lo up
-done
+netns_add "${namespaces[@]}"
 in_ns() { local ns=$1; shift; ip netns exec "$ns" "$@"; }
 
-# link NS_A IF_A ADDR_A NS_B IF_B ADDR_B: a veth pair between two namespaces.
-link() {
-  ip link add "$2" type veth peer name "$5"
-  ip link set "$2" netns "$1"; ip link set "$5" netns "$4"
-  ip -n "$1" addr add "$3" dev "$2"; ip -n "$4" addr add "$6" dev "$5"
-  ip -n "$1" link set "$2" up; ip -n "$4" link set "$5" up
-}
-link "$public" "pn1-$tag" 10.201.1.1/24 "$nat1" "n1p-$tag" 10.201.1.2/24
-link "$public" "pn2-$tag" 10.201.2.1/24 "$nat2" "n2p-$tag" 10.201.2.2/24
-link "$nat1" "n1h-$tag" 192.168.1.1/24 "$home1" "h1-$tag" 192.168.1.2/24
-link "$nat2" "n2h-$tag" 192.168.2.1/24 "$home2" "h2-$tag" 192.168.2.2/24
+netns_link "$public" "pn1-$tag" 10.201.1.1/24 "$nat1" "n1p-$tag" 10.201.1.2/24
+netns_link "$public" "pn2-$tag" 10.201.2.1/24 "$nat2" "n2p-$tag" 10.201.2.2/24
+netns_link "$nat1" "n1h-$tag" 192.168.1.1/24 "$home1" "h1-$tag" 192.168.1.2/24
+netns_link "$nat2" "n2h-$tag" 192.168.2.1/24 "$home2" "h2-$tag" 192.168.2.2/24
 ip -n "$public" addr add 10.201.0.1/32 dev lo
 in_ns "$public" sysctl -qw net.ipv4.ip_forward=1
 ip -n "$home1" route add default via 192.168.1.1

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The sync core on the in-process network: the acceptance scenarios of the sync-core issue.
+// The sync core on the in-process network: two to four peers at loss, late joins, leaves and
+// contested objects, each ending with the same world on every peer.
 // Every run is deterministic (seeded network, seeded bots, simulated time).
 #include <doctest/doctest.h>
 

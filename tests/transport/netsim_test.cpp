@@ -51,16 +51,16 @@ Flow send_and_measure(UdpSocket& from, const Endpoint& to, UdpSocket& at, int co
     const std::int64_t stamp = now_us();
     from.send_to(to, {reinterpret_cast<const std::uint8_t*>(&stamp), sizeof stamp});
     if (i % 10 == 9) {
-      pollfd fd{at.fd(), POLLIN, 0};
-      ::poll(&fd, 1, 2);
+      shoal::transport::platform::WaitEntry waiting{at.handle()};
+      shoal::transport::platform::wait_readable({&waiting, 1}, 2);
       collect();
     }
   }
   // Quiet period: everything still in flight (40 ms latency) lands well within it.
   const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(400);
   for (int i = 0; i < 1'000 && std::chrono::steady_clock::now() < until; ++i) {
-    pollfd fd{at.fd(), POLLIN, 0};
-    ::poll(&fd, 1, 10);
+    shoal::transport::platform::WaitEntry waiting{at.handle()};
+    shoal::transport::platform::wait_readable({&waiting, 1}, 10);
     collect();
   }
   return flow;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cmath>
+#include <optional>
 
 namespace shoal::engines {
 
@@ -37,6 +38,14 @@ inline GroundVector pushed_velocity(GroundVector velocity, GroundVector directio
   const float speed = std::sqrt(after.u * after.u + after.v * after.v);
   if (speed <= limit) return after;
   return {after.u * (limit / speed), after.v * (limit / speed)};
+}
+
+/// One step of the push for `axis` on a body moving at `velocity` along the ground: its ground
+/// velocity after the step, or nullopt when the axis asks for no push (leave the body alone).
+inline std::optional<GroundVector> push_step(GroundVector axis, GroundVector velocity, const PushRule& rule, float dt) {
+  const GroundVector direction = push_direction(axis);
+  if (direction.u == 0 && direction.v == 0) return std::nullopt;
+  return pushed_velocity(velocity, direction, rule, dt);
 }
 
 }  // namespace shoal::engines

@@ -181,6 +181,10 @@ class Peer {
 
   /// What to draw: the smoothed, render-interpolated state. Throws for an unknown object.
   VisualState visual(ObjectId object) const;
+  /// What to draw for every body at once, in body order (the simulation's body indices): fills
+  /// out[0..min(out.size(), bodies)) and returns how many bodies there are. For games and
+  /// bindings that draw many objects a frame, without one lookup per object.
+  std::size_t visuals(std::span<VisualState> out) const;
   /// The simulation state at the newest frame (what is simulated and sent).
   ObjectState state(ObjectId object) const;
   /// The simulation state at a frame still held in the history, for comparing peers.

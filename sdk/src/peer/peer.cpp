@@ -270,6 +270,12 @@ bool Peer::poll_event(Event& event) {
 
 VisualState Peer::visual(ObjectId object) const { return impl_->visuals.visual(body_of(impl_->objects, object)); }
 
+std::size_t Peer::visuals(std::span<VisualState> out) const {
+  const std::size_t bodies = impl_->sim.body_count();
+  for (BodyIndex b = 0; b < bodies && b < out.size(); ++b) out[b] = impl_->visuals.visual(b);
+  return bodies;
+}
+
 ObjectState Peer::state(ObjectId object) const {
   const BodyIndex body = body_of(impl_->objects, object);
   if (impl_->history.empty()) return impl_->sim.read(body);

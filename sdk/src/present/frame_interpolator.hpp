@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Fills frames of an object that the owner did not send (document 003: received 1, 3, 5 ->
-// interpolate 2 and 4), and extrapolates a little past the newest received frame.
+// Fills frames of an object that the owner did not send (received 1, 3, 5: interpolates 2
+// and 4), and extrapolates a little past the newest received frame.
 #pragma once
 
 #include <optional>

@@ -113,16 +113,16 @@ void ConditionedRelay::pump() {
   // time from its caller, unlike the transports' timers (Transport::poll(event, now_us)): it
   // models a wire, which runs on the real clock like ENet on either side of it.
   //
-  // One poll() first says which sockets hold anything. Reading each socket until it is empty
+  // One wait of 0 ms first says which sockets hold anything. Reading each socket until it is empty
   // cost a failed recvmsg per socket per pump instead: with a pipe per remote and a pump per
   // transport event, that was most of a 16-peer match's CPU, on every peer.
   const std::size_t sockets = 1 + pipes_.size();
-  if (pump_fds_.size() != sockets) {  // pipes are only ever added
-    pump_fds_.resize(sockets);
-    pump_fds_[0] = {public_socket_.fd(), POLLIN, 0};
-    for (std::size_t i = 1; i < sockets; ++i) pump_fds_[i] = {pipes_[i - 1]->socket.fd(), POLLIN, 0};
+  if (pump_waits_.size() != sockets) {  // pipes are only ever added
+    pump_waits_.resize(sockets);
+    pump_waits_[0].socket = public_socket_.handle();
+    for (std::size_t i = 1; i < sockets; ++i) pump_waits_[i].socket = pipes_[i - 1]->socket.handle();
   }
-  if (::poll(pump_fds_.data(), pump_fds_.size(), 0) > 0) read_ready();
+  if (transport::platform::wait_readable(pump_waits_, 0) > 0) read_ready();
   const std::int64_t now_us = core::steady_now_us();
   for (const auto& pipe : pipes_) {
     while (pipe->inbound.release(now_us, datagram_)) pipe->socket.send_to(config_.inner, datagram_);
@@ -138,7 +138,7 @@ void ConditionedRelay::pump() {
 void ConditionedRelay::read_ready() {
   std::array<std::uint8_t, kMaxUdpPayload> received;
   Endpoint from;
-  const bool public_ready = (pump_fds_[0].revents & POLLIN) != 0;
+  const bool public_ready = pump_waits_[0].readable;
   for (std::ptrdiff_t size; public_ready && (size = public_socket_.receive_from(received, from)) >= 0;) {
     const std::span datagram(received.data(), static_cast<std::size_t>(size));
     if (is_punch(datagram)) {
@@ -155,8 +155,8 @@ void ConditionedRelay::read_ready() {
     pipe->inbound.submit(core::steady_now_us(), datagram);
   }
   // Only the pipes polled: one opened by the public socket's reads just now waits for the next pump.
-  for (std::size_t i = 1; i < pump_fds_.size(); ++i) {
-    if ((pump_fds_[i].revents & POLLIN) == 0) continue;
+  for (std::size_t i = 1; i < pump_waits_.size(); ++i) {
+    if (!pump_waits_[i].readable) continue;
     Pipe& pipe = *pipes_[i - 1];
     for (std::ptrdiff_t size; (size = pipe.socket.receive_from(received, from)) >= 0;) {
       if (from != config_.inner) {
@@ -189,12 +189,12 @@ std::int64_t ConditionedRelay::next_release_us() const {
   return next;
 }
 
-void ConditionedRelay::wait(int timeout_ms, int extra_fd) const {
-  std::vector<pollfd>& fds = poll_fds_;
-  fds.clear();
-  fds.push_back({public_socket_.fd(), POLLIN, 0});
-  for (const auto& pipe : pipes_) fds.push_back({pipe->socket.fd(), POLLIN, 0});
-  if (extra_fd >= 0) fds.push_back({extra_fd, POLLIN, 0});
+void ConditionedRelay::wait(int timeout_ms, transport::platform::SocketHandle extra) const {
+  std::vector<transport::platform::WaitEntry>& waits = waits_;
+  waits.clear();
+  waits.push_back({public_socket_.handle()});
+  for (const auto& pipe : pipes_) waits.push_back({pipe->socket.handle()});
+  if (extra != transport::platform::kNoSocket) waits.push_back({extra});
 
   std::int64_t timeout = std::max(timeout_ms, 0);
   const std::int64_t next = next_release_us();
@@ -202,7 +202,7 @@ void ConditionedRelay::wait(int timeout_ms, int extra_fd) const {
     // Round up so we never wake just before the datagram is due and spin.
     timeout = std::clamp<std::int64_t>((next - core::steady_now_us() + 999) / 1000, 0, timeout);
   }
-  ::poll(fds.data(), fds.size(), static_cast<int>(timeout));
+  transport::platform::wait_readable(waits, static_cast<int>(timeout));
 }
 
 PipeRates ConditionedRelay::rates(const Endpoint& remote) const {

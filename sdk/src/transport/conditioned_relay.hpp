@@ -15,8 +15,6 @@
 // and dropped on arrival before any pipe or conditioner, and never reach the inner endpoint.
 #pragma once
 
-#include <poll.h>
-
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -86,9 +84,9 @@ class ConditionedRelay {
   void pump();
   /// When pump next has a datagram to release; INT64_MAX when none is queued.
   std::int64_t next_release_us() const;
-  /// Blocks up to timeout_ms until one of the relay's sockets (or `extra_fd`, if >= 0) is
-  /// readable or a conditioned datagram falls due.
-  void wait(int timeout_ms, int extra_fd) const;
+  /// Blocks up to timeout_ms until one of the relay's sockets (or `extra`, unless kNoSocket)
+  /// is readable or a conditioned datagram falls due.
+  void wait(int timeout_ms, transport::platform::SocketHandle extra) const;
 
   PipeRates rates(const Endpoint& remote) const;
   /// Both conditioners of one remote's pipe: outbound (towards it), inbound (from it).
@@ -101,7 +99,7 @@ class ConditionedRelay {
   struct Pipe;
   Pipe* open_pipe(const Endpoint& remote);
   void update_rates(Pipe& pipe, std::int64_t now_us);
-  void read_ready();  // every datagram in the sockets pump_fds_ found readable
+  void read_ready();  // every datagram in the sockets pump_waits_ found readable
 
   RelayConfig config_;
   UdpSocket public_socket_;
@@ -110,8 +108,8 @@ class ConditionedRelay {
   std::unordered_map<std::uint16_t, Pipe*> by_pipe_port_;
   std::unordered_map<Endpoint, ConditionerConfig, EndpointHash> own_conditions_;  ///< set_conditions_for
   std::vector<std::uint8_t> datagram_;  ///< one release buffer, reused
-  mutable std::vector<pollfd> poll_fds_;  ///< reused by wait
-  std::vector<pollfd> pump_fds_;  ///< pump's: the public socket, then each pipe's in opening order
+  mutable std::vector<transport::platform::WaitEntry> waits_;  ///< reused by wait
+  std::vector<transport::platform::WaitEntry> pump_waits_;  ///< pump's: the public socket, then each pipe's in opening order
   RelayCounters counters_;
 };
 

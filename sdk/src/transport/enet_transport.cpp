@@ -266,7 +266,9 @@ void EnetTransport::bound_retransmission_timers() {
   }
 }
 
-void EnetTransport::wait(int timeout_ms) { relay_->wait(timeout_ms, host_->socket); }
+void EnetTransport::wait(int timeout_ms) {
+  relay_->wait(timeout_ms, static_cast<transport::platform::SocketHandle>(host_->socket));
+}
 
 LinkStats EnetTransport::stats(ConnectionId connection) const {
   const Connection* found = find(connection);

@@ -1,22 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "transport/lan_discovery.hpp"
 
-#include <arpa/inet.h>
-#include <ifaddrs.h>
-#include <net/if.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "transport/platform/interfaces.hpp"
+#include "transport/platform/socket.hpp"
 #include "wire/packet_header.hpp"
 
 namespace shoal {
@@ -25,6 +17,7 @@ std::uint8_t protocol_version() { return wire::kProtocolVersion; }
 
 namespace transport {
 namespace {
+
 
 constexpr std::uint8_t kMagic[4] = {'S', 'H', 'L', 'D'};
 constexpr std::string_view kAnyHost = "0.0.0.0";
@@ -54,18 +47,11 @@ void validate(const LanDiscoveryConfig& config) {
   }
 }
 
-int open_udp_socket() {
-  const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  if (fd < 0) throw std::runtime_error(fmt::format("cannot create a UDP socket: {}", std::strerror(errno)));
-  return fd;
-}
-
-void enable(int fd, int option, const char* name) {
-  const int on = 1;
-  if (::setsockopt(fd, SOL_SOCKET, option, &on, sizeof on) != 0) {
-    const int error = errno;
-    ::close(fd);
-    throw std::runtime_error(fmt::format("cannot set {} on the discovery socket: {}", name, std::strerror(error)));
+void enable(platform::SocketHandle socket, platform::SocketOption option, const char* name) {
+  if (!platform::enable(socket, option)) {
+    const std::string why = platform::last_socket_error();
+    platform::close_socket(socket);
+    throw std::runtime_error(fmt::format("cannot set {} on the discovery socket: {}", name, why));
   }
 }
 
@@ -73,41 +59,21 @@ void enable(int fd, int option, const char* name) {
 // (lo has no broadcast flag, but 127.255.255.255 is a broadcast route on Linux and reaches
 // every socket bound to the port, which is what several peers on one machine need); only
 // loopback's when asked.
-std::vector<sockaddr_in> broadcast_targets(std::uint16_t port, bool loopback_only) {
-  std::vector<sockaddr_in> targets;
+std::vector<platform::Ipv4Endpoint> broadcast_targets(std::uint16_t port, bool loopback_only) {
+  std::vector<platform::Ipv4Endpoint> targets;
   auto add = [&](std::uint32_t broadcast) {
-    const bool known = std::any_of(targets.begin(), targets.end(), [&](const sockaddr_in& t) {
-      return t.sin_addr.s_addr == htonl(broadcast);
-    });
-    if (known) return;
-    sockaddr_in target{};
-    target.sin_family = AF_INET;
-    target.sin_port = htons(port);
-    target.sin_addr.s_addr = htonl(broadcast);
-    targets.push_back(target);
+    const platform::Ipv4Endpoint target{broadcast, port};
+    if (std::find(targets.begin(), targets.end(), target) == targets.end()) targets.push_back(target);
   };
   if (loopback_only) {
     add(0x7FFFFFFFu);  // 127.255.255.255
     return targets;
   }
-  ifaddrs* interfaces = nullptr;
-  if (::getifaddrs(&interfaces) != 0) return targets;
-  for (const ifaddrs* i = interfaces; i != nullptr; i = i->ifa_next) {
-    if (i->ifa_addr == nullptr || i->ifa_netmask == nullptr || i->ifa_addr->sa_family != AF_INET) continue;
-    if ((i->ifa_flags & IFF_UP) == 0) continue;
-    const std::uint32_t address = ntohl(reinterpret_cast<const sockaddr_in*>(i->ifa_addr)->sin_addr.s_addr);
-    const std::uint32_t mask = ntohl(reinterpret_cast<const sockaddr_in*>(i->ifa_netmask)->sin_addr.s_addr);
-    if (mask == 0xFFFFFFFFu) continue;  // a /32 has no neighbours to announce to
-    add((address & mask) | ~mask);
+  for (const platform::Ipv4Interface& i : platform::ipv4_interfaces()) {
+    if (i.netmask == 0xFFFFFFFFu) continue;  // a /32 has no neighbours to announce to
+    add((i.address & i.netmask) | ~i.netmask);
   }
-  ::freeifaddrs(interfaces);
   return targets;
-}
-
-std::string to_text(const sockaddr_in& address) {
-  char text[INET_ADDRSTRLEN] = {};
-  ::inet_ntop(AF_INET, &address.sin_addr, text, sizeof text);
-  return text;
 }
 
 }  // namespace
@@ -168,9 +134,9 @@ DecodedAnnouncement decode_announcement(std::span<const std::uint8_t> in) {
 using Clock = std::chrono::steady_clock;
 
 struct LanAnnouncer::Impl {
-  int fd = -1;
+  transport::platform::SocketHandle socket = transport::platform::kNoSocket;
   std::vector<std::uint8_t> datagram;
-  std::vector<sockaddr_in> targets;
+  std::vector<transport::platform::Ipv4Endpoint> targets;
   Clock::duration interval;
   Clock::time_point next_send{};
   LanDiscoveryStats stats;
@@ -182,71 +148,52 @@ LanAnnouncer::LanAnnouncer(const LanDiscoveryConfig& config, std::string_view se
   impl_->datagram = transport::encode_announcement({std::string(session), address, protocol_version()});
   impl_->interval = std::chrono::milliseconds(config.announce_interval_ms);
   impl_->targets = transport::broadcast_targets(config.port, config.loopback_only);
-  impl_->fd = transport::open_udp_socket();
-  transport::enable(impl_->fd, SO_BROADCAST, "SO_BROADCAST");
+  impl_->socket = transport::platform::open_udp_socket();
+  transport::enable(impl_->socket, transport::platform::SocketOption::broadcast, "SO_BROADCAST");
 }
 
-LanAnnouncer::~LanAnnouncer() {
-  if (impl_->fd >= 0) ::close(impl_->fd);
-}
+LanAnnouncer::~LanAnnouncer() { transport::platform::close_socket(impl_->socket); }
 
 void LanAnnouncer::update() {
   const Clock::time_point now = Clock::now();
   if (now < impl_->next_send) return;
   impl_->next_send = now + impl_->interval;
-  for (const sockaddr_in& target : impl_->targets) {
+  for (const transport::platform::Ipv4Endpoint& target : impl_->targets) {
     // A failed send (interface gone, buffer full) is one lost announcement; the next follows.
-    const ssize_t sent = ::sendto(impl_->fd, impl_->datagram.data(), impl_->datagram.size(), MSG_NOSIGNAL,
-                                  reinterpret_cast<const sockaddr*>(&target), sizeof target);
-    if (sent >= 0) ++impl_->stats.sent;
+    if (transport::platform::send_to(impl_->socket, target, impl_->datagram)) ++impl_->stats.sent;
   }
 }
 
 const LanDiscoveryStats& LanAnnouncer::stats() const { return impl_->stats; }
 
 struct LanSeeker::Impl {
-  int fd = -1;
+  transport::platform::SocketHandle socket = transport::platform::kNoSocket;
   LanDiscoveryStats stats;
 };
 
 LanSeeker::LanSeeker(const LanDiscoveryConfig& config) : impl_(std::make_unique<Impl>()) {
   transport::validate(config);
-  const int fd = transport::open_udp_socket();
+  const transport::platform::SocketHandle socket = transport::platform::open_udp_socket();
   // Several seekers on one machine share the port; broadcasts reach every one of them.
-  transport::enable(fd, SO_REUSEADDR, "SO_REUSEADDR");
-  transport::enable(fd, SO_REUSEPORT, "SO_REUSEPORT");
-  sockaddr_in local{};
-  local.sin_family = AF_INET;
-  local.sin_addr.s_addr = htonl(INADDR_ANY);
-  local.sin_port = htons(config.port);
-  if (::bind(fd, reinterpret_cast<const sockaddr*>(&local), sizeof local) != 0) {
-    const int error = errno;
-    ::close(fd);
-    throw std::runtime_error(fmt::format("cannot listen for LAN announcements on UDP port {}: {}",
-                                         config.port, std::strerror(error)));
+  transport::enable(socket, transport::platform::SocketOption::share_port, "SO_REUSEADDR/SO_REUSEPORT");
+  if (!transport::platform::bind_socket(socket, {0, config.port})) {
+    const std::string why = transport::platform::last_socket_error();
+    transport::platform::close_socket(socket);
+    throw std::runtime_error(fmt::format("cannot listen for LAN announcements on UDP port {}: {}", config.port, why));
   }
-  impl_->fd = fd;
+  impl_->socket = socket;
 }
 
-LanSeeker::~LanSeeker() {
-  if (impl_->fd >= 0) ::close(impl_->fd);
-}
+LanSeeker::~LanSeeker() { transport::platform::close_socket(impl_->socket); }
 
 std::optional<LanSession> LanSeeker::poll(std::string_view session) {
   // One byte more than the largest announcement, so an oversized datagram is seen as such.
   std::uint8_t buffer[transport::kMaxAnnouncementSize + 1];
   for (;;) {
-    sockaddr_in from{};
-    socklen_t from_length = sizeof from;
-    const ssize_t size = ::recvfrom(impl_->fd, buffer, sizeof buffer, 0, reinterpret_cast<sockaddr*>(&from),
-                                    &from_length);
-    if (size < 0) {
-      if (errno == EINTR) continue;
-      return std::nullopt;  // nothing waiting
-    }
+    const std::optional<transport::platform::Received> received = transport::platform::receive_from(impl_->socket, buffer);
+    if (!received) return std::nullopt;  // nothing waiting
     ++impl_->stats.received;
-    transport::DecodedAnnouncement decoded =
-        transport::decode_announcement({buffer, static_cast<std::size_t>(size)});
+    transport::DecodedAnnouncement decoded = transport::decode_announcement({buffer, received->size});
     if (!decoded.ok) {
       impl_->stats.dropped.add(decoded.reason);
       continue;
@@ -255,7 +202,9 @@ std::optional<LanSession> LanSeeker::poll(std::string_view session) {
       ++impl_->stats.other_sessions;
       continue;
     }
-    if (decoded.session.address.host == transport::kAnyHost) decoded.session.address.host = transport::to_text(from);
+    if (decoded.session.address.host == transport::kAnyHost) {
+      decoded.session.address.host = transport::platform::ipv4_text(received->from.ipv4);
+    }
     return std::move(decoded.session);
   }
 }
@@ -267,8 +216,8 @@ std::optional<LanSession> LanSeeker::find(std::string_view session, int timeout_
     // Rounded up: truncated, the last fraction of a millisecond would end the wait early.
     const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) return std::nullopt;
-    pollfd waiting{impl_->fd, POLLIN, 0};
-    ::poll(&waiting, 1, static_cast<int>(left));
+    transport::platform::WaitEntry waiting{impl_->socket};
+    transport::platform::wait_readable({&waiting, 1}, static_cast<int>(left));
   }
 }
 

@@ -1,16 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "transport/udp_socket.hpp"
 
-#include <arpa/inet.h>
-#include <fcntl.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <sys/uio.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <stdexcept>
 #include <utility>
 
@@ -21,82 +11,43 @@ namespace shoal {
 std::string to_string(const Address& address) { return fmt::format("{}:{}", address.host, address.port); }
 
 namespace transport {
-namespace {
 
-sockaddr_in to_sockaddr(const Endpoint& endpoint) {
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(endpoint.ipv4);
-  address.sin_port = htons(endpoint.port);
-  return address;
-}
-
-Endpoint from_sockaddr(const sockaddr_in& address) {
-  return {ntohl(address.sin_addr.s_addr), ntohs(address.sin_port)};
-}
-
-}  // namespace
 
 Endpoint resolve(const Address& address) {
-  addrinfo hints{};
-  hints.ai_family = AF_INET;
-  hints.ai_socktype = SOCK_DGRAM;
-  addrinfo* found = nullptr;
-  const int error = getaddrinfo(address.host.c_str(), nullptr, &hints, &found);
-  if (error != 0 || found == nullptr) {
+  std::string error;
+  const std::optional<std::uint32_t> ipv4 = platform::resolve_ipv4(address.host, error);
+  if (!ipv4) {
     throw std::invalid_argument(fmt::format(
-        "cannot resolve host '{}' ({}): expected a numeric IPv4 address or a resolvable host name",
-        address.host, gai_strerror(error)));
+        "cannot resolve host '{}' ({}): expected a numeric IPv4 address or a resolvable host name", address.host, error));
   }
-  Endpoint endpoint = from_sockaddr(*reinterpret_cast<const sockaddr_in*>(found->ai_addr));
-  freeaddrinfo(found);
-  endpoint.port = address.port;
-  return endpoint;
+  return {*ipv4, address.port};
 }
 
-Address to_address(const Endpoint& endpoint) {
-  const in_addr raw{htonl(endpoint.ipv4)};
-  char text[INET_ADDRSTRLEN] = {};
-  inet_ntop(AF_INET, &raw, text, sizeof text);
-  return {text, endpoint.port};
-}
+Address to_address(const Endpoint& endpoint) { return {platform::ipv4_text(endpoint.ipv4), endpoint.port}; }
 
-UdpSocket::UdpSocket(const Endpoint& local) {
-  fd_ = ::socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-  if (fd_ < 0) {
-    throw std::runtime_error(fmt::format("cannot create a UDP socket: {}", std::strerror(errno)));
-  }
-  const sockaddr_in address = to_sockaddr(local);
-  if (::bind(fd_, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
-    const int bind_error = errno;
-    ::close(fd_);
+UdpSocket::UdpSocket(const Endpoint& local) : socket_(platform::open_udp_socket()) {
+  if (!platform::bind_socket(socket_, local)) {
+    const std::string why = platform::last_socket_error();
+    platform::close_socket(socket_);
     throw std::runtime_error(fmt::format("cannot bind UDP port {}: {} (expected a free port, or 0 for any)",
-                                         to_string(to_address(local)), std::strerror(bind_error)));
+                                         to_string(to_address(local)), why));
   }
-  sockaddr_in bound{};
-  socklen_t length = sizeof bound;
-  ::getsockname(fd_, reinterpret_cast<sockaddr*>(&bound), &length);
-  local_ = from_sockaddr(bound);
-  if (local_.ipv4 == INADDR_ANY) {
-    const int on = 1;
-    any_address_ = ::setsockopt(fd_, IPPROTO_IP, IP_PKTINFO, &on, sizeof on) == 0;
-  }
+  local_ = platform::local_endpoint(socket_);
+  if (local_.ipv4 == 0) any_address_ = platform::enable(socket_, platform::SocketOption::packet_info);
 }
 
-UdpSocket::~UdpSocket() {
-  if (fd_ >= 0) ::close(fd_);
-}
+UdpSocket::~UdpSocket() { platform::close_socket(socket_); }
 
 UdpSocket::UdpSocket(UdpSocket&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)),
+    : socket_(std::exchange(other.socket_, platform::kNoSocket)),
       local_(other.local_),
       any_address_(other.any_address_),
       reached_at_(std::move(other.reached_at_)) {}
 
 UdpSocket& UdpSocket::operator=(UdpSocket&& other) noexcept {
   if (this != &other) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = std::exchange(other.fd_, -1);
+    platform::close_socket(socket_);
+    socket_ = std::exchange(other.socket_, platform::kNoSocket);
     local_ = other.local_;
     any_address_ = other.any_address_;
     reached_at_ = std::move(other.reached_at_);
@@ -105,61 +56,24 @@ UdpSocket& UdpSocket::operator=(UdpSocket&& other) noexcept {
 }
 
 void UdpSocket::send_to(const Endpoint& remote, std::span<const std::uint8_t> datagram) {
-  sockaddr_in address = to_sockaddr(remote);
-  iovec io{const_cast<std::uint8_t*>(datagram.data()), datagram.size()};
-  msghdr message{};
-  message.msg_name = &address;
-  message.msg_namelen = sizeof address;
-  message.msg_iov = &io;
-  message.msg_iovlen = 1;
-  alignas(cmsghdr) unsigned char control[CMSG_SPACE(sizeof(in_pktinfo))] = {};
+  std::optional<std::uint32_t> from;
   if (any_address_) {
-    if (auto it = reached_at_.find(remote); it != reached_at_.end()) {
-      message.msg_control = control;
-      message.msg_controllen = sizeof control;
-      cmsghdr* header = CMSG_FIRSTHDR(&message);
-      header->cmsg_level = IPPROTO_IP;
-      header->cmsg_type = IP_PKTINFO;
-      header->cmsg_len = CMSG_LEN(sizeof(in_pktinfo));
-      in_pktinfo info{};
-      info.ipi_spec_dst.s_addr = htonl(it->second);
-      std::memcpy(CMSG_DATA(header), &info, sizeof info);
-    }
+    if (auto it = reached_at_.find(remote); it != reached_at_.end()) from = it->second;
   }
   // Errors (full buffer, unreachable) are a lost datagram, which UDP callers already handle.
-  (void)::sendmsg(fd_, &message, MSG_NOSIGNAL);
+  (void)platform::send_to(socket_, remote, datagram, from);
 }
 
 std::ptrdiff_t UdpSocket::receive_from(std::span<std::uint8_t> buffer, Endpoint& from) {
-  sockaddr_in address{};
-  iovec io{buffer.data(), buffer.size()};
-  alignas(cmsghdr) unsigned char control[CMSG_SPACE(sizeof(in_pktinfo))] = {};
-  for (;;) {
-    msghdr message{};
-    message.msg_name = &address;
-    message.msg_namelen = sizeof address;
-    message.msg_iov = &io;
-    message.msg_iovlen = 1;
-    message.msg_control = any_address_ ? control : nullptr;
-    message.msg_controllen = any_address_ ? sizeof control : 0;
-    const ssize_t size = ::recvmsg(fd_, &message, 0);
-    if (size >= 0) {
-      from = from_sockaddr(address);
-      for (cmsghdr* h = CMSG_FIRSTHDR(&message); any_address_ && h != nullptr; h = CMSG_NXTHDR(&message, h)) {
-        if (h->cmsg_level != IPPROTO_IP || h->cmsg_type != IP_PKTINFO) continue;
-        in_pktinfo info{};
-        std::memcpy(&info, CMSG_DATA(h), sizeof info);
-        // Bounded like the pipes themselves: a flood of sources stops being tracked.
-        constexpr std::size_t kMaxTracked = 4096;
-        if (reached_at_.size() < kMaxTracked || reached_at_.count(from) != 0) {
-          reached_at_[from] = ntohl(info.ipi_spec_dst.s_addr);
-        }
-      }
-      return size;
-    }
-    // ECONNREFUSED reports an earlier send to a closed port: skip it, keep reading.
-    if (errno != EINTR && errno != ECONNREFUSED) return -1;
+  const std::optional<platform::Received> received = platform::receive_from(socket_, buffer);
+  if (!received) return -1;
+  from = received->from;
+  if (any_address_ && received->to_ipv4 != 0) {
+    // Bounded like the pipes themselves: a flood of sources stops being tracked.
+    constexpr std::size_t kMaxTracked = 4096;
+    if (reached_at_.size() < kMaxTracked || reached_at_.count(from) != 0) reached_at_[from] = received->to_ipv4;
   }
+  return static_cast<std::ptrdiff_t>(received->size);
 }
 
 }  // namespace transport

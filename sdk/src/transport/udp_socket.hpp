@@ -10,17 +10,13 @@
 #include <unordered_map>
 #include <string>
 
+#include "transport/platform/socket.hpp"
 #include "shoal/transport.hpp"
 
 namespace shoal::transport {
 
 /// An IPv4 address and port, host byte order in both fields.
-struct Endpoint {
-  std::uint32_t ipv4 = 0;
-  std::uint16_t port = 0;
-
-  bool operator==(const Endpoint&) const = default;
-};
+using Endpoint = transport::platform::Ipv4Endpoint;
 
 struct EndpointHash {
   std::size_t operator()(const Endpoint& e) const noexcept {
@@ -53,10 +49,10 @@ class UdpSocket {
   std::ptrdiff_t receive_from(std::span<std::uint8_t> buffer, Endpoint& from);
 
   const Endpoint& local() const { return local_; }
-  int fd() const { return fd_; }
+  transport::platform::SocketHandle handle() const { return socket_; }
 
  private:
-  int fd_ = -1;
+  transport::platform::SocketHandle socket_ = transport::platform::kNoSocket;
   Endpoint local_;
   bool any_address_ = false;  // bound to 0.0.0.0: track where each remote reached us
   std::unordered_map<Endpoint, std::uint32_t, EndpointHash> reached_at_;

@@ -114,7 +114,7 @@ int run(const Options& options) {
                                ? start + static_cast<std::int64_t>(options.seconds * 1e6)
                                : std::numeric_limits<std::int64_t>::max();
   while (stop_requested == 0 && shoal::core::steady_now_us() < end) {
-    relay.wait(50, -1);
+    relay.wait(50, shoal::transport::platform::kNoSocket);
     relay.pump();
   }
   fmt::print("shoal-netsim: {} clients, {} datagrams from unknown sources dropped\n",

@@ -3,12 +3,14 @@
  * reference physics, a peer on a real ENet transport, hosting a match for a few frames. */
 #include <shoal/shoal.h>
 #include <stdio.h>
+#include <string.h>
 
 int main(void) {
   shoal_world_config world_config;
   shoal_world* world = NULL;
   shoal_object_state start;
   shoal_enet_config enet;
+  shoal_authority* authority = NULL;
   shoal_transport* udp = NULL;
   shoal_peer_config config;
   shoal_peer* peer = NULL;
@@ -26,6 +28,8 @@ int main(void) {
   start.position.y = 2.0f;
   if (shoal_world_add_sphere(world, 1, 0.5f, 1.0f, &start) != SHOAL_OK ||
       shoal_enet_config_default(&enet) != SHOAL_OK ||  /* 127.0.0.1, any free port */
+      shoal_authority_create("consumer", &authority) != SHOAL_OK ||
+      shoal_authority_invite(authority, 3600, enet.credentials) != SHOAL_OK ||  /* secured, the default */
       shoal_transport_create_enet(&enet, &udp) != SHOAL_OK ||
       shoal_peer_config_default(&config) != SHOAL_OK ||
       shoal_peer_create_with_world(&config, world, udp, &peer) != SHOAL_OK ||
@@ -45,5 +49,6 @@ int main(void) {
   printf("c consumer: hosted a match, frame %d, ball falling at y=%.3f\n", (int)frame, (double)ball.position.y);
   shoal_peer_destroy(peer);
   shoal_world_destroy(world);
+  shoal_authority_destroy(authority);
   return 0;
 }

@@ -7,6 +7,7 @@
  *   shoal_world* world;     shoal_world_create(&wc, &world);
  *   shoal_world_add_sphere(world, 1, 0.5f, 2.0f, &start);   (the same bodies on every peer)
  *   shoal_enet_config ec;   shoal_enet_config_default(&ec);  ec.port = 40000;
+ *   strcpy(ec.credentials, invitation);   (from shoal_authority_invite; or ec.insecure = 1)
  *   shoal_transport* t;     shoal_transport_create_enet(&ec, &t);
  *   shoal_peer_config pc;   shoal_peer_config_default(&pc);
  *   shoal_peer* peer;       shoal_peer_create_with_world(&pc, world, t, &peer);
@@ -21,7 +22,12 @@
  * Threads: one handle is used by one thread at a time; different handles may live on
  * different threads. Error messages are kept per thread.
  * Lifetimes: a peer takes its transport; its world or simulation must outlive it (destroying
- * one that still drives a peer is refused with SHOAL_ERROR_INVALID_STATE). */
+ * one that still drives a peer is refused with SHOAL_ERROR_INVALID_STATE).
+ * Binding safely (since version 14): every config and callback table a game fills starts with
+ * struct_size, which its _default function (or the game) sets to sizeof the struct; a call given
+ * a struct of another size refuses it with SHOAL_ERROR_INVALID_ARGUMENT, naming the struct and
+ * both sizes. shoal_c_api_version, shoal_c_abi_version and shoal_struct_size tell a binding at
+ * load time which library it found. */
 #ifndef SHOAL_SHOAL_H
 #define SHOAL_SHOAL_H
 
@@ -31,10 +37,10 @@
 /** Incremented whenever this header changes: a declaration added (the ABI stays compatible)
  *  or changed. Changes that break the ABI also change libshoal_c's SOVERSION
  *  (SHOAL_C_ABI_VERSION); CHANGELOG.md lists both. */
-#define SHOAL_C_API_VERSION 13
+#define SHOAL_C_API_VERSION 15
 /** The C ABI's version: libshoal_c's SOVERSION. Incremented only when a change breaks programs
  *  built against an older header (a struct's size, a value or a function removed or changed). */
-#define SHOAL_C_ABI_VERSION 2
+#define SHOAL_C_ABI_VERSION 3
 
 #if defined(_WIN32) && defined(SHOAL_C_SHARED)
 #  if defined(SHOAL_C_BUILDING)
@@ -63,6 +69,7 @@ extern "C" {
 #define SHOAL_MAX_UNRELIABLE_MESSAGE_BYTES 1192  /**< the most bytes one unreliable game message carries (since version 12) */
 #define SHOAL_MAX_INPUT_BYTES 64       /**< bytes of the game's own input per frame, at most (since version 12) */
 #define SHOAL_MAX_SPAWN_BYTES 64       /**< spawn bytes one spawned object carries, at most (since version 12) */
+#define SHOAL_OWNERSHIP_HISTORY 4      /**< owner changes a shoal_object_diagnosis lists at most (since version 15) */
 
 /** Status codes: SHOAL_OK or one of the negative errors below. */
 typedef enum shoal_error {
@@ -87,6 +94,16 @@ SHOAL_C_API int shoal_wire_version(void);
 SHOAL_C_API const char* shoal_last_error(void);
 /** The name of a status code ("SHOAL_ERROR_NULL_ARGUMENT"); a static string. */
 SHOAL_C_API const char* shoal_error_name(int status);
+/** The SHOAL_C_API_VERSION the library was built with (since version 14): a binding built
+ *  against API N refuses a library that answers less than N. */
+SHOAL_C_API int32_t shoal_c_api_version(void);
+/** The SHOAL_C_ABI_VERSION the library was built with (since version 14): a binding refuses a
+ *  library whose ABI differs from its own. */
+SHOAL_C_API int32_t shoal_c_abi_version(void);
+/** sizeof the struct of shoal.h (or shoal_box2d.h, shoal_bullet.h) named `name`, e.g.
+ *  "shoal_peer_config", in this library; 0 for a name it does not know (since version 14). A
+ *  binding compares its own layouts with these when it loads. */
+SHOAL_C_API size_t shoal_struct_size(const char* name);
 
 /* ---------------------------------------------------------------- values */
 
@@ -192,6 +209,7 @@ typedef void (*shoal_log_callback)(void* user, int32_t level, const char* text);
 /** The commonly tuned fields of shoal::PeerConfig (since version 5 all of its SnapshotConfig);
  *  the others keep their C++ defaults. */
 typedef struct shoal_peer_config {
+  uint32_t struct_size;                /**< sizeof(shoal_peer_config) (since version 14) */
   char session[SHOAL_SESSION_CAPACITY]; /**< match name, NUL-terminated, at most 255 bytes */
   float tick_hz;                       /**< simulation frames per second, 1..1000 */
   int32_t history_frames;              /**< how far back a correction re-simulates, max_resimulated_frames + 8 .. 4096 */
@@ -272,6 +290,7 @@ typedef struct shoal_world shoal_world;
 
 /** Mirrors shoal::ReferencePhysicsConfig; the world's constructor checks every field. */
 typedef struct shoal_world_config {
+  uint32_t struct_size;                /**< sizeof(shoal_world_config) (since version 14) */
   float dt;                            /**< seconds per step, (0, 1]; match 1 / tick_hz */
   shoal_vec3 gravity;                  /**< m/s^2 */
   float arena_half_x;                  /**< walls at x = +-arena_half_x (m), > 0 */
@@ -328,6 +347,7 @@ typedef struct shoal_body_input {
 /** The contract of shoal/simulation.hpp in C. Bodies are indices 0..body_count-1, in the same
  *  order on every peer. Callbacks must not call into the peer that drives them. */
 typedef struct shoal_simulation_callbacks {
+  uint32_t struct_size;                /**< sizeof(shoal_simulation_callbacks) (since version 14) */
   void* user;                          /**< passed back to every callback */
   /** Advances one fixed step to `frame`, deterministically; `inputs` lists controlled bodies. */
   void (*step)(void* user, int32_t frame, const shoal_body_input* inputs, uint32_t input_count);
@@ -383,6 +403,7 @@ typedef struct shoal_simulation_callbacks {
  *  through these callbacks, at the same frames and in the same order on every peer, and again
  *  when it re-simulates. */
 typedef struct shoal_spawn_callbacks {
+  uint32_t struct_size;                /**< sizeof(shoal_spawn_callbacks) (since version 14) */
   uint32_t spawn_slot_count;           /**< how many of the last body indices are spawn slots; 0 = none */
   /** Fills empty slot `body` with a body of game-defined `type` in *state (its state at the
    *  frame it appears in). Deterministic, like step. */
@@ -437,6 +458,8 @@ typedef struct shoal_conditioner {
 /** Fills *conditions with the C++ defaults: a perfect link. */
 SHOAL_C_API int shoal_link_conditions_default(shoal_link_conditions* conditions);
 
+#define SHOAL_CREDENTIALS_CAPACITY 512  /**< bytes of credentials as text, NUL included */
+
 /** Where a UDP endpoint is (or a fake one: host "mem" on the in-process network). */
 typedef struct shoal_address {
   char host[SHOAL_HOST_CAPACITY];      /**< numeric address or host name, NUL-terminated */
@@ -445,16 +468,24 @@ typedef struct shoal_address {
 
 /** An ENet (UDP) endpoint's settings; mirrors shoal::TransportConfig. */
 typedef struct shoal_enet_config {
+  uint32_t struct_size;                /**< sizeof(shoal_enet_config) (since version 14) */
   char bind_host[SHOAL_HOST_CAPACITY]; /**< local address, NUL-terminated ("0.0.0.0" = every interface) */
   uint16_t port;                       /**< UDP port, 0 = any free one (see shoal_peer_address) */
   uint32_t max_connections;            /**< peers this endpoint accepts */
   uint32_t timeout_ms;                 /**< silence after which a connection times out, > 0 */
   shoal_conditioner conditioner;       /**< simulated bad network; the defaults impair nothing */
+  /* Since version 14: secured by default, as in C++ (shoal::TransportConfig::security). The
+   * create functions refuse a config with neither credentials nor insecure = 1. */
+  char credentials[SHOAL_CREDENTIALS_CAPACITY]; /**< this peer's, from shoal_authority_invite, NUL-terminated; "" = none */
+  int32_t insecure;                    /**< 1 = in the clear, asked for explicitly (every end of a link must agree); 0 (default) = secured */
+  uint32_t token_grace_ms;             /**< how long a connection may take to present a valid token, 1..60000 */
 } shoal_enet_config;
 
 /** Fills *config with the defaults of a default-constructed shoal::TransportConfig. */
 SHOAL_C_API int shoal_enet_config_default(shoal_enet_config* config);
-/** Binds a UDP endpoint in *out_transport; SHOAL_ERROR_NETWORK when the port cannot be bound. */
+/** Binds a UDP endpoint in *out_transport, secured with config->credentials (or in the clear
+ *  when config->insecure = 1); SHOAL_ERROR_INVALID_ARGUMENT for neither, or credentials that are
+ *  not well-formed; SHOAL_ERROR_NETWORK when the port cannot be bound. */
 SHOAL_C_API int shoal_transport_create_enet(const shoal_enet_config* config,
                                             shoal_transport** out_transport);
 /** Destroys a transport never given to a peer; NULL is a no-op. */
@@ -465,10 +496,12 @@ SHOAL_C_API int shoal_transport_destroy(shoal_transport* transport);
  * authenticates every message, and its peer meets only peers invited by the same authority:
  *   shoal_authority* a;  shoal_authority_create("friday-night", &a);
  *   char mine[SHOAL_CREDENTIALS_CAPACITY];  shoal_authority_invite(a, 3600, mine);
- *   shoal_transport_create_enet(&ec, &t);  shoal_transport_secure(t, mine, 0);
- * The transports the create functions make are in the clear until secured (as programs built
- * against version 9 expect); secure every transport of a match, or none. */
-#define SHOAL_CREDENTIALS_CAPACITY 512  /**< bytes of credentials as text, NUL included */
+ *   strcpy(ec.credentials, mine);  shoal_transport_create_enet(&ec, &t);
+ * Since version 14 the ENet, relay and hybrid transports are secured when they are made, from
+ * the credentials of their shoal_enet_config (relay: its `local`, hybrid: its `direct`), and
+ * refuse to start without them unless the config asks for the clear (insecure = 1).
+ * shoal_transport_secure secures the others: in-process and custom transports, or one made in
+ * the clear. Secure every transport of a match, or none. */
 
 /** Issues the join tokens of one session (shoal::SessionAuthority). */
 typedef struct shoal_authority shoal_authority;
@@ -480,7 +513,8 @@ SHOAL_C_API int shoal_authority_destroy(shoal_authority* authority);
 /** Credentials for one peer, valid for validity_s seconds (> 0), as NUL-terminated text. */
 SHOAL_C_API int shoal_authority_invite(const shoal_authority* authority, int64_t validity_s,
                                        char out_credentials[SHOAL_CREDENTIALS_CAPACITY]);
-/** Secures a transport not yet given to a peer, in place, with `credentials` (from
+/** Secures a transport not yet given to a peer (one made in the clear: in-process, custom, or
+ *  ENet with insecure = 1), in place, with `credentials` (from
  *  shoal_authority_invite). token_grace_ms: how long a connection may take to present a valid
  *  token before it is closed; 0 = the default (2000). SHOAL_ERROR_INVALID_ARGUMENT for
  *  credentials that are not well-formed or a grace over 60000. */
@@ -497,6 +531,7 @@ SHOAL_C_API int shoal_transport_secure(shoal_transport* transport, const char* c
 
 /** Mirrors shoal::RelayClientConfig. */
 typedef struct shoal_relay_config {
+  uint32_t struct_size;                /**< sizeof(shoal_relay_config) (since version 14) */
   shoal_address relay;                 /**< the relay server */
   char session[SHOAL_RELAY_ID_CAPACITY]; /**< session id (created by its first member), or empty and... */
   char code[SHOAL_RELAY_ID_CAPACITY];  /**< ...the short code of a running session */
@@ -536,6 +571,7 @@ SHOAL_C_API int shoal_relay_list_sessions(const shoal_address* relay, int32_t ti
 
 /** Mirrors shoal::HybridConfig: direct where possible, the relay where not. */
 typedef struct shoal_hybrid_config {
+  uint32_t struct_size;                /**< sizeof(shoal_hybrid_config) (since version 14) */
   shoal_relay_config relay;            /**< the fallback; its local socket is unused (shares direct's) */
   shoal_enet_config direct;            /**< the one socket */
   uint32_t direct_timeout_ms;          /**< no direct connection within this: use the relay */
@@ -569,6 +605,124 @@ SHOAL_C_API int shoal_memory_network_create_endpoint(shoal_memory_network* netwo
                                                      uint32_t timeout_ms,
                                                      shoal_transport** out_transport);
 
+/* ---------------------------------------------------------------- a game's own transport */
+
+/* Since version 14: Shoal over any network the game has (Steam networking sockets, Epic, a
+ * platform relay): a table of callbacks that does what shoal::Transport asks of a transport.
+ * The peer calls them from its own calls (shoal_peer_update mostly), on their thread, and never
+ * from two threads at once. Connections are numbered by the transport: any id but 0, never
+ * reused while the transport lives. Each channel promises what the peer counts on:
+ *   SHOAL_CHANNEL_CONTROL  reliable and ordered: every message arrives once, in the order sent
+ *                          (membership, ownership, spawns, reliable game messages);
+ *   SHOAL_CHANNEL_STATE    unreliable: a message may be lost or come late, but never altered;
+ *                          a transport may drop one older than one it already delivered (snapshots
+ *                          carry frame numbers, and the peer drops stale ones itself);
+ *   SHOAL_CHANNEL_TIME     unreliable and unordered, delivered as soon as possible (clock pings:
+ *                          delay, not loss, is what hurts here).
+ * A message is at most max_message_size() bytes and is never split or merged. */
+
+/** The channels of a transport (mirrors shoal::Channel; since version 14). */
+typedef enum shoal_channel {
+  SHOAL_CHANNEL_CONTROL = 0,           /**< reliable, ordered */
+  SHOAL_CHANNEL_STATE = 1,             /**< unreliable; stale messages may be dropped */
+  SHOAL_CHANNEL_TIME = 2               /**< unreliable, unordered */
+} shoal_channel;
+
+/** What a transport's poll reports (mirrors shoal::TransportEventKind; since version 14). */
+typedef enum shoal_transport_event_kind {
+  SHOAL_TRANSPORT_CONNECTED = 0,       /**< a connection (made by connect, or from a remote) is up */
+  SHOAL_TRANSPORT_DISCONNECTED = 1,    /**< a connection ended gracefully */
+  SHOAL_TRANSPORT_TIMED_OUT = 2,       /**< a connection was lost, or connect never succeeded */
+  SHOAL_TRANSPORT_MESSAGE = 3          /**< a message arrived on a connection */
+} shoal_transport_event_kind;
+
+/** Why the transport or peer dropped what it received (mirrors shoal::DropReason; since version 14). */
+typedef enum shoal_drop_reason {
+  SHOAL_DROP_BAD_MAGIC = 0,            /**< not a Shoal datagram */
+  SHOAL_DROP_UNSUPPORTED_VERSION = 1,  /**< a protocol version this build does not speak */
+  SHOAL_DROP_UNKNOWN_KIND = 2,         /**< a message kind not known */
+  SHOAL_DROP_TRUNCATED = 3,            /**< ends before the data it announces */
+  SHOAL_DROP_OVERSIZE = 4,             /**< longer than the limit for its kind */
+  SHOAL_DROP_MALFORMED = 5,            /**< parses, but a value is impossible */
+  SHOAL_DROP_STALE = 6,                /**< older than what was already accepted */
+  SHOAL_DROP_NOT_OWNER = 7,            /**< state for an object the sender does not own */
+  SHOAL_DROP_NO_TOKEN = 8,             /**< without a valid join token in time */
+  SHOAL_DROP_BAD_TOKEN = 9,            /**< a token or signature that does not verify */
+  SHOAL_DROP_TOKEN_EXPIRED = 10,       /**< a join token past its expiry */
+  SHOAL_DROP_WRONG_SESSION = 11,       /**< a join token for another session */
+  SHOAL_DROP_FORGED = 12,              /**< fails authentication */
+  SHOAL_DROP_REPLAYED = 13,            /**< a sealed message received before */
+  SHOAL_DROP_BAD_SPAWN = 14,           /**< an impossible spawn or removal */
+  SHOAL_DROP_OVER_LIMIT = 15,          /**< past the sender's limits */
+  SHOAL_DROP_REASON_COUNT = 16         /**< the number of reasons; not a reason itself */
+} shoal_drop_reason;
+
+/** One event of a game's transport. */
+typedef struct shoal_transport_event {
+  int32_t kind;                        /**< a shoal_transport_event_kind */
+  uint32_t connection;                 /**< on which connection */
+  int32_t channel;                     /**< message only: a shoal_channel */
+  const uint8_t* payload;              /**< message only: its bytes, valid until the next poll */
+  uint32_t size;                       /**< message only: how many */
+} shoal_transport_event;
+
+/** A connection's figures, smoothed over about a second (mirrors shoal::LinkStats). */
+typedef struct shoal_link_stats {
+  float rtt_ms;                        /**< round-trip time */
+  float rtt_variance_ms;               /**< its variation */
+  float packet_loss;                   /**< 0..1 */
+  float packets_out_per_s;             /**< datagrams sent per second */
+  float packets_in_per_s;              /**< datagrams received per second */
+  float bytes_out_per_s;               /**< bytes sent per second, headers included */
+  float bytes_in_per_s;                /**< bytes received per second, headers included */
+} shoal_link_stats;
+
+/** A game's transport: what shoal::Transport asks, as C callbacks (since version 14). Required:
+ *  connect, disconnect, send, poll, wait, local_address, remote_address, max_message_size; the
+ *  others may be NULL. */
+typedef struct shoal_transport_callbacks {
+  uint32_t struct_size;                /**< sizeof(shoal_transport_callbacks) */
+  void* user;                          /**< passed back to every callback */
+  /** Starts connecting to *remote; returns the new connection's id (a CONNECTED or TIMED_OUT
+   *  event follows), or 0 when it cannot even start. */
+  uint32_t (*connect)(void* user, const shoal_address* remote);
+  /** Starts a graceful disconnect; a DISCONNECTED event follows. */
+  void (*disconnect)(void* user, uint32_t connection);
+  /** Queues `size` bytes on `channel` (a shoal_channel, with its guarantee): 1 when queued, 0
+   *  (nothing sent) for an unknown connection or more than max_message_size bytes. */
+  int32_t (*send)(void* user, uint32_t connection, int32_t channel, const uint8_t* bytes, uint32_t size);
+  /** Sends what is queued, then takes the next event into *out_event without blocking: 1 when
+   *  there was one, 0 when none. now_us is the peer's clock (us, monotonic), for timers. */
+  int32_t (*poll)(void* user, int64_t now_us, shoal_transport_event* out_event);
+  /** Optional: sends what is queued now (the peer calls it at the end of every update). */
+  void (*flush)(void* user);
+  /** Blocks up to timeout_ms for network activity, then returns. */
+  void (*wait)(void* user, int32_t timeout_ms);
+  /** Optional (NULL: zeros): the connection's figures into *out_stats. */
+  void (*stats)(void* user, uint32_t connection, shoal_link_stats* out_stats);
+  /** Where this transport is reached: others pass it to shoal_peer_join. */
+  void (*local_address)(void* user, shoal_address* out_address);
+  /** Where the connection's other end is. */
+  void (*remote_address)(void* user, uint32_t connection, shoal_address* out_address);
+  /** The largest message send() takes, in bytes (at least 1200: a snapshot datagram's budget). */
+  uint32_t (*max_message_size)(void* user);
+  /** Optional: a simulated bad network at run time (shoal_peer_set_conditions). */
+  void (*set_conditions)(void* user, const shoal_conditioner* conditions);
+  /** Optional: what the transport itself dropped, SHOAL_DROP_REASON_COUNT counters by
+   *  shoal_drop_reason (count says how many out_counts holds). */
+  void (*drops)(void* user, uint64_t* out_counts, uint32_t count);
+  /** Optional: called once when the transport is destroyed (with its peer, or by
+   *  shoal_transport_destroy), the last call with `user`: free it there. */
+  void (*destroy)(void* user);
+} shoal_transport_callbacks;
+
+/** A transport made of the game's callbacks (copied) in *out_transport, in the clear (see
+ *  shoal_transport_secure). SHOAL_ERROR_INVALID_ARGUMENT names a required callback that is
+ *  NULL. Events with an unknown kind or channel, or a message without bytes, are dropped and
+ *  counted (SHOAL_DROP_MALFORMED). When the call fails, destroy is not called. */
+SHOAL_C_API int shoal_transport_create_custom(const shoal_transport_callbacks* callbacks,
+                                              shoal_transport** out_transport);
+
 /* ---------------------------------------------------------------- LAN discovery */
 
 /* Since version 4: how peers on one network find a match without typing addresses
@@ -587,6 +741,7 @@ SHOAL_C_API int shoal_memory_network_create_endpoint(shoal_memory_network* netwo
 
 /** Mirrors shoal::LanDiscoveryConfig; host and joiners must use the same port. */
 typedef struct shoal_lan_config {
+  uint32_t struct_size;                /**< sizeof(shoal_lan_config) (since version 14) */
   uint16_t port;                       /**< UDP port the announcements go to, 1..65535 */
   int32_t announce_interval_ms;        /**< time between announcements, 10..10000 */
   int32_t loopback_only;               /**< 1 = announce on loopback alone (every peer runs on this machine), 0 = every interface */
@@ -765,6 +920,37 @@ typedef struct shoal_remote_stats {
   float bytes_in_per_s;                /**< bytes from it per second, headers included */
 } shoal_remote_stats;
 
+/** One change of an object's owner, as the peer applied it (shoal::OwnershipHistoryEntry; since
+ *  version 15). */
+typedef struct shoal_ownership_change {
+  int32_t frame;                       /**< the frame from which the new owner's state counts */
+  uint16_t owner;                      /**< the new owner */
+  uint16_t author;                     /**< who made the change (the claimant, or the one handing over) */
+  uint32_t sequence;                   /**< the object's change counter (the higher wins a race) */
+  int32_t applied_at;                  /**< the peer's newest frame when it applied the change */
+} shoal_ownership_change;
+
+/** What a peer knows of one object at one frame (shoal::ObjectDiagnosis; since version 15), for
+ *  finding out why peers disagree on it: its state there, who owns it and since when, whether the
+ *  peer simulates it, and what its owner last said of it. */
+typedef struct shoal_object_diagnosis {
+  uint32_t object;                     /**< the object asked about */
+  int32_t frame;                       /**< the frame asked about */
+  int32_t held;                        /**< 1: that frame is in the peer's history (state is valid) */
+  int32_t confirmed;                   /**< 1: ... and state is its owner's own (not the peer's guess) */
+  shoal_object_state state;            /**< at frame, when held */
+  uint16_t owner;                      /**< its owner now */
+  int32_t frozen;                      /**< 1: left out of the peer's last step (outside its simulated region) */
+  uint32_t ownership_count;            /**< entries of ownership[] in use */
+  shoal_ownership_change ownership[SHOAL_OWNERSHIP_HISTORY]; /**< its last owner changes, oldest first */
+  int32_t last_owner_frame;            /**< the newest frame of it its owner sent that the peer took in (SHOAL_NO_FRAME: none, or the peer owns it) */
+  int32_t last_owner_frame_at;         /**< the peer's newest frame when last_owner_frame arrived */
+  uint64_t overrides;                  /**< owner frames of it that differed from the peer's own */
+  int32_t owner_said;                  /**< 1: owner_said_frame and owner_said_state are valid */
+  int32_t owner_said_frame;            /**< the frame of owner_said_state */
+  shoal_object_state owner_said_state; /**< what its owner last said of it in a snapshot, as received (quantised) */
+} shoal_object_diagnosis;
+
 /** Creates a peer on the reference physics. Always takes `transport`, even on failure (it is
  *  then destroyed): never use it after the call. The world must outlive the peer. */
 SHOAL_C_API int shoal_peer_create_with_world(const shoal_peer_config* config, shoal_world* world,
@@ -844,6 +1030,15 @@ SHOAL_C_API int shoal_peer_state_at(const shoal_peer* peer, uint32_t object, int
 /** What to draw for the object: smoothed and render-interpolated. */
 SHOAL_C_API int shoal_peer_visual(const shoal_peer* peer, uint32_t object,
                                   shoal_visual_state* out_visual);
+/** Every body's visual state in one call (since version 14), in body order (the order the
+ *  bodies were added; shoal_peer_objects gives their ids): writes up to `capacity` of them,
+ *  *out_count = how many bodies there are. For drawing many objects per frame. */
+SHOAL_C_API int shoal_peer_visuals(const shoal_peer* peer, shoal_visual_state* out_visuals, uint32_t capacity,
+                                   uint32_t* out_count);
+/** The object id of every body, in the order of shoal_peer_visuals (since version 14): writes
+ *  up to `capacity`, *out_count = how many bodies there are. */
+SHOAL_C_API int shoal_peer_objects(const shoal_peer* peer, uint32_t* out_ids, uint32_t capacity,
+                                   uint32_t* out_count);
 /** *out_owner = the object's owner, SHOAL_NO_PEER before the match. */
 SHOAL_C_API int shoal_peer_owner(const shoal_peer* peer, uint32_t object, uint16_t* out_owner);
 /** Where other peers reach this one (the actual port when bound to port 0). */
@@ -880,11 +1075,19 @@ SHOAL_C_API int shoal_peer_spawned_objects(const shoal_peer* peer, uint32_t* out
  *  SHOAL_ERROR_UNKNOWN_OBJECT for any other id. */
 SHOAL_C_API int shoal_peer_spawned_object(const shoal_peer* peer, uint32_t object, shoal_spawned_object* out_object);
 
+/** What the peer knows of `object` at `frame` (since version 15, shoal::Peer::diagnose): a frame
+ *  outside the history is no error (held = 0). SHOAL_ERROR_UNKNOWN_OBJECT for an id that is no body. */
+SHOAL_C_API int shoal_peer_diagnose(const shoal_peer* peer, uint32_t object, int32_t frame,
+                                    shoal_object_diagnosis* out_diagnosis);
 /** The peer's counters. */
 SHOAL_C_API int shoal_peer_stats(const shoal_peer* peer, shoal_stats* out_stats);
 /** The counters of the game's own spawns, removals and messages, and the match's pace
  *  (since version 13). */
 SHOAL_C_API int shoal_peer_game_stats(const shoal_peer* peer, shoal_game_stats* out_stats);
+/** What the peer dropped of what it received, by reason (since version 15, shoal::PeerStats::dropped):
+ *  writes out_counts[r] for each shoal_drop_reason r below `count` (SHOAL_DROP_REASON_COUNT for
+ *  all; the rest of a longer array becomes 0). */
+SHOAL_C_API int shoal_peer_drops(const shoal_peer* peer, uint64_t* out_counts, uint32_t count);
 /** Remote peer number `index` (0..remote_count-1 of shoal_stats) and its link. */
 SHOAL_C_API int shoal_peer_remote_stats(const shoal_peer* peer, uint32_t index,
                                         shoal_remote_stats* out_stats);

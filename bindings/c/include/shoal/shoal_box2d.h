@@ -33,6 +33,7 @@ typedef struct shoal_box2d_world shoal_box2d_world;
 
 /** How the world steps and what its bodies are made of. Checked when the world is created. */
 typedef struct shoal_box2d_config {
+  uint32_t struct_size;                /**< sizeof(shoal_box2d_config) (since SHOAL_C_API_VERSION 14) */
   float gravity_x, gravity_y;          /**< m/s^2; 0, 0 (the default) for a world seen from above */
   float dt;                            /**< seconds per step, (0, 1] */
   int32_t velocity_iterations;         /**< b2World::Step's, 1..256 */

@@ -33,6 +33,7 @@ typedef struct shoal_bullet_world shoal_bullet_world;
 
 /** How the world steps and what its bodies are made of. Checked when the world is created. */
 typedef struct shoal_bullet_config {
+  uint32_t struct_size;                /**< sizeof(shoal_bullet_config) (since SHOAL_C_API_VERSION 14) */
   shoal_vec3 gravity;                  /**< m/s^2, y up: {0, -9.81, 0} by default */
   float dt;                            /**< seconds per step, (0, 1] */
   float push_acceleration;             /**< m/s^2 of a full input push, >= 0 */

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
-// Box2dSimulation's state, shared by its step and body calls (box2d_simulation.cpp) and its
-// save and restore (box2d_snapshot.cpp).
+// Box2dSimulation's state: what every adapter keeps (AdapterCore) and Box2D's own, shared by
+// its body calls (box2d_simulation.cpp), its spawn slots (box2d_spawning.cpp) and its save and
+// restore (box2d_snapshot.cpp).
 #pragma once
 
+#include <limits>
+#include <string>
 #include <vector>
 
-#include "body_table.hpp"
+#include "adapter_core.hpp"
 #include "box2d_internals.hpp"
 #include "shoal/box2d_simulation.hpp"
-#include "snapshot_ring.hpp"
-#include "spawn_pool.hpp"
 
 namespace shoal {
 namespace box2d {
@@ -46,56 +47,60 @@ struct Snapshot {
 /// The radius around the body's origin that holds all its fixtures.
 float bounding_radius_of(b2Body& body);
 
+/// What thawing a body needs: its mass as registered.
+struct KeptMass {
+  box2d_internals::Mass exact;
+  b2Vec2 local_center;
+};
+
 }  // namespace box2d
 
-struct Box2dSimulation::Impl {
-  Impl(b2World& w, const Box2dSimulationConfig& c) : world(w), config(c), snapshots(c.history_frames) {}
+template <>
+struct engines::AdapterImpl<Box2dSimulation>
+    : engines::AdapterCore<engines::AdapterImpl<Box2dSimulation>, b2Body, box2d::Snapshot, box2d::KeptMass, Box2dSimulation::BodyMaker> {
+  AdapterImpl(b2World& w, const Box2dSimulationConfig& c) : AdapterCore("Box2dSimulation", c.history_frames), world(w), config(c) {}
 
-  struct Mass {
-    box2d_internals::Mass exact;
-    b2Vec2 local_center;
-  };
-
+  // AdapterCore's hooks (adapter_core.hpp).
+  void check_world();
+  bool awake(const b2Body& body) const { return body.IsAwake(); }
+  void push(b2Body& body, const Input& input) const;
+  void run_step() { world.Step(config.dt, config.velocity_iterations, config.position_iterations); }
+  ObjectState engine_state(BodyIndex b) const;
   /// write()'s effect on the engine: pose (moving the body's proxies when it changes, or
   /// whenever `resync`), velocities, and sleep or wake as at_rest says (a body already awake
   /// keeps its sleep timer). Also what the adapter answers read().
   void apply(BodyIndex b, const ObjectState& state, bool resync = false);
-  /// The body's state as the engine holds it.
-  ObjectState engine_state(BodyIndex b) const;
-  void freeze(BodyIndex b);
-  void thaw(BodyIndex b);
-  /// A dynamic body made static in place, and back with its mass as registered.
-  void make_static(b2Body& body);
-  void make_dynamic(b2Body& body, const Mass& mass);
-  /// Spawn slot `b` holds no body (box2d_spawning.cpp): the engine's calls leave it alone.
-  bool empty_slot(BodyIndex b) const { return spawn.empty_slot(b); }
-  void push(b2Body& body, const Input& input) const;
-  /// Throws std::logic_error when the world holds a dynamic body nobody registered.
-  void check_every_dynamic_body_registered();
-  b2BroadPhase& broad_phase() { return box2d_internals::contact_manager(world).m_broadPhase; }
-
+  void apply_placed(BodyIndex b, const ObjectState& state) { apply(b, state, true); }
+  void make_static(BodyIndex b) { make_static(*bodies[b]); }
+  void make_dynamic(BodyIndex b);
+  void park(b2Body& body, std::size_t n);
+  void forget_write(BodyIndex b) { applied_angle[b] = kNoWrite; }
+  void body_added() { applied_angle.push_back(kNoWrite); }
+  float radius_of(b2Body& body) const { return box2d::bounding_radius_of(body); }
+  box2d::KeptMass kept_of(b2Body& body) const { return {box2d_internals::mass(body), body.GetLocalCenter()}; }
+  void check_new_body(b2Body& body, const char* call, const std::string& which) const;
+  b2Body& make_body(const Box2dSimulation::BodyMaker& make, const std::string& which);
   void take_snapshot(box2d::Snapshot& snapshot);
   void restore_snapshot(const box2d::Snapshot& snapshot);
-  void restore_broad_phase(const box2d::Snapshot& snapshot);
-  void rebuild_contacts(const box2d::Snapshot& snapshot);
-  void destroy_contacts();
   /// A frame not held: no contacts, timers from the at_rest flags.
   void restore_fresh();
 
+  /// A dynamic body made static in place (and asking for new contacts).
+  void make_static(b2Body& body);
+  b2BroadPhase& broad_phase() { return box2d_internals::contact_manager(world).m_broadPhase; }
+  void restore_broad_phase(const box2d::Snapshot& snapshot);
+  void rebuild_contacts(const box2d::Snapshot& snapshot);
+  void destroy_contacts();
+
+  static constexpr float kNoWrite = std::numeric_limits<float>::quiet_NaN();  // applied_angle before any write
+
   b2World& world;
   Box2dSimulationConfig config;
-  engines::BodyTable table{"Box2dSimulation"};
-  std::vector<b2Body*> bodies;                      // per registered body
-  std::vector<Mass> masses;                         // per body, as registered (for thawing)
-  engines::SpawnPool<b2Body, BodyMaker, Mass> spawn;  // spawn slots (box2d_spawning.cpp)
-  std::vector<std::uint8_t> was_awake;              // step scratch
-  std::vector<float> applied_angle;                 // per body: the angle its last write set
-  std::vector<box2d::Snapshot::Body> kept_sleep;    // restore scratch
-  std::vector<const b2Body*> registered;            // sorted, for the check above
-  int bodies_checked = -1;                          // the world's body count at the last check
-  InputHandler input_handler;
+  std::vector<float> applied_angle;               // per body: the angle its last write set
+  std::vector<box2d::Snapshot::Body> kept_sleep;  // restore scratch
   Box2dRestoredParts restored;
-  engines::SnapshotRing<box2d::Snapshot> snapshots;
 };
+
+using Box2dImpl = engines::AdapterImpl<Box2dSimulation>;
 
 }  // namespace shoal

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Box2dSimulation's save and restore: the engine-private state of a frame (see
-// snapshot_ring.hpp for why a frame is taken as the next step begins).
+// Box2dSimulation's save and restore: Box2D's private state of a frame (see snapshot_ring.hpp
+// for why a frame is taken as the next step begins, adapter_core.hpp for when).
 #include <cstring>
 
 #include "box2d_simulation_impl.hpp"
@@ -10,20 +10,7 @@ namespace shoal {
 
 namespace internals = box2d_internals;
 
-void Box2dSimulation::save(Frame frame) { impl_->snapshots.mark(frame); }
-
-void Box2dSimulation::restore(Frame frame) {
-  Impl& m = *impl_;
-  if (frame == m.snapshots.marked()) return;  // the engine holds that frame, writes since included
-  if (const box2d::Snapshot* snapshot = m.snapshots.find(frame)) {
-    m.restore_snapshot(*snapshot);
-  } else {
-    m.restore_fresh();
-  }
-  m.snapshots.mark(frame);  // the next step takes the frame afresh, as it is now
-}
-
-void Box2dSimulation::Impl::take_snapshot(box2d::Snapshot& s) {
+void Box2dImpl::take_snapshot(box2d::Snapshot& s) {
   s.states.assign(table.states().begin(), table.states().end());
   s.bodies.resize(bodies.size());
   for (BodyIndex b = 0; b < bodies.size(); ++b) {
@@ -49,7 +36,7 @@ void Box2dSimulation::Impl::take_snapshot(box2d::Snapshot& s) {
   s.step_complete = internals::step_complete(world);
 }
 
-void Box2dSimulation::Impl::restore_snapshot(const box2d::Snapshot& s) {
+void Box2dImpl::restore_snapshot(const box2d::Snapshot& s) {
   // Body types first: freezing and thawing drop contacts and touch the broad phase, both of
   // which are put back next.
   for (BodyIndex b = 0; b < bodies.size(); ++b) {
@@ -86,7 +73,7 @@ void Box2dSimulation::Impl::restore_snapshot(const box2d::Snapshot& s) {
   }
 }
 
-void Box2dSimulation::Impl::restore_broad_phase(const box2d::Snapshot& s) {
+void Box2dImpl::restore_broad_phase(const box2d::Snapshot& s) {
   b2BroadPhase& phase = broad_phase();
   if (internals::tree_header(phase).node_capacity == s.tree_header.node_capacity) {
     std::memcpy(internals::tree_nodes(phase), s.tree.data(), s.tree.size() * sizeof(b2TreeNode));
@@ -99,7 +86,7 @@ void Box2dSimulation::Impl::restore_broad_phase(const box2d::Snapshot& s) {
   internals::step_complete(world) = s.step_complete;
 }
 
-void Box2dSimulation::Impl::rebuild_contacts(const box2d::Snapshot& s) {
+void Box2dImpl::rebuild_contacts(const box2d::Snapshot& s) {
   b2ContactManager& manager = internals::contact_manager(world);
   b2ContactListener* listener = manager.m_contactListener;
   manager.m_contactListener = nullptr;  // the game saw these contacts begin and end already
@@ -124,7 +111,7 @@ void Box2dSimulation::Impl::rebuild_contacts(const box2d::Snapshot& s) {
   manager.m_contactListener = listener;
 }
 
-void Box2dSimulation::Impl::destroy_contacts() {
+void Box2dImpl::destroy_contacts() {
   b2ContactManager& manager = internals::contact_manager(world);
   b2ContactListener* listener = manager.m_contactListener;
   manager.m_contactListener = nullptr;
@@ -143,7 +130,7 @@ void Box2dSimulation::Impl::destroy_contacts() {
   internals::new_contacts(world) = true;
 }
 
-void Box2dSimulation::Impl::restore_fresh() {
+void Box2dImpl::restore_fresh() {
   destroy_contacts();
   for (BodyIndex b = 0; b < bodies.size(); ++b) {
     if (table.frozen(b) || table.state(b).at_rest || empty_slot(b)) continue;

@@ -1,21 +1,20 @@
 // SPDX-License-Identifier: MIT
-// BulletSimulation's state, shared by its step and body calls (bullet_simulation.cpp) and its
-// save and restore (bullet_snapshot.cpp).
+// BulletSimulation's state: what every adapter keeps (AdapterCore) and Bullet's own, shared by
+// its body calls (bullet_simulation.cpp), its spawn slots (bullet_spawning.cpp) and its save
+// and restore (bullet_snapshot.cpp).
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "body_table.hpp"
+#include "adapter_core.hpp"
 #include "bullet_world_parts.hpp"
 #include "shoal/bullet_simulation.hpp"
-#include "snapshot_ring.hpp"
-#include "spawn_pool.hpp"
 
 namespace shoal {
 namespace bullet {
 
-/// What freezing a body changes, kept to put back when it thaws.
+/// What freezing a body changes, kept to put back when it thaws (as made, for a spawned body).
 struct SetAside {
   btVector3 linear_factor{1, 1, 1};
   btVector3 angular_factor{1, 1, 1};
@@ -47,30 +46,41 @@ struct Snapshot {
 
 }  // namespace bullet
 
-struct BulletSimulation::Impl {
-  Impl(BulletWorld& w, const BulletSimulationConfig& c)
-      : world(w), parts(w.parts()), config(c), snapshots(c.history_frames) {}
+template <>
+struct engines::AdapterImpl<BulletSimulation>
+    : engines::AdapterCore<engines::AdapterImpl<BulletSimulation>, btRigidBody, bullet::Snapshot, bullet::SetAside, BulletSimulation::BodyMaker> {
+  AdapterImpl(BulletWorld& w, const BulletSimulationConfig& c)
+      : AdapterCore("BulletSimulation", c.history_frames), world(w), parts(w.parts()), config(c) {}
 
+  // AdapterCore's hooks (adapter_core.hpp).
+  void check_world();
+  bool awake(const btRigidBody& body) const { return body.isActive(); }
+  void push(btRigidBody& body, const Input& input) const;
+  void run_step() { parts.dynamics.stepSimulation(config.dt, 0, config.dt); }
+  ObjectState engine_state(BodyIndex b) const;
   /// write()'s effect on the engine: pose, velocities, and sleep or wake as at_rest says (a
   /// body already awake keeps its deactivation timer). Also what the adapter answers read().
   void apply(BodyIndex b, const ObjectState& state);
-  /// The body's state as the engine holds it.
-  ObjectState engine_state(BodyIndex b) const;
-  void freeze(BodyIndex b);
-  void thaw(BodyIndex b);
-  /// What freezing a body does to it, and what thawing undoes (as `kept` says).
-  static void make_static(btRigidBody& body);
-  static void make_dynamic(btRigidBody& body, const bullet::SetAside& kept);
-  /// Spawn slot `b` holds no body (bullet_spawning.cpp): the engine's calls leave it alone.
-  bool empty_slot(BodyIndex b) const { return spawn.empty_slot(b); }
-  /// Throws std::invalid_argument (naming `call`) for a body add_body(id, body) refuses.
+  void apply_placed(BodyIndex b, const ObjectState& state) { apply(b, state); }
+  void make_static(BodyIndex b);
+  void make_dynamic(BodyIndex b);
+  void park(btRigidBody& body, std::size_t n);
+  void forget_write(BodyIndex b) { applied_basis[b] = kNoWrite; }
+  void body_added() { applied_basis.push_back(kNoWrite); }
+  float radius_of(btRigidBody& body) const;
+  bullet::SetAside kept_of(btRigidBody& body) const {
+    return {body.getLinearFactor(), body.getAngularFactor(), body.getCollisionFlags(), ACTIVE_TAG, 0};
+  }
   void check_new_body(btRigidBody& body, const char* call, const std::string& which) const;
-  void push(btRigidBody& body, const Input& input) const;
-  /// Throws std::logic_error when the world holds a dynamic body nobody registered.
-  void check_every_dynamic_body_registered();
-
+  btRigidBody& make_body(const BulletSimulation::BodyMaker& make, const std::string& which);
   void take_snapshot(bullet::Snapshot& snapshot);
   void restore_snapshot(const bullet::Snapshot& snapshot);
+  /// A frame not held: no contacts, timers from the at_rest flags.
+  void restore_fresh();
+
+  /// Static to Bullet and immovable to the solver, in place, and back as `kept` says.
+  static void make_static(btRigidBody& body);
+  static void make_dynamic(btRigidBody& body, const bullet::SetAside& kept);
   /// Puts the saved pairs, their algorithms and their manifolds' points back, touching only
   /// what differs from what the cache holds.
   void restore_pairs(const bullet::Snapshot& snapshot);
@@ -79,25 +89,18 @@ struct BulletSimulation::Impl {
   void collect_manifolds(btBroadphasePair& pair, int wanted);
   /// Makes the manifold's points exactly `points` (unless they are already).
   static void set_points(btPersistentManifold& manifold, const btManifoldPoint* points, int count);
-  /// A frame not held: no contacts, timers from the at_rest flags.
-  void restore_fresh();
+
+  inline static const btMatrix3x3 kNoWrite{0, 0, 0, 0, 0, 0, 0, 0, 0};  // applied_basis before any write
 
   BulletWorld& world;
   BulletWorld::Parts& parts;
   BulletSimulationConfig config;
-  engines::BodyTable table{"BulletSimulation"};
-  std::vector<btRigidBody*> bodies;            // per registered body
-  std::vector<bullet::SetAside> set_aside;     // per body, while frozen
-  engines::SpawnPool<btRigidBody, BodyMaker, bullet::SetAside> spawn;  // spawn slots (bullet_spawning.cpp)
   std::vector<btMatrix3x3> applied_basis;      // per body: the rotation its last write set
-  std::vector<std::uint8_t> was_active;        // step scratch
-  std::vector<const btCollisionObject*> registered;  // sorted, for the check above
-  int objects_checked = -1;                    // the world's object count at the last check
-  InputHandler input_handler;
   BulletRestoredParts restored;
-  engines::SnapshotRing<bullet::Snapshot> snapshots;
   btManifoldArray manifolds_scratch;
   btAlignedObjectArray<bullet::SortedPairCache::Key> saved_keys;  // restore scratch
 };
+
+using BulletImpl = engines::AdapterImpl<BulletSimulation>;
 
 }  // namespace shoal

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// BulletSimulation's save and restore: the engine-private state of a frame (see
-// snapshot_ring.hpp for why a frame is taken as the next step begins).
+// BulletSimulation's save and restore: Bullet's private state of a frame (see snapshot_ring.hpp
+// for why a frame is taken as the next step begins, adapter_core.hpp for when).
 #include <BulletCollision/CollisionDispatch/btCollisionObjectWrapper.h>
 
 #include <cstring>
@@ -10,26 +10,13 @@
 
 namespace shoal {
 
-void BulletSimulation::save(Frame frame) { impl_->snapshots.mark(frame); }
-
-void BulletSimulation::restore(Frame frame) {
-  Impl& m = *impl_;
-  if (frame == m.snapshots.marked()) return;  // the engine holds that frame, writes since included
-  if (const bullet::Snapshot* snapshot = m.snapshots.find(frame)) {
-    m.restore_snapshot(*snapshot);
-  } else {
-    m.restore_fresh();
-  }
-  m.snapshots.mark(frame);  // the next step takes the frame afresh, as it is now
-}
-
-void BulletSimulation::Impl::take_snapshot(bullet::Snapshot& s) {
+void BulletImpl::take_snapshot(bullet::Snapshot& s) {
   s.states.assign(table.states().begin(), table.states().end());
   s.bodies.resize(bodies.size());
   for (BodyIndex b = 0; b < bodies.size(); ++b) {
     const btRigidBody& body = *bodies[b];
-    s.bodies[b] = {body.getActivationState(), body.getDeactivationTime(), table.frozen(b), set_aside[b]};
-    if (empty_slot(b)) s.bodies[b] = {ISLAND_SLEEPING, 0, table.frozen(b), set_aside[b]};  // its parked body: no state
+    s.bodies[b] = {body.getActivationState(), body.getDeactivationTime(), table.frozen(b), kept[b]};
+    if (empty_slot(b)) s.bodies[b] = {ISLAND_SLEEPING, 0, table.frozen(b), kept[b]};  // its parked body: no state
   }
   s.pairs.clear();
   s.manifold_points.clear();
@@ -53,14 +40,14 @@ void BulletSimulation::Impl::take_snapshot(bullet::Snapshot& s) {
   s.solver_seed = parts.solver.getRandSeed();
 }
 
-void BulletSimulation::Impl::restore_snapshot(const bullet::Snapshot& s) {
+void BulletImpl::restore_snapshot(const bullet::Snapshot& s) {
   for (BodyIndex b = 0; b < bodies.size(); ++b) {
     const bullet::Snapshot::Body& saved = s.bodies[b];
     const bool refrozen = saved.frozen != table.frozen(b);
     if (refrozen && saved.frozen) freeze(b);
     if (refrozen && !saved.frozen) thaw(b);
     if (empty_slot(b)) continue;  // a parked body: restoring which slots hold bodies is Shoal's
-    set_aside[b] = saved.set_aside;
+    kept[b] = saved.set_aside;
     if (restored.activation) {
       bodies[b]->forceActivationState(saved.activation);
       bodies[b]->setDeactivationTime(saved.deactivation_time);
@@ -77,7 +64,7 @@ void BulletSimulation::Impl::restore_snapshot(const bullet::Snapshot& s) {
   if (restored.solver_seed) parts.solver.setRandSeed(s.solver_seed);
 }
 
-void BulletSimulation::Impl::restore_pairs(const bullet::Snapshot& s) {
+void BulletImpl::restore_pairs(const bullet::Snapshot& s) {
   // Most pairs are as they were (bodies asleep, resting on the ground): only what differs is
   // touched. First the pairs themselves, in one merge: those in both keep their algorithms.
   bullet::SweepBroadphase& broadphase = parts.broadphase;
@@ -113,7 +100,7 @@ void BulletSimulation::Impl::restore_pairs(const bullet::Snapshot& s) {
   parts.dispatcher.order_manifolds(broadphase.pairs());
 }
 
-void BulletSimulation::Impl::collect_manifolds(btBroadphasePair& pair, int wanted) {
+void BulletImpl::collect_manifolds(btBroadphasePair& pair, int wanted) {
   if (pair.m_algorithm == nullptr) {
     // The algorithm the narrow phase would make for this pair, holding its manifolds. The
     // narrow phase makes algorithms only for pairs with a body awake, and some make their
@@ -142,7 +129,7 @@ void BulletSimulation::Impl::collect_manifolds(btBroadphasePair& pair, int wante
   if (pair.m_algorithm != nullptr) pair.m_algorithm->getAllContactManifolds(manifolds_scratch);
 }
 
-void BulletSimulation::Impl::set_points(btPersistentManifold& manifold, const btManifoldPoint* points, int count) {
+void BulletImpl::set_points(btPersistentManifold& manifold, const btManifoldPoint* points, int count) {
   bool same = manifold.getNumContacts() == count;
   for (int p = 0; same && p < count; ++p) {
     same = std::memcmp(&manifold.getContactPoint(p), &points[p], sizeof(btManifoldPoint)) == 0;
@@ -152,7 +139,7 @@ void BulletSimulation::Impl::set_points(btPersistentManifold& manifold, const bt
   for (int p = 0; p < count; ++p) manifold.addManifoldPoint(points[p]);
 }
 
-void BulletSimulation::Impl::restore_fresh() {
+void BulletImpl::restore_fresh() {
   parts.broadphase.pairs().clear(&parts.dispatcher);
   for (BodyIndex b = 0; b < bodies.size(); ++b) {
     if (table.frozen(b) || empty_slot(b)) continue;
