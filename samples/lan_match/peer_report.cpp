@@ -40,6 +40,14 @@ bool read_field(std::string_view line, std::string_view key, Number& value) {
   return read_number(field(line, key), value);
 }
 
+// A field a peer in another language may leave out (what its binding cannot measure): absent, the
+// value stays as it was (0, reported as not measured).
+template <class Number>
+bool read_optional_field(std::string_view line, std::string_view key, Number& value) {
+  const std::string_view text = field(line, key);
+  return text.empty() || read_number(text, value);
+}
+
 bool read_step(std::string_view text, shoal::JoinStep& step) {
   for (int i = 0; i <= static_cast<int>(shoal::JoinStep::failed); ++i) {
     const auto candidate = static_cast<shoal::JoinStep>(i);
@@ -285,9 +293,10 @@ void SampleReader::add_line(std::string_view line) {
                     read_field(line, "cpu_ms", f.cpu_ms) && read_field(line, "spawned", f.objects_spawned) &&
                     read_field(line, "removed", f.objects_removed) && read_field(line, "live", f.live_objects) &&
                     read_field(line, "bad_spawn", f.bad_spawn) && read_field(line, "over_limit", f.over_limit) &&
-                    read_field(line, "latency_p50_ms", f.latency_p50_ms) &&
-                    read_field(line, "latency_p99_ms", f.latency_p99_ms) &&
-                    read_field(line, "visual_p99_mm", f.visual_p99_mm) && read_field(line, "visual_max_mm", f.visual_max_mm) &&
+                    read_optional_field(line, "latency_p50_ms", f.latency_p50_ms) &&
+                    read_optional_field(line, "latency_p99_ms", f.latency_p99_ms) &&
+                    read_optional_field(line, "visual_p99_mm", f.visual_p99_mm) &&
+                    read_optional_field(line, "visual_max_mm", f.visual_max_mm) &&
                     read_field(line, "bodies", pending_bodies_) &&
                     read_field(line, "spawned_states", pending_spawned_) &&
                     read_field(line, "diagnoses", pending_diagnoses_);

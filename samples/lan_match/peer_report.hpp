@@ -6,7 +6,7 @@
 //   sample final=0|1 frame=F peer=ID peers=N rtt_ms=.. loss=.. kbps_out=.. kbps_in=..
 //          overrides=.. catchup_frames=.. ownership_changes=.. owned_objects=.. frozen_objects=..
 //          desyncs=.. join_ms=.. pace=.. cpu_ms=.. spawned=.. removed=.. live=.. bad_spawn=..
-//          over_limit=.. latency_p50_ms=.. latency_p99_ms=.. visual_p99_mm=.. visual_max_mm=.. bodies=B
+//          over_limit=.. [latency_p50_ms=.. latency_p99_ms=.. visual_p99_mm=.. visual_max_mm=..] bodies=B
 //          spawned_states=S diagnoses=D
 //   pose PX PY PZ QW QX QY QZ VX VY VZ WX WY WZ R   (B lines, one per body in all_bodies order,
 //                                  R = 1 at rest; "pose -" if unknown)
