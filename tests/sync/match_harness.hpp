@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -19,6 +18,7 @@
 #include "shoal/memory_network.hpp"
 #include "shoal/peer.hpp"
 #include "shoal/reference_physics.hpp"
+#include "transport/event_queue.hpp"
 #include "arena_world.hpp"
 
 namespace shoal::test {
@@ -53,9 +53,7 @@ class HoldingTransport final : public ForwardingTransport {
   using ForwardingTransport::ForwardingTransport;
   bool poll(TransportEvent& event) override {
     if (holding) {
-      for (TransportEvent e; ForwardingTransport::poll(e);) {
-        held_.push_back({e.kind, e.connection, e.channel, {e.payload.begin(), e.payload.end()}});
-      }
+      for (TransportEvent e; ForwardingTransport::poll(e);) held_.push(e.kind, e.connection, e.channel, e.payload);
       return false;
     }
     if (held_.empty()) return ForwardingTransport::poll(event);
@@ -64,23 +62,13 @@ class HoldingTransport final : public ForwardingTransport {
       return false;
     }
     ++given_;
-    current_ = std::move(held_.front());
-    held_.pop_front();
-    event = {current_.kind, current_.connection, current_.channel, current_.payload};
-    return true;
+    return held_.pop(event);
   }
   bool holding = false;
   int per_update = 1 << 30;
 
  private:
-  struct Held {
-    TransportEventKind kind;
-    ConnectionId connection;
-    Channel channel;
-    std::vector<std::uint8_t> payload;
-  };
-  std::deque<Held> held_;
-  Held current_{};
+  transport::EventQueue held_;
   int given_ = 0;
 };
 
