@@ -91,14 +91,17 @@ std::unique_ptr<shoal::samples::EngineWorld> build_arena(shoal::samples::Physics
 }
 
 std::string describe(const Arena& arena, shoal::samples::Physics physics) {
-  return fmt::format("shoal-lan-match peers={} objects={} physics={}", arena.balls, arena.objects,
-                     shoal::samples::name(physics));
+  std::string words = fmt::format("shoal-lan-match peers={} objects={} physics={}", arena.balls, arena.objects,
+                                  shoal::samples::name(physics));
+  // The spawn slots are part of the world: a replay must build as many.
+  if (arena.projectile_slots > 0) words += fmt::format(" projectile_slots={}", arena.projectile_slots);
+  return words;
 }
 
 std::optional<ArenaDescription> arena_from_description(std::string_view words) {
   constexpr std::string_view kPrefix = "shoal-lan-match ";
   if (!words.starts_with(kPrefix)) return std::nullopt;
-  int peers = 0, objects = 0;
+  int peers = 0, objects = 0, projectile_slots = 0;
   shoal::samples::Physics physics = shoal::samples::Physics::reference;
   words.remove_prefix(kPrefix.size());
   while (!words.empty()) {
@@ -113,13 +116,20 @@ std::optional<ArenaDescription> arena_from_description(std::string_view words) {
       physics = *named;
       continue;
     }
-    int* target = key == "peers" ? &peers : key == "objects" ? &objects : nullptr;
+    int* target = key == "peers"              ? &peers
+                  : key == "objects"          ? &objects
+                  : key == "projectile_slots" ? &projectile_slots
+                                              : nullptr;
     if (target == nullptr) return std::nullopt;  // a world this program does not know how to build
     const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), *target);
     if (error != std::errc{} || end != value.data() + value.size()) return std::nullopt;
   }
-  if (peers < 1 || peers > 16 || objects < 1 || objects > 2000) return std::nullopt;
-  return ArenaDescription{arena_for(peers, objects), physics};
+  if (peers < 1 || peers > 16 || objects < 1 || objects > 2000 || projectile_slots < 0 || projectile_slots > 4096) {
+    return std::nullopt;
+  }
+  Arena arena = arena_for(peers, objects);
+  arena.projectile_slots = static_cast<std::size_t>(projectile_slots);
+  return ArenaDescription{arena, physics};
 }
 
 shoal::ObjectId ball_of(const Arena& arena, shoal::PeerId peer) {

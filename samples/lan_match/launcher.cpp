@@ -546,6 +546,12 @@ class Launcher final : public MatchView {
     p.live_objects = last.live_objects;
     p.bad_spawn = last.bad_spawn;
     p.over_limit = last.over_limit;
+    if (c.final) {  // its figures are the whole match's
+      p.latency_p50_ms = last.latency_p50_ms;
+      p.latency_p99_ms = last.latency_p99_ms;
+      p.visual_p99_mm = last.visual_p99_mm;
+      p.visual_max_mm = last.visual_max_mm;
+    }
     int n = 0;
     for (const PeerSample& s : c.seconds) {
       p.slowest_pace = std::min(p.slowest_pace, s.figures.pace);

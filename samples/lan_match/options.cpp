@@ -317,9 +317,8 @@ ParsedOptions parse_options(int argc, const char* const* argv) {
       throw UsageError(fmt::format("--projectiles with --settle-seconds {}: the projectiles' 2 s lifetime must pass "
                                    "while the world settles, expected --settle-seconds 2 or more", o.settle_seconds));
     }
-    if (!o.record_dir.empty() || o.soak_minutes > 0) {
-      throw UsageError("--projectiles cannot be recorded yet (a recording does not hold spawns) nor soaked: "
-                       "expected it without --record and --soak");
+    if (o.soak_minutes > 0) {
+      throw UsageError("--projectiles cannot be soaked yet: expected it without --soak");
     }
   }
   if (o.role != PeerRole::host_or_join && !o.peer_mode) {

@@ -45,8 +45,15 @@ std::string describe_join_failure(const shoal::Event& e) {
   return fmt::format("join failed: stuck in {} ({}: {})", shoal::to_string(e.step), who, shoal::to_string(e.failure));
 }
 
-PeerFigures figures_of(const shoal::Peer& peer) {
-  const shoal::PeerStats stats = peer.stats();
+// What the player saw, from the peer's histograms (of one second, or of the whole match).
+void add_player_view(PeerFigures& f, const shoal::Histogram& latency, const shoal::Histogram& visual) {
+  f.latency_p50_ms = latency.percentile(0.5);
+  f.latency_p99_ms = latency.percentile(0.99);
+  f.visual_p99_mm = visual.percentile(0.99);
+  f.visual_max_mm = visual.max;
+}
+
+PeerFigures figures_of(const shoal::Peer& peer, const shoal::PeerStats& stats) {
   PeerFigures f;
   f.peer = peer.id();
   f.frame = stats.frame;
@@ -85,9 +92,18 @@ PeerFigures figures_of(const shoal::Peer& peer) {
 // removal happens from the bots' stop until after them (Timeline::removals_resume), so the live
 // set now is the one at `frame`.
 void take_sample(const shoal::Peer& peer, const std::vector<shoal::ObjectId>& bodies, shoal::Frame frame,
-                 bool final, bool with_spawned, PeerSample& sample) {
+                 bool final, bool with_spawned, PeerSample& sample, shoal::PeerStats& previous) {
   sample.final = final;
-  sample.figures = figures_of(peer);
+  const shoal::PeerStats stats = peer.stats();
+  sample.figures = figures_of(peer, stats);
+  if (final) {
+    add_player_view(sample.figures, stats.correction_latency_ms, stats.visual_correction_mm);
+  } else {
+    add_player_view(sample.figures, stats.correction_latency_ms.since(previous.correction_latency_ms),
+                    stats.visual_correction_mm.since(previous.visual_correction_mm));
+  }
+  previous.correction_latency_ms = stats.correction_latency_ms;
+  previous.visual_correction_mm = stats.visual_correction_mm;
   sample.figures.frame = frame;
   sample.states.clear();
   sample.diagnoses.clear();
@@ -272,6 +288,7 @@ int play(const Options& options, SampleWriter& out) {
   auto on_reowned = [&](shoal::PeerId dead, std::int64_t at_us) { out.reowned(dead, at_us); };
   bool everyone_here = false;
   PeerSample sample;
+  shoal::PeerStats previous_stats;  // at the last sample: its histograms start the next one's second
   sample.states.reserve(bodies.size());
   shoal::Frame next_sample = timeline.sample_interval;
   auto next_phase = Clock::now();
@@ -324,13 +341,13 @@ int play(const Options& options, SampleWriter& out) {
       const shoal::Frame now = peer.frame();
       for (; next_sample < timeline.final_frame() && now >= next_sample + timeline.report_delay;
            next_sample += timeline.sample_interval) {
-        take_sample(peer, bodies, next_sample, false, with_spawned(next_sample), sample);
+        take_sample(peer, bodies, next_sample, false, with_spawned(next_sample), sample, previous_stats);
         slowest_pace = std::max(std::min(slowest_pace, sample.figures.pace), config.pace.min_rate);
         if (options.misreport_peer == options.index) misreport(sample);
         out.sample(sample);
       }
       if (now >= timeline.final_frame() + timeline.report_delay) {
-        take_sample(peer, bodies, timeline.final_frame(), true, options.projectiles > 0, sample);
+        take_sample(peer, bodies, timeline.final_frame(), true, options.projectiles > 0, sample, previous_stats);
         if (options.misreport_peer == options.index) misreport(sample);
         out.sample(sample);
         break;

@@ -40,6 +40,14 @@ bool read_field(std::string_view line, std::string_view key, Number& value) {
   return read_number(field(line, key), value);
 }
 
+// A field a peer in another language may leave out (what its binding cannot measure): absent, the
+// value stays as it was (0, reported as not measured).
+template <class Number>
+bool read_optional_field(std::string_view line, std::string_view key, Number& value) {
+  const std::string_view text = field(line, key);
+  return text.empty() || read_number(text, value);
+}
+
 bool read_step(std::string_view text, shoal::JoinStep& step) {
   for (int i = 0; i <= static_cast<int>(shoal::JoinStep::failed); ++i) {
     const auto candidate = static_cast<shoal::JoinStep>(i);
@@ -74,11 +82,13 @@ void SampleWriter::sample(const PeerSample& s) {
   fmt::format_to(std::back_inserter(buffer_),
                  "sample final={} frame={} peer={} peers={} rtt_ms={} loss={} kbps_out={} kbps_in={} "
                  "overrides={} catchup_frames={} ownership_changes={} owned_objects={} frozen_objects={} desyncs={} "
-                 "join_ms={} pace={} cpu_ms={} spawned={} removed={} live={} bad_spawn={} over_limit={} bodies={} spawned_states={} diagnoses={}\n",
+                 "join_ms={} pace={} cpu_ms={} spawned={} removed={} live={} bad_spawn={} over_limit={} "
+                 "latency_p50_ms={} latency_p99_ms={} visual_p99_mm={} visual_max_mm={} bodies={} spawned_states={} "
+                 "diagnoses={}\n",
                  s.final ? 1 : 0, f.frame, f.peer, f.peers_seen, f.rtt_ms, f.loss, f.kbps_out, f.kbps_in,
                  f.overrides, f.catchup_frames, f.ownership_changes, f.owned_objects, f.frozen_objects, f.desyncs,
                  f.join_ms, f.pace, f.cpu_ms, f.objects_spawned, f.objects_removed, f.live_objects, f.bad_spawn, f.over_limit,
-                 s.states.size(),
+                 f.latency_p50_ms, f.latency_p99_ms, f.visual_p99_mm, f.visual_max_mm, s.states.size(),
                  s.spawned_ids.size(), s.diagnoses.size());
   for (const std::optional<shoal::ObjectState>& state : s.states) {
     fmt::format_to(std::back_inserter(buffer_), "pose");
@@ -302,6 +312,10 @@ void SampleReader::add_line(std::string_view line) {
                     read_field(line, "cpu_ms", f.cpu_ms) && read_field(line, "spawned", f.objects_spawned) &&
                     read_field(line, "removed", f.objects_removed) && read_field(line, "live", f.live_objects) &&
                     read_field(line, "bad_spawn", f.bad_spawn) && read_field(line, "over_limit", f.over_limit) &&
+                    read_optional_field(line, "latency_p50_ms", f.latency_p50_ms) &&
+                    read_optional_field(line, "latency_p99_ms", f.latency_p99_ms) &&
+                    read_optional_field(line, "visual_p99_mm", f.visual_p99_mm) &&
+                    read_optional_field(line, "visual_max_mm", f.visual_max_mm) &&
                     read_field(line, "bodies", pending_bodies_) &&
                     read_field(line, "spawned_states", pending_spawned_) &&
                     read_field(line, "diagnoses", pending_diagnoses_);

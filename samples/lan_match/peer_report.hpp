@@ -6,7 +6,7 @@
 //   sample final=0|1 frame=F peer=ID peers=N rtt_ms=.. loss=.. kbps_out=.. kbps_in=..
 //          overrides=.. catchup_frames=.. ownership_changes=.. owned_objects=.. frozen_objects=..
 //          desyncs=.. join_ms=.. pace=.. cpu_ms=.. spawned=.. removed=.. live=.. bad_spawn=..
-//          over_limit=.. bodies=B
+//          over_limit=.. [latency_p50_ms=.. latency_p99_ms=.. visual_p99_mm=.. visual_max_mm=..] bodies=B
 //          spawned_states=S diagnoses=D
 //   pose PX PY PZ QW QX QY QZ VX VY VZ WX WY WZ R   (B lines, one per body in all_bodies order,
 //                                  R = 1 at rest; "pose -" if unknown)
@@ -63,6 +63,10 @@ struct PeerFigures {
   std::uint64_t live_objects = 0;     ///< spawned objects alive at the peer's newest frame
   std::uint64_t bad_spawn = 0;        ///< spawns and removals dropped as DropReason::bad_spawn
   std::uint64_t over_limit = 0;       ///< spawns dropped as DropReason::over_limit
+  /// What its player sees (PeerStats::correction_latency_ms, visual_correction_mm): over the
+  /// second before a progress sample, over the whole match in the final one.
+  float latency_p50_ms = 0, latency_p99_ms = 0;  ///< owner frame sent -> taken in here
+  float visual_p99_mm = 0, visual_max_mm = 0;    ///< smoothing's move of a drawn object in one frame
 };
 
 /// A peer's figures and the state of every body at the same frame; the final sample adds what

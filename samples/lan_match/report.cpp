@@ -311,6 +311,13 @@ void print_report(const MatchReport& r) {
                p.ownership_changes, p.owned_objects, p.frozen_objects, static_cast<double>(p.cpu_ms) / 1000.0,
                p.slowest_pace);
   }
+  fmt::print("\nwhat each player saw, over the match: correction latency (owner frame sent -> taken in here) and\n"
+             "visual correction (how far smoothing moved a drawn object in one frame)\n{:>4} {:>15} {:>15} {:>14} {:>14}\n",
+             "peer", "latency_p50_ms", "latency_p99_ms", "visual_p99_mm", "visual_max_mm");
+  for (const PeerSummary& p : r.peers) {
+    fmt::print("{:>4} {:>15.0f} {:>15.0f} {:>14.2f} {:>14.1f}\n", p.id, p.latency_p50_ms, p.latency_p99_ms, p.visual_p99_mm,
+               p.visual_max_mm);
+  }
   fmt::print("\nobjects compared at frame {} ({}): {} ({} shared, {} balls), lost: {}\n", r.compared_frame,
              r.settled ? "all at rest" : "some still moving", r.objects, r.objects - r.balls, r.balls,
              r.final.bodies_lost);
@@ -348,10 +355,12 @@ void write_json(const std::string& path, const MatchReport& r) {
                "    {{\"id\": {}, \"join_ms\": {}, \"frames\": {}, \"rtt_ms\": {}, \"loss\": {}, \"kbps_out\": {}, \"kbps_in\": {}, "
                "\"overrides\": {}, \"catchup_frames\": {}, \"ownership_changes\": {}, \"owned_objects\": {}, "
                "\"frozen_objects\": {}, \"cpu_ms\": {}, \"slowest_pace\": {}, \"objects_spawned\": {}, "
-               "\"objects_removed\": {}, \"live_objects\": {}, \"bad_spawn\": {}, \"over_limit\": {}}}{}\n",
+               "\"objects_removed\": {}, \"live_objects\": {}, \"bad_spawn\": {}, \"over_limit\": {}, "
+               "\"latency_p50_ms\": {}, \"latency_p99_ms\": {}, \"visual_p99_mm\": {}, \"visual_max_mm\": {}}}{}\n",
                p.id, p.join_ms, p.frames, p.rtt_ms, p.loss, p.kbps_out, p.kbps_in, p.overrides, p.catchup_frames,
                p.ownership_changes, p.owned_objects, p.frozen_objects, p.cpu_ms, p.slowest_pace, p.objects_spawned,
-               p.objects_removed, p.live_objects, p.bad_spawn, p.over_limit, i + 1 < r.peers.size() ? "," : "");
+               p.objects_removed, p.live_objects, p.bad_spawn, p.over_limit, p.latency_p50_ms, p.latency_p99_ms,
+               p.visual_p99_mm, p.visual_max_mm, i + 1 < r.peers.size() ? "," : "");
   }
   fmt::print(file.handle, "  ],\n  \"faults\": [");
   for (std::size_t i = 0; i < r.faults.size(); ++i) {
@@ -383,14 +392,14 @@ void write_csv(const std::string& path, const std::vector<SecondRow>& rows) {
   File file(path);
   fmt::print(file.handle,
              "time_s,peer,rtt_ms,loss,kbps_out,kbps_in,overrides_per_s,catchup_frames_per_s,owned_objects,"
-             "max_position_error_m\n");
+             "max_position_error_m,latency_p50_ms,latency_p99_ms,visual_p99_mm,visual_max_mm\n");
   for (const SecondRow& row : rows) {
     for (std::size_t i = 0; i < row.peers.size(); ++i) {
       if (!row.peers[i]) continue;
       const PeerFigures& f = *row.peers[i];
-      fmt::print(file.handle, "{},{},{},{},{},{},{},{},{},{}\n", row.time_s, f.peer, f.rtt_ms, f.loss, f.kbps_out,
-                 f.kbps_in, row.overrides_per_s[i], row.catchup_frames_per_s[i], f.owned_objects,
-                 row.max_position_error_m);
+      fmt::print(file.handle, "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", row.time_s, f.peer, f.rtt_ms, f.loss,
+                 f.kbps_out, f.kbps_in, row.overrides_per_s[i], row.catchup_frames_per_s[i], f.owned_objects,
+                 row.max_position_error_m, f.latency_p50_ms, f.latency_p99_ms, f.visual_p99_mm, f.visual_max_mm);
     }
   }
   file.close();
@@ -405,34 +414,50 @@ void write_plot(const std::string& png_path, const std::vector<SecondRow>& rows)
     peer_blocks.resize(std::max(peer_blocks.size(), row.peers.size()));
     for (std::size_t i = 0; i < row.peers.size(); ++i) {
       if (row.peers[i]) {
-        peer_blocks[i] += fmt::format("{} {} {} {}\n", row.time_s, row.peers[i]->kbps_out, row.peers[i]->kbps_in,
-                                      row.peers[i]->peer);
+        const PeerFigures& f = *row.peers[i];
+        peer_blocks[i] += fmt::format("{} {} {} {} {} {} {}\n", row.time_s, f.kbps_out, f.kbps_in, f.peer, f.latency_p99_ms,
+                                      f.visual_p99_mm, f.visual_max_mm);
       }
     }
   }
   script += "EOD\n";
-  std::string bandwidth_plots;
+  std::string bandwidth_plots, latency_plots, visual_plots;
   for (std::size_t i = 0; i < peer_blocks.size(); ++i) {
     script += fmt::format("$peer{} << EOD\n{}EOD\n", i, peer_blocks[i]);
+    const char* comma = i == 0 ? "" : ", ";
     bandwidth_plots += fmt::format("{0}$peer{1} using 1:2 with linespoints lc {2} title 'peer #{1} out', "
                                    "$peer{1} using 1:3 with lines dashtype 2 lc {2} title 'peer #{1} in'",
-                                   i == 0 ? "" : ", ", i, i + 1);
+                                   comma, i, i + 1);
+    latency_plots += fmt::format("{0}$peer{1} using 1:5 with linespoints lc {2} title 'peer #{1} p99'", comma, i, i + 1);
+    visual_plots += fmt::format("{0}$peer{1} using 1:6 with linespoints lc {2} title 'peer #{1} p99', "
+                                "$peer{1} using 1:7 with lines dashtype 2 lc {2} title 'peer #{1} max'",
+                                comma, i, i + 1);
   }
   script += fmt::format(
-      "set terminal png size 1000,800\n"
+      "set terminal png size 1000,1500\n"
       "set output '{}'\n"
       "set key outside right\n"
       "set xlabel 'match time (s)'\n"
-      "set multiplot layout 2,1 title 'shoal-lan-match'\n"
+      "set multiplot layout 4,1 title 'shoal-lan-match'\n"
       "set title 'bandwidth per launched peer'\n"
       "set ylabel 'kbit/s'\n"
       "plot {}\n"
+      "set title 'correction latency: owner frame sent -> taken in, per second'\n"
+      "set ylabel 'ms'\n"
+      "plot {}\n"
+      "set title 'visual correction: how far smoothing moved a drawn object in one frame, per second'\n"
+      "set ylabel 'mm'\n"
+      "set logscale y\n"
+      "set yrange [0.1<*:]\n"
+      "plot {}\n"
+      "unset logscale y\n"
       "set title 'largest position difference between peers (same frame)'\n"
       "set ylabel 'm'\n"
       "set yrange [0:0.001<*]\n"
       "plot $divergence using 1:2 with linespoints title 'max position error'\n"
       "unset multiplot\n",
-      png_path, bandwidth_plots.empty() ? "NaN notitle" : bandwidth_plots);
+      png_path, bandwidth_plots.empty() ? "NaN notitle" : bandwidth_plots,
+      latency_plots.empty() ? "NaN notitle" : latency_plots, visual_plots.empty() ? "NaN notitle" : visual_plots);
   run_gnuplot(script, png_path);
 }
 

@@ -62,6 +62,9 @@ struct PeerSummary {
   std::uint64_t objects_spawned = 0, objects_removed = 0;  ///< applied here, to its last sample
   std::uint64_t live_objects = 0;    ///< spawned objects alive here at its last sample
   std::uint64_t bad_spawn = 0, over_limit = 0;  ///< spawns and removals it dropped, by DropReason
+  /// What its player saw over the whole match (PeerFigures): how late owners' frames were taken
+  /// in, and how far smoothing moved drawn objects in one frame.
+  float latency_p50_ms = 0, latency_p99_ms = 0, visual_p99_mm = 0, visual_max_mm = 0;
 };
 
 /// --projectiles: the spawned objects in the comparison, and what the verdict asks of them.

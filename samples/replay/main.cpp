@@ -5,6 +5,7 @@
 //
 // Exit code: 0 when every replay was identical, 1 when one differed, 2 for a wrong argument or
 // a file that is not a recording of shoal-lan-match's arena.
+#include <algorithm>
 #include <charconv>
 #include <exception>
 #include <string>
@@ -92,7 +93,12 @@ int replay_one(const std::string& path, const std::vector<shoal::ObjectId>& trac
     }
     for (std::size_t i = 0; i < traced.size(); ++i) {
       if (peer.frame() == shoal::kNoFrame) continue;
-      std::string line = trace_line(peer.diagnose(traced[i], peer.frame()));
+      // A spawned object is known only while it lives here.
+      const std::vector<shoal::ObjectId> live = peer.spawned_objects();
+      const bool spawned = (traced[i] & shoal::kSpawnedIdBit) != 0;
+      std::string line = spawned && std::ranges::find(live, traced[i]) == live.end()
+                             ? std::string("not live here")
+                             : trace_line(peer.diagnose(traced[i], peer.frame()));
       if (line == last[i]) continue;
       fmt::print("  frame {} object {}: {}\n", peer.frame(), traced[i], line);
       last[i] = std::move(line);

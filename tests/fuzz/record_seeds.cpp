@@ -148,8 +148,7 @@ int main(int argc, char** argv) {
       joiner->update(static_cast<int>(now_ms - last_ms));
       host->update(static_cast<int>(now_ms - last_ms));
       last_ms = now_ms;
-      // Game messages, both ways of delivery, from the peers that do not record themselves
-      // (Peer::send_message is not in a recording).
+      // Game messages, both ways of delivery, to the peer that records itself.
       for (std::size_t p : {std::size_t{0}, std::size_t{2}}) {
         Peer& peer = *match.players[p].peer;
         if (!peer.in_match() || peer.frame() % 20 != 0 || peer.peers().size() < 3) continue;

@@ -345,3 +345,28 @@ TEST_CASE("peers that stall for up to 45 frames at a time raise no desync and se
   }
   CHECK(snaps > 0);  // the stalls did outrun the catch-up bound
 }
+
+TEST_CASE("four peers at 5% loss and 40 ms: owners' frames are taken in within the latency and two frames, and smoothing moves a drawn object at most 5 cm a frame") {
+  FakeMatch m(4, ArenaSpec{4, 30, 12}, base_config(), 61);
+  m.network().set_conditions(link(40, 0.05f));
+  REQUIRE(m.connect(5));
+  const std::vector<PeerStats> joined = [&] {
+    std::vector<PeerStats> s;
+    for (const Player& p : m.players) s.push_back(p.peer->stats());
+    return s;
+  }();
+  m.enable_bots(62);
+  m.run(6);
+  const double frame_ms = 1000.0 / 60;
+  for (std::size_t p = 0; p < m.players.size(); ++p) {
+    CAPTURE(p);
+    const PeerStats s = m.players[p].peer->stats();
+    const Histogram latency = s.correction_latency_ms.since(joined[p].correction_latency_ms);
+    CHECK(latency.total > 600);  // a snapshot from each of three owners nearly every frame
+    CHECK(latency.percentile(0.01) >= 40);  // nothing arrives before the link lets it through
+    CHECK(latency.percentile(0.99) <= 40 + 2 * frame_ms);
+    const Histogram visual = s.visual_correction_mm.since(joined[p].visual_correction_mm);
+    CHECK(visual.total > 0);  // corrections were smoothed out
+    CHECK(visual.percentile(0.99) <= 50);
+  }
+}

@@ -14,9 +14,11 @@
 #include <vector>
 
 #include "core/random.hpp"
+#include "shoal/forwarding_transport.hpp"
 #include "shoal/memory_network.hpp"
 #include "shoal/peer.hpp"
 #include "shoal/reference_physics.hpp"
+#include "transport/event_queue.hpp"
 #include "arena_world.hpp"
 
 namespace shoal::test {
@@ -41,6 +43,33 @@ class Bot {
   int objects_;
   ObjectId target_ = kFirstObject;
   Frame next_pick_ = 0;
+};
+
+/// Holds what its transport delivers while `holding`, then hands it over in order, at most
+/// `per_update` events an update (each update polls until nothing comes): a process whose
+/// network input starved (the OS, a full socket queue) while its game loop and clock went on.
+class HoldingTransport final : public ForwardingTransport {
+ public:
+  using ForwardingTransport::ForwardingTransport;
+  bool poll(TransportEvent& event) override {
+    if (holding) {
+      for (TransportEvent e; ForwardingTransport::poll(e);) held_.push(e.kind, e.connection, e.channel, e.payload);
+      return false;
+    }
+    if (held_.empty()) return ForwardingTransport::poll(event);
+    if (given_ == per_update) {  // this update has had its share: the rest in the next ones
+      given_ = 0;
+      return false;
+    }
+    ++given_;
+    return held_.pop(event);
+  }
+  bool holding = false;
+  int per_update = 1 << 30;
+
+ private:
+  transport::EventQueue held_;
+  int given_ = 0;
 };
 
 /// Everything a match needs per peer.

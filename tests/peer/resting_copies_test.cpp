@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// A receiver's resting copy of someone else's object that its own simulation moved (and the
-// owner's did not) is found by the receiver and repaired from the owner, without waiting for
-// the owner's periodic refresh of settled objects.
+// A receiver's copy of someone else's object that its own simulation moved (and the owner's
+// did not) is found by the receiver and repaired from the owner, resting or still moving,
+// without waiting for the owner's periodic refresh of settled objects.
 #include <doctest/doctest.h>
 
 #include <memory>
@@ -100,6 +100,33 @@ TEST_CASE("a resting copy that this peer's physics moved is repaired from its ow
   CHECK(sync::bitwise_equal(owner.state(kMiddle), drifting.state(kMiddle)));
   // Nothing else was asked for: every other copy agreed with its owner.
   CHECK(drifting.stats().rest_repairs_requested <= 2);
+  CHECK(divergence(m->players, all_ids(kSpec)).bitwise);
+}
+
+// The same, but the copy is left moving, and this peer simulates it: it slides for a while
+// before it comes to rest. Its owner, whose copy never moved, said nothing since: the copy is
+// repaired while it still moves, not only once it rests (a world compared then would differ).
+TEST_CASE("a copy this peer's physics set moving, whose owner says nothing of it moving, is repaired before it rests") {
+  auto drift = std::make_shared<Drift>();
+  drift->velocity = {0, 0, 0.2f};  // slowly, for seconds, touching nothing (its damping stops it)
+  const std::unique_ptr<FakeMatch> m = drift_match(PeerConfig{}, 97, drift);
+  Peer& owner = *m->players[0].peer;
+  Peer& drifting = *m->players[1].peer;
+
+  drift_once(*m, *drift);
+  REQUIRE_FALSE(drifting.state(kMiddle).at_rest);
+  REQUIRE(owner.state(kMiddle).at_rest);
+  const std::uint64_t repairs_before = drifting.stats().rest_repairs_requested;
+  bool rested_apart = false;  // came to rest here somewhere else than its owner's copy
+  for (int i = 0; i < 60 && !sync::bitwise_equal(owner.state(kMiddle), drifting.state(kMiddle)); ++i) {
+    m->run(1.0 / 60);
+    rested_apart = rested_apart || (drifting.state(kMiddle).at_rest &&
+                                    !sync::bitwise_equal(owner.state(kMiddle), drifting.state(kMiddle)));
+  }
+  CHECK(sync::bitwise_equal(owner.state(kMiddle), drifting.state(kMiddle)));
+  CHECK_FALSE(rested_apart);
+  CHECK(drifting.stats().rest_repairs_requested > repairs_before);
+  m->run(1);
   CHECK(divergence(m->players, all_ids(kSpec)).bitwise);
 }
 

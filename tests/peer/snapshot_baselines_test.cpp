@@ -133,6 +133,42 @@ TEST_CASE("the receiver's acks name the newest sequence and the 32 before it, ac
   CHECK(ack.resets.empty());
 }
 
+TEST_CASE("more reset requests than an ack holds: the acks take turns, and every baseline is reset") {
+  // A burst of late packets (a receiver that stalled) can miss many baselines at once.
+  constexpr BodyIndex kBodies = 40;
+  sync::SentSnapshots sent(kBodies);
+  sync::ReceivedSnapshots received(kBodies);
+  for (BodyIndex b = 0; b < kBodies; ++b) {
+    sent.begin_packet(100);
+    sent.add(b, state_with(b));
+    wire::SnapshotAck ack;
+    ack.newest = static_cast<std::uint16_t>(b);
+    sent.on_ack(ack);
+    REQUIRE(sent.acknowledged(b) != nullptr);
+  }
+  for (BodyIndex b = 0; b < kBodies; ++b) received.request_reset(b);
+  received.request_reset(3);  // asked twice, named once
+  CHECK(received.pending_resets() == kBodies);
+  received.store(7, 120, state_with(7));  // a whole state of 7 came: no longer asked for
+  CHECK(received.pending_resets() == kBodies - 1);
+  std::vector<int> named(kBodies, 0);
+  wire::SnapshotAck ack;
+  for (int i = 0; i < 3; ++i) {  // ceil(39 / 15) acks name every one
+    received.on_packet(static_cast<std::uint16_t>(kBodies - 1));
+    received.take_ack(ack);
+    CHECK(ack.resets.size() <= wire::kMaxAckResets);
+    for (BodyIndex b : ack.resets) ++named[b];
+    sent.on_ack(ack);
+  }
+  for (BodyIndex b = 0; b < kBodies; ++b) {
+    CAPTURE(b);
+    CHECK((named[b] > 0) == (b != 7));
+    CHECK((sent.acknowledged(b) == nullptr) == (b != 7));
+  }
+  received.forget_reset(0);  // its sender no longer owns it
+  CHECK(received.pending_resets() == kBodies - 2);
+}
+
 TEST_CASE("priority: moving beats resting, the controlled object beats all, far objects fade") {
   const SnapshotConfig c;
   sync::PriorityFacts moving, resting, controlled, far, came_to_rest;

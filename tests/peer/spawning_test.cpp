@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include "spawn_match.hpp"
+#include "wire/snapshot_codec.hpp"
 
 using namespace shoal;
 using namespace shoal::test;
@@ -358,4 +359,83 @@ TEST_CASE("a peer that joins while the others spawn and remove ends with their l
   // set was made names an object it never knew: counted as bad_spawn, and harmless.)
   CHECK(m.players[2].peer->stats().objects_removed > 0);
   CHECK(same_states(m.players, all_ids(kSpec)));
+}
+
+TEST_CASE("a peer whose input stalls while a volley is in flight ends with the same world, bit for bit") {
+  // Everything sent to peer 2 for 2.5 s reaches it late, over a few updates, while its clock
+  // went on: spawns of frames past what it can re-simulate, owner frames older than its history,
+  // and deltas against baselines that dropped out of what it keeps, for much of the volley at
+  // once (more than one ack can name). Once everything rests, it holds what its owners hold.
+  HoldingTransport* held = nullptr;
+  auto hold_player_2 = [&held](int p, std::unique_ptr<Transport> t) -> std::unique_ptr<Transport> {
+    if (p != 2) return t;
+    auto holding = std::make_unique<HoldingTransport>(std::move(t));
+    held = holding.get();
+    return holding;
+  };
+  FakeMatch m(3, kSpec, spawn_config(), 361, -1, hold_player_2, with_spawn_slots);
+  m.network().set_conditions(link(40, 0.05f));
+  REQUIRE(m.connect(10));
+  Guns guns(20, 600);  // long-lived: they come to rest and are compared, still alive
+  m.run(1.1, [&] { guns.fire(m.players, true); });  // 22 a peer, of its 24 slots
+  held->holding = true;
+  m.run(2.5);
+  held->holding = false;
+  held->per_update = 40;
+  // Compared once everything rests everywhere, and a second more for the last records: before
+  // an owner's settled refresh (10 s) would repair a copy left apart.
+  auto everything_rests = [&] {
+    for (const Player& p : m.players) {
+      for (ObjectId id : with_spawned(kSpec, *p.peer)) {
+        if (!p.peer->state(id).at_rest) return false;
+      }
+    }
+    return true;
+  };
+  for (int i = 0; i < 20 * 60 && !everything_rests(); ++i) m.run(1.0 / 60);
+  REQUIRE(everything_rests());
+  m.run(1);
+  CHECK(m.players[2].peer->stats().baseline_misses > wire::kMaxAckResets);
+  const std::vector<ObjectId> live = m.players[0].peer->spawned_objects();
+  CHECK(live.size() == static_cast<std::size_t>(guns.fired));
+  CHECK(same_live_sets(m.players));
+  CHECK(same_states(m.players, with_spawned(kSpec, *m.players[0].peer)));
+}
+
+TEST_CASE("a member whose link to a shooter timed out and came back ends with the shooter's live set, removals it missed too") {
+  // Peers 1 and 2 lose each other past the 2 s timeout (both still reach the host) while peer 1
+  // fires and its shots' lifetimes end: its spawns and removals in that time never reach peer
+  // 2. Dialled again, peer 2 asks for its baseline, and peer 1's live set must make it drop the
+  // objects peer 1 removed meanwhile, in slots since taken by new ones or not.
+  FakeMatch m(3, kSpec, spawn_config(), 362, -1, {}, with_spawn_slots);
+  m.network().set_conditions(link(20, 0.05f, 5));
+  REQUIRE(m.connect(10));
+  Guns guns(10, 45);  // a shot lives 0.75 s: many come and go while the link is down
+  m.run(1, [&] { guns.fire(m.players, true); });
+  m.network().set_blocked(2, 3, true);
+  bool lost = false;
+  for (int i = 0; i < 4 * 60 && !lost; ++i) {
+    m.run(1.0 / 60, [&] { guns.fire(m.players, true); });
+    for (Event e; m.players[2].peer->poll_event(e);) lost = lost || (e.kind == EventKind::peer_lost && e.peer == 1);
+  }
+  REQUIRE(lost);  // the block outlasted the timeout
+  m.run(0.5, [&] { guns.fire(m.players, true); });
+  m.network().set_blocked(2, 3, false);
+  bool rejoined = false;
+  for (int i = 0; i < 8 * 60 && !rejoined; ++i) {
+    m.run(1.0 / 60, [&] { guns.fire(m.players, true); });
+    for (Event e; m.players[2].peer->poll_event(e);) rejoined = rejoined || (e.kind == EventKind::peer_rejoined && e.peer == 1);
+  }
+  REQUIRE(rejoined);
+  m.run(1, [&] { guns.fire(m.players, true); });
+  // Firing stops, the removals due wait: every peer holds the same live set, bit for bit.
+  REQUIRE(m.settle(20));
+  CHECK(m.players[0].peer->spawned_objects().size() > 5);
+  CHECK(same_live_sets(m.players));
+  CHECK(same_states(m.players, with_spawned(kSpec, *m.players[0].peer)));
+  // Then every lifetime passes: nothing is left anywhere.
+  for (int i = 0; i < 600 && !guns.all_expired(); ++i) m.run(1.0 / 60, [&] { guns.fire(m.players, false); });
+  REQUIRE(guns.all_expired());
+  REQUIRE(m.settle(20));
+  for (const Player& p : m.players) CHECK(p.peer->spawned_objects().empty());
 }

@@ -120,6 +120,39 @@ TEST_CASE("a correction below the warp limit never pops: per-frame change obeys 
   CHECK(error == 0.0f);
 }
 
+TEST_CASE("the smoother counts how far it moves each drawn pose beyond its motion, per frame, at any render rate") {
+  // At rest the rule closes a small offset at its floor, 2.5 m/s: 41.7 mm per 1/60 s frame,
+  // whether the game draws at 60 or 240 Hz; a warp counts its whole jump.
+  const SmoothingRule rule;
+  const std::array<std::uint16_t, 1> types{0};
+  const std::array<ControlMode, 1> modes{ControlMode::uncontrolled};
+  const float per_frame_mm = rule.min_closing_speed_low * 1000.0f / 60.0f;
+  for (const int render_hz : {60, 240}) {
+    CAPTURE(render_hz);
+    VisualSmoother smoother(1, SmoothingRules{rule}, 1.0f / 60.0f);
+    ObjectState state, corrected;
+    corrected.position = {0.5f, 0, 0};  // under the blend threshold: the floor closes it
+    smoother.on_correction(0, state, corrected);
+    const float dt = 1.0f / static_cast<float>(render_hz);
+    for (int i = 0; i < render_hz; ++i) smoother.update(dt, std::span(&corrected, 1), std::span(&corrected, 1), 1.0f, types, modes);
+    const shoal::Histogram& moved = smoother.stats().moved_mm;
+    // 0.5 m at 2.5 m/s: 0.2 s of updates with an offset (and a last one for what rounding left).
+    const auto closing_updates = static_cast<std::uint64_t>(render_hz / 5);
+    CHECK(moved.total >= closing_updates);
+    CHECK(moved.total <= closing_updates + 1);
+    CHECK(moved.max == doctest::Approx(per_frame_mm).epsilon(0.01));
+    CHECK(moved.percentile(0.5) >= per_frame_mm - moved.width);
+    CHECK(moved.percentile(0.5) <= per_frame_mm + moved.width);
+    CHECK(shoal::length(smoother.position_error(0)) == 0.0f);
+  }
+  VisualSmoother warped(1, SmoothingRules{rule});
+  ObjectState state, far;
+  far.position = {10, 0, 0};  // past the 7.5 m warp distance
+  warped.on_correction(0, state, far);
+  warped.update(1.0f / 60, std::span(&far, 1), std::span(&far, 1), 1.0f, types, modes);
+  CHECK(warped.stats().moved_mm.max == doctest::Approx(10000.0f));
+}
+
 TEST_CASE("a correction above the warp limit snaps to the simulated state") {
   VisualSmoother smoother(1, SmoothingRules{});
   ObjectState state;

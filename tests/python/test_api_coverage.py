@@ -32,6 +32,7 @@ CLASSES = [
     ("peer.hpp", "SpawnedObject", shoal.SpawnedObject, {},
      {"byte_count": "spawn_bytes is a bytes object of that length", "bytes": "see byte_count"}),
     ("update_cost.hpp", "UpdateCost", shoal.UpdateCost, {}, {}),
+    ("histogram.hpp", "Histogram", shoal.Histogram, {}, {"add": "Shoal counts the values; a game only reads them"}),
     ("peer.hpp", "PeerStats", shoal.PeerStats, {}, {}),
     ("peer.hpp", "RemotePeerStats", shoal.RemotePeerStats, {}, {}),
     ("peer_config.hpp", "PeerConfig", shoal.PeerConfig, {}, {}),

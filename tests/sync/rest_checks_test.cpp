@@ -12,9 +12,16 @@ using namespace shoal::sync;
 
 namespace {
 
-std::vector<BodyIndex> run(RestChecks& checks, Frame now, const std::vector<BodyIndex>& not_yet = {}) {
+// The bodies checked as resting (kept still for the delay); those still changing are noted in
+// `moving`, with the frame they began to change.
+std::vector<BodyIndex> run(RestChecks& checks, Frame now, const std::vector<BodyIndex>& not_yet = {},
+                           std::vector<std::pair<BodyIndex, Frame>>* moving = nullptr) {
   std::vector<BodyIndex> asked;
-  checks.run(now, [&](BodyIndex b) {
+  checks.run(now, [&](BodyIndex b, bool still, Frame since) {
+    if (!still) {
+      if (moving != nullptr) moving->emplace_back(b, since);
+      return true;
+    }
     asked.push_back(b);
     return std::find(not_yet.begin(), not_yet.end(), b) == not_yet.end();
   });
@@ -34,13 +41,15 @@ TEST_CASE("a body is checked once it has kept still for the delay, once") {
   CHECK(run(checks, 40).empty());
 }
 
-TEST_CASE("a body that changes again waits again, and one whose check is not done is asked again") {
+TEST_CASE("a body that changes again is checked as moving, since its first change, and one whose check is not done is asked again") {
   RestChecks checks(8, 5);
   const BodyIndex first[] = {1, 3};
   checks.changed(first, 10);
   const BodyIndex again[] = {1};
   checks.changed(again, 13);  // still moving three frames later
-  CHECK(run(checks, 15, {3}) == std::vector<BodyIndex>{3});  // 1 changed at 13: not yet
+  std::vector<std::pair<BodyIndex, Frame>> moving;
+  CHECK(run(checks, 15, {3}, &moving) == std::vector<BodyIndex>{3});  // 1 changed at 13: not yet
+  CHECK(moving == std::vector<std::pair<BodyIndex, Frame>>{{1, 10}});  // changing since 10
   CHECK(checks.pending() == 2);
   CHECK(run(checks, 19).empty());
   CHECK(run(checks, 20) == std::vector<BodyIndex>{1, 3});

@@ -72,7 +72,7 @@ TEST_CASE("recording codec: the header carries the spawning limits (version 2)")
   CHECK(read.config.spawning.max_objects_per_peer == 17);
   CHECK(read.config.spawning.max_spawns_per_second == 9);
   CHECK(read.config.spawning.removed_on_leave == std::vector<std::uint16_t>{3, 11, 400});
-  CHECK(kRecordingVersion == 4);
+  CHECK(kRecordingVersion == 5);
 }
 
 TEST_CASE("recording codec: the header carries the message limits (version 4)") {
@@ -93,7 +93,7 @@ TEST_CASE("recording codec: the header carries the message limits (version 4)") 
 }
 
 TEST_CASE("recording codec: spawns, removals and max_spawn_bytes survive a round trip (version 4)") {
-  CHECK(kRecordingVersion == 4);
+  CHECK(kRecordingVersion == 5);
   PeerConfig config;
   config.spawning.max_spawn_bytes = 7;
   std::vector<std::uint8_t> bytes = header_bytes(config);
@@ -130,4 +130,51 @@ TEST_CASE("recording codec: spawns, removals and max_spawn_bytes survive a round
   RecordingReader damaged(bad);
   REQUIRE(damaged.header(header).ok());
   CHECK(damaged.next(record, at_end).reason() == DropReason::malformed);
+}
+
+TEST_CASE("recording codec: game messages and the events the game took survive a round trip (version 5)") {
+  CHECK(kRecordingVersion == 5);
+  std::vector<std::uint8_t> bytes = header_bytes(PeerConfig{});
+  RecordingWriter writer(bytes);
+  const std::uint8_t payload[] = {1, 2, 3, 0, 5};
+  writer.message(kNoPeer, Delivery::reliable, 812, payload, true);
+  writer.message(3, Delivery::unreliable, kNoFrame, {}, false);
+  writer.events_taken(4096);
+  RecordingReader reader(bytes);
+  RecordingHeader header;
+  REQUIRE(reader.header(header).ok());
+  Record record;
+  bool at_end = false;
+  REQUIRE(reader.next(record, at_end).ok());
+  CHECK(record.kind == RecordKind::message);
+  CHECK(record.peer == kNoPeer);
+  CHECK(record.delivery == Delivery::reliable);
+  CHECK(record.frame == 812);
+  CHECK(std::ranges::equal(record.payload, payload));
+  CHECK(record.sent);
+  REQUIRE(reader.next(record, at_end).ok());
+  CHECK(record.kind == RecordKind::message);
+  CHECK(record.peer == 3);
+  CHECK(record.delivery == Delivery::unreliable);
+  CHECK(record.frame == kNoFrame);
+  CHECK(record.payload.empty());
+  CHECK_FALSE(record.sent);
+  REQUIRE(reader.next(record, at_end).ok());
+  CHECK(record.kind == RecordKind::events_taken);
+  CHECK(record.count == 4096);
+  REQUIRE(reader.next(record, at_end).ok());
+  CHECK(at_end);
+  // A delivery that is neither, and a message longer than any message, are malformed.
+  for (const std::size_t field : {std::size_t{2}, std::size_t{4}}) {
+    std::vector<std::uint8_t> bad = header_bytes(PeerConfig{});
+    const std::size_t at = bad.size();
+    RecordingWriter(bad).message(3, Delivery::reliable, 1, payload, true);
+    // kind, peer, delivery, frame, then the length: 0x80 0x81 0x01 is 16512, past 16384.
+    bad[at + field] = field == 2 ? 2 : 0x80;
+    if (field == 4) bad.insert(bad.begin() + static_cast<std::ptrdiff_t>(at + 5), {0x81, 0x01});
+    RecordingReader damaged(bad);
+    REQUIRE(damaged.header(header).ok());
+    CAPTURE(field);
+    CHECK(damaged.next(record, at_end).reason() == DropReason::malformed);
+  }
 }

@@ -13,6 +13,27 @@ __version__: str
 
 class Error(Exception):
     """Base of every error Shoal raises; the message is Shoal's own."""
+class Histogram:
+    """A distribution of measured values as counts per bucket (PeerStats' latency and visual correction)."""
+    @property
+    def counts(self) -> list[int]:
+        """values counted per bucket: [i * width, (i + 1) * width), the last open-ended"""
+    @property
+    def max(self) -> float:
+        """the largest value counted (0 when none)"""
+    def percentile(self, p: float) -> float:
+        """the value at or below which a fraction p (0..1) of the values lie (its bucket's upper edge); 0 when empty"""
+    def since(self, earlier: Histogram) -> Histogram:
+        """the values counted since earlier (this histogram as it was then)"""
+    @property
+    def total(self) -> int:
+        """values counted"""
+    def upper_edge(self, bucket: int) -> float:
+        """the largest value a bucket can hold, as far as is known"""
+    @property
+    def width(self) -> float:
+        """of each bucket, in the values' unit"""
+
 class InvalidArgument(Error, ValueError):
     """A wrong argument or config value: the message names the field, the value and what is expected."""
 class StateError(Error, RuntimeError):
@@ -815,6 +836,9 @@ class PeerStats:
     def cost(self) -> UpdateCost:
         """where update() spent its time (when measured)"""
     @property
+    def correction_latency_ms(self) -> Histogram:
+        """ms from an owner stepping and sending a frame to this peer taking it in"""
+    @property
     def desyncs(self) -> int:
         """checksums of confirmed frames that disagreed"""
     @property
@@ -877,6 +901,10 @@ class PeerStats:
     @property
     def tolerated(self) -> int:
         """owner frames that differed only within tolerance"""
+    @property
+    def visual_correction_mm(self) -> Histogram:
+        """mm smoothing moved a drawn object in one frame beyond its simulated motion"""
+
 
 class Quat:
     """A unit quaternion (w + xi + yj + zk), body to world. Any sequence of four numbers (w, x, y, z) converts to one."""

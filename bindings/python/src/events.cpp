@@ -184,6 +184,22 @@ void bind_stats(py::module_& m) {
       .field("resimulated_physics_ns", &UpdateCost::resimulated_physics_ns, "Simulation.step re-run by catch-up")
       .field("total_ns", &UpdateCost::total_ns, "update() as a whole")
       .property("sdk_ns", &UpdateCost::sdk_ns, "Shoal's own work: everything but the physics");
+  Record<Histogram>(m, "Histogram", "A distribution of measured values as counts per bucket (PeerStats' latency and "
+                                     "visual correction).")
+      .field("width", &Histogram::width, "of each bucket, in the values' unit")
+      .property("counts", [](const Histogram& h) { return py::list(py::cast(h.counts)); },
+                "values counted per bucket: [i * width, (i + 1) * width), the last open-ended")
+      .field("total", &Histogram::total, "values counted")
+      .field("max", &Histogram::max, "the largest value counted (0 when none)")
+      .repr([](const Histogram& h) {
+        return "Histogram(total=" + std::to_string(h.total) + ", p50=" + std::to_string(h.percentile(0.5)) +
+               ", p99=" + std::to_string(h.percentile(0.99)) + ", max=" + std::to_string(h.max) + ")";
+      })
+      .cls()
+      .def("percentile", &Histogram::percentile, "p"_a,
+           "the value at or below which a fraction p (0..1) of the values lie (its bucket's upper edge); 0 when empty")
+      .def("since", &Histogram::since, "earlier"_a, "the values counted since earlier (this histogram as it was then)")
+      .def("upper_edge", &Histogram::upper_edge, "bucket"_a, "the largest value a bucket can hold, as far as is known");
   Record<RemotePeerStats>(m, "RemotePeerStats", "Statistics of the link to one remote peer.")
       .field("peer", &RemotePeerStats::peer, "the remote peer")
       .field("link", &RemotePeerStats::link, "the transport's figures (packet_loss from snapshot sequence gaps)");
@@ -209,6 +225,10 @@ void bind_stats(py::module_& m) {
       .field("owned_objects", &PeerStats::owned_objects, "objects this peer owns now")
       .field("pace", &PeerStats::pace, "how fast the match's timeline runs now, as a fraction of tick_hz")
       .field("frozen_objects", &PeerStats::frozen_objects, "left out of the last step")
+      .field("correction_latency_ms", &PeerStats::correction_latency_ms,
+             "ms from an owner stepping and sending a frame to this peer taking it in")
+      .field("visual_correction_mm", &PeerStats::visual_correction_mm,
+             "mm smoothing moved a drawn object in one frame beyond its simulated motion")
       .field("dropped", &PeerStats::dropped, "bad or unwanted packets, by reason")
       .field("cost", &PeerStats::cost, "where update() spent its time (when measured)")
       .field("remotes", &PeerStats::remotes, "one entry per connected remote peer");

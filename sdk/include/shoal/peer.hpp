@@ -28,6 +28,7 @@
 #include "shoal/diagnosis.hpp"
 #include "shoal/drop_reason.hpp"
 #include "shoal/events.hpp"
+#include "shoal/histogram.hpp"
 #include "shoal/join.hpp"
 #include "shoal/messages.hpp"
 #include "shoal/peer_config.hpp"
@@ -63,8 +64,9 @@ struct PeerStats {
   std::uint64_t snapshots_received = 0;    ///< snapshot datagrams received
   std::uint64_t snapshot_bytes_sent = 0;   ///< snapshot and ack datagrams, Shoal header included
   std::uint64_t baseline_misses = 0;       ///< deltas whose baseline was not held (recovered)
-  /// Others' objects that came to rest here somewhere else than their owner last said: the
-  /// owner was asked for its state (this peer's simulation had gone its own way).
+  /// Others' objects that came to rest here somewhere else than their owner last said, or kept
+  /// moving here while their owner said nothing of it: the owner was asked for its state (this
+  /// peer's simulation had gone its own way).
   std::uint64_t rest_repairs_requested = 0;
   std::uint64_t quantization_clamps = 0;   ///< state fields clamped to the snapshot bounds
   std::uint64_t desyncs = 0;  ///< checksums of confirmed frames that disagreed with a peer's (EventKind::desync)
@@ -79,6 +81,14 @@ struct PeerStats {
   /// slows it for a peer that cannot keep up (PaceConfig).
   float pace = 1.0f;
   std::size_t frozen_objects = 0;     ///< left out of the last step (outside the simulated region)
+  /// Correction latency, in ms: for every owner's snapshot received in the match, from when its
+  /// owner stepped and sent its frame (that frame's time on the match timeline) to the update
+  /// of this peer that took it in (0 for a frame ahead of this peer). 1 ms buckets.
+  Histogram correction_latency_ms{1.0f};
+  /// Visual correction, in mm: for every update and drawn object carrying an error offset
+  /// (a correction being smoothed out), how far the smoothing moved it beyond the simulated
+  /// motion it follows, per frame (1 / tick_hz); a warp counts its whole jump. 0.25 mm buckets.
+  Histogram visual_correction_mm{0.25f};
   DropCounters dropped;               ///< bad or unwanted packets, by reason
   UpdateCost cost;                    ///< where update() spent its time (when measured)
   std::vector<RemotePeerStats> remotes;  ///< one entry per connected remote peer

@@ -99,6 +99,8 @@ class ReplaySession {
   /// The update next() announced: the replayed peer's update_at(time), and nothing else.
   void update();
   /// The replayed peer: to inspect it, or to record it too (Peer::record, before next()).
+  /// Its events are the recorded game's: the replay takes them where the game did, and a
+  /// caller that polls them too changes which game messages its queue drops.
   Peer& peer();
   /// What the replay found so far (at the end: everything).
   ReplayReport report() const;

@@ -149,7 +149,7 @@ Peer::Impl::Impl(const PeerConfig& cfg, Simulation& simulation, std::unique_ptr<
       quantize_filter(quantizer, body_count, kSettleMemoFrames),
       authority(config.authority, body_count),
       rest_checks(body_count, std::max(1, static_cast<Frame>(config.tick_hz / 2))),
-      visuals(body_count, config.smoothing, body_types_of(simulation)),
+      visuals(body_count, config.smoothing, body_types_of(simulation), 1.0f / config.tick_hz),
       session(config.tick_hz, config.pace),
       spawning(config.spawning, simulation, config.history_frames),
       messages(config.messages),
@@ -264,6 +264,7 @@ bool Peer::poll_event(Event& event) {
   if (impl_->events.empty()) return false;
   event = impl_->events.pop();
   if (event.kind == EventKind::message) impl_->messages.dequeued(event.peer);
+  if (impl_->recorder) impl_->recorder->event_taken();
   return true;
 }
 
@@ -312,6 +313,7 @@ PeerStats Peer::stats() const {
     return !sp.is_slot(b) || sp.slot_object[b - sp.first_slot] != 0;
   }));
   s.pace = impl_->session.pace.rate;
+  s.visual_correction_mm = impl_->visuals.smoothing_stats().moved_mm;
   s.messages_queued = impl_->messages.queued();
   // Counted here, not every step: only the stats show it.
   if (impl_->scratch.freezing) {
@@ -377,6 +379,7 @@ std::span<std::uint8_t> Peer::Impl::held_user_bytes(Frame frame, BodyIndex body)
 
 void Peer::Impl::emit(Event event) {
   if (recorder) recorder->event(event);
+  if (emitted != nullptr) add_to_digest(*emitted, event);
   // A message the queue pushes out to make room is no longer waiting: its sender may send more.
   if (events.full() && events.front().kind == EventKind::message) messages.dequeued(events.front().peer);
   events.push(std::move(event));

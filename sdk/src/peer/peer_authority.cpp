@@ -151,6 +151,7 @@ void Peer::Impl::note_owner_change(BodyIndex b) {
       history.set_confirmed(f, b, false);
     }
   }
+  links.forget_resets_but(owner, b);  // only the new owner sends it from now on
   take_held_record(b, owner, since);
   // A copy kept still here is held up against its new owner's word too: it may have come to
   // rest while this peer owned it (and was checked against nobody), or while the previous

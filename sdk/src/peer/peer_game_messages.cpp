@@ -12,10 +12,12 @@
 
 namespace shoal {
 
-bool Peer::send_message(PeerId to, std::span<const std::uint8_t> bytes, Delivery delivery, Frame frame) {
-  Impl& m = *impl_;
+namespace {
+
+// Peer::send_message but for its record: its checks, its limit, and the sending.
+bool send_game_message(Peer::Impl& m, PeerId to, std::span<const std::uint8_t> bytes, Delivery delivery, Frame frame) {
   const char* what = "shoal::Peer::send_message: ";
-  if (m.session.phase != Impl::Phase::in_match) throw std::logic_error(std::string(what) + "not in a match yet");
+  if (m.session.phase != Peer::Impl::Phase::in_match) throw std::logic_error(std::string(what) + "not in a match yet");
   const bool reliable = delivery == Delivery::reliable;
   const std::size_t limit = reliable ? m.messages.config.max_message_bytes
                                      : std::min(m.messages.config.max_message_bytes, kMaxUnreliableMessageBytes);
@@ -41,6 +43,16 @@ bool Peer::send_message(PeerId to, std::span<const std::uint8_t> bytes, Delivery
   m.send_encoded(true, connection);
   ++m.stats.messages_sent;
   return true;
+}
+
+}  // namespace
+
+bool Peer::send_message(PeerId to, std::span<const std::uint8_t> bytes, Delivery delivery, Frame frame) {
+  Impl& m = *impl_;
+  const bool sent = send_game_message(m, to, bytes, delivery, frame);
+  // Only a call that returned: one that threw changed nothing.
+  if (m.recorder) m.recorder->write().message(to, delivery, frame, bytes, sent);
+  return sent;
 }
 
 void Peer::Impl::on_game_message(PeerId from, std::span<const std::uint8_t> bytes, std::int64_t now_us) {

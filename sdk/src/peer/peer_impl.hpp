@@ -50,13 +50,13 @@ struct Peer::Impl {
   void settle_owned(const SendView& view);
   SendView send_view(Frame frame);
   // --- receiving owner frames (peer_snapshot_receive.cpp) ---
-  void on_snapshot(PeerId from, const wire::Snapshot& snapshot);
+  void on_snapshot(PeerId from, const wire::Snapshot& snapshot, std::int64_t now_us);
   void on_snapshot_ack(PeerId from, const wire::SnapshotAckMessage& message);
   /// `user_bytes`: the owner's bytes of the body (exactly its size; empty when it has none).
   void on_owner_frame(Frame frame, BodyIndex body, const ObjectState& state, std::span<const std::uint8_t> user_bytes);
   void take_held_record(BodyIndex body, PeerId owner, Frame since);
   void check_resting_copies();
-  bool check_resting_copy(BodyIndex body);
+  bool check_copy(BodyIndex body, bool still, Frame changing_since);
   // --- control messages (peer_messages.cpp) ---
   void drain_transport(std::int64_t now_us);
   void on_message(ConnectionId connection, Channel channel, std::span<const std::uint8_t> bytes, std::int64_t now_us);
@@ -145,6 +145,7 @@ struct Peer::Impl {
   PeerStats stats;
   DropCounters logged_transport_drops;  // what the log hook was told of the transport's own drops
   std::int64_t last_update_us = -1;
+  core::Digest* emitted = nullptr;  // a replay's digest of every event emitted (peer/replay.cpp)
 };
 
 }  // namespace shoal

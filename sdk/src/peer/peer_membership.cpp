@@ -72,8 +72,9 @@ void Peer::Impl::admit(const session::Member& member, bool rejoined) {
   if (authority.ownership) authority.ownership->peer_joined(member.id);
   if (!rejoined) authority.reset_regions(member.id);
   send_owned_records(member.connection);
-  // The newer of two peers asks the older for what it owns (a late joiner's baseline).
-  if (session.phase == Phase::in_match && member.id < session.members.self()) {
+  // The newer of two peers asks the older for what it owns (a late joiner's baseline); after a
+  // rejoin both ask, as what each sent on the link that was lost never reached the other.
+  if (session.phase == Phase::in_match && (member.id < session.members.self() || rejoined)) {
     send_to(member.connection, wire::BaselineRequest{});
     session.joining.await_baseline(member.id);
   }

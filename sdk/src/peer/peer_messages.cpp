@@ -161,7 +161,7 @@ void Peer::Impl::on_message(ConnectionId connection, Channel, std::span<const st
     }
     case wire::MessageKind::snapshot: {
       if (auto s = wire::decode(bytes, quantizer.limits(), scratch.snapshot_in, user_bytes.size); !s) return drop(s.reason());
-      return on_snapshot(from, scratch.snapshot_in);
+      return on_snapshot(from, scratch.snapshot_in, now_us);
     }
     case wire::MessageKind::snapshot_ack: {
       if (auto s = wire::decode(bytes, scratch.ack_in); !s) return drop(s.reason());

@@ -45,7 +45,7 @@ void Peer::Impl::on_snapshot_ack(PeerId from, const wire::SnapshotAckMessage& me
   links.get(from).sent.on_ack(message.ack);
 }
 
-void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
+void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot, std::int64_t now_us) {
   if (snapshot.sender != from) return drop(DropReason::not_owner);
   if (session.phase != Phase::in_match) return;  // nothing to compare with yet
   // Peers of one match must encode alike (SnapshotConfig's encoding fields).
@@ -54,6 +54,10 @@ void Peer::Impl::on_snapshot(PeerId from, const wire::Snapshot& snapshot) {
   const Frame newest = history.newest();
   if (snapshot.frame > newest + config.history_frames / 4) return drop(DropReason::malformed);
   ++stats.snapshots_received;
+  // Its owner sent it once it had stepped its frame: how long ago that was on the match
+  // timeline (at the timeline's pace, in wall time) is how late this peer takes it in.
+  const double late_frames = std::max(0.0, session.clock->match_time_at(now_us) - static_cast<double>(snapshot.frame));
+  stats.correction_latency_ms.add(static_cast<float>(late_frames * session.tick_us * 1e-3 / std::max(session.pace.rate, 0.01f)));
   SnapshotLink& link = links.get(from);
   if (snapshot.has_ack) link.sent.on_ack(snapshot.ack);
   link.received.on_packet(snapshot.sequence);  // acked on receipt
@@ -180,21 +184,30 @@ void Peer::Impl::take_held_record(BodyIndex body, PeerId owner, Frame since) {
   on_owner_frame(frame, body, state, link->received.user_bytes(body, frame).first(user_bytes.size[body]));
 }
 
-// Resting copies of other peers' bodies that changed here, against what their owners last said
+// Copies of other peers' bodies that changed here, against what their owners last said
 // (rest_checks.hpp): where they differ, the owner is asked for its state (the link's next ack
 // drops its baseline of the body, which makes it send the body whole, soon).
 void Peer::Impl::check_resting_copies() {
   if (!config.snapshots.quantize) return;
-  rest_checks.run(history.newest(), [this](BodyIndex b) { return check_resting_copy(b); });
+  rest_checks.run(history.newest(), [this](BodyIndex b, bool still, Frame since) { return check_copy(b, still, since); });
 }
 
-bool Peer::Impl::check_resting_copy(BodyIndex body) {
+bool Peer::Impl::check_copy(BodyIndex body, bool still, Frame changing_since) {
   if (authority.owned_by_me[body] != 0) return true;
   const ObjectState& own = history.newest_states()[body];
   SnapshotLink* link = links.find(authority.owner_of(body));
   if (link == nullptr) return true;
   Frame frame = kNoFrame;
   const wire::QuantizedState* said = link->received.newest(body, frame);
+  if (!still) {
+    // Moving here for a while. An owner whose copy moves sends it; one that has said nothing
+    // since this copy began to change, or last said it rests, sees it still: this peer's
+    // physics went its own way (a collision a snap left standing), and asks for its state.
+    if (own.at_rest || (said != nullptr && (frame >= changing_since || !said->at_rest))) return true;
+    link->received.request_reset(body);
+    ++stats.rest_repairs_requested;
+    return true;
+  }
   // A copy that kept still while moving is frozen here (outside the simulated region). Where
   // the owner's copy moves too, the owner sends it once it rests; where the owner last said it
   // rests, the owner has nothing new to send, and this copy is repaired like a resting one.

@@ -72,24 +72,61 @@ void remove_spawned(Peer::Impl& m, BodyIndex body) {
   m.broadcast(spawning.out);
 }
 
-// A live set, as this newcomer gets it from each older peer: the objects the sender owns,
-// which exist here from the newest frame on (their owner's snapshots then correct them).
+// An object of `from`'s this peer holds, which `from`'s live set shows it removed while its
+// changes could not reach this peer: it goes from the next frame (or the one after its first).
+// Returns that frame.
+Frame remove_unheard(Peer::Impl& m, std::size_t k) {
+  const auto body = static_cast<BodyIndex>(m.spawning.first_slot + k);
+  const Frame at = std::max(m.history.newest() + 1, m.spawning.slot_since[k] + 1);
+  apply_removal(m, {at, m.spawning.slot_object[k]}, body);
+  return at;
+}
+
+// The end of `from`'s live set: what this peer holds of the sender's and the set did not list,
+// the sender removed unheard.
+void end_live_set(Peer::Impl& m, PeerId from) {
+  Spawning& s = m.spawning;
+  for (std::size_t k = 0; k < s.slots; ++k) {
+    const bool listed = s.listed_by[k] == from;
+    if (listed) s.listed_by[k] = kNoPeer;
+    const auto body = static_cast<BodyIndex>(s.first_slot + k);
+    if (!listed && s.slot_object[k] != 0 && m.authority.owner_of(body) == from) remove_unheard(m, k);
+  }
+}
+
+// A live set, as a newcomer gets it from each older peer, or a member whose link to the sender
+// timed out and came back: the objects the sender owns, in as many messages as it takes, then
+// one that lists none. Those new here exist from the newest frame on (their owner's snapshots
+// then correct them). What this peer holds of the sender's in a listed object's slot, or not
+// listed at all, the sender removed while its changes could not reach this peer (they were
+// sent on the link that timed out): it goes.
 void on_live_set(Peer::Impl& m, PeerId from, const wire::WorldChanges& message) {
   Spawning& s = m.spawning;
+  if (message.spawns.empty()) return end_live_set(m, from);
   for (wire::Spawn spawn : message.spawns) {
     const std::size_t k = spawn.slot;
     // A peer asks for baselines again (after a loss, say): what it knows already is no news.
-    if (k < s.slots && s.slot_object[k] == spawn.object) continue;
+    if (k < s.slots && s.slot_object[k] == spawn.object) {
+      s.listed_by[k] = from;
+      continue;
+    }
     const bool in_range = k < s.slots && k / s.per_peer == s.range_of(Spawning::spawner_of(spawn.object));
-    if (!in_range || m.objects.contains(spawn.object) || !m.sim.can_spawn(spawn.type) || s.slot_object[k] != 0 ||
-        spawn.bytes.size > s.config.max_spawn_bytes) {
+    const bool unheard = in_range && s.slot_object[k] != 0 &&
+                         m.authority.owner_of(static_cast<BodyIndex>(s.first_slot + k)) == from;
+    if (!in_range || m.objects.contains(spawn.object) || !m.sim.can_spawn(spawn.type) ||
+        (s.slot_object[k] != 0 && !unheard) || spawn.bytes.size > s.config.max_spawn_bytes) {
       m.drop(DropReason::bad_spawn);
       continue;
     }
     const Frame born = spawn.frame;
-    spawn.frame = m.history.newest();  // here it exists from now: this peer holds no frame before
+    // Here it exists from now (this peer holds no frame before); in a slot emptied for it, from
+    // the removal's frame.
+    spawn.frame = unheard ? remove_unheard(m, k) : m.history.newest();
     apply_spawn(m, from, spawn);
-    if (s.slot_object[k] == spawn.object) s.slot_born[k] = born;
+    if (s.slot_object[k] == spawn.object) {
+      s.slot_born[k] = born;
+      s.listed_by[k] = from;
+    }
   }
 }
 
@@ -180,7 +217,8 @@ std::optional<SpawnedObject> Peer::spawned_object(ObjectId object) const {
 }
 
 // A newcomer's baseline request: the live objects this peer owns go first, so that the
-// baseline after it (same channel, in order) names objects the newcomer knows.
+// baseline after it (same channel, in order) names objects the newcomer knows; a message that
+// lists none ends them.
 void Peer::Impl::send_live_set(ConnectionId connection) {
   if (session.phase != Phase::in_match || !spawning.enabled()) return;
   constexpr std::size_t kObjectsPerMessage = 300;  // each message well under the control limit
@@ -200,6 +238,8 @@ void Peer::Impl::send_live_set(ConnectionId connection) {
     }
   }
   if (!m.spawns.empty()) send_to(connection, m);
+  m.spawns.clear();
+  send_to(connection, m);  // the end
 }
 
 void Peer::Impl::apply_early_changes() {

@@ -5,8 +5,9 @@
 
 namespace shoal {
 
-Presentation::Presentation(std::size_t bodies, const SmoothingRules& rules, std::vector<std::uint16_t> body_types)
-    : smoother_(bodies, rules), body_types_(std::move(body_types)), control_modes_(bodies, ControlMode::uncontrolled) {}
+Presentation::Presentation(std::size_t bodies, const SmoothingRules& rules, std::vector<std::uint16_t> body_types,
+                           float frame_s)
+    : smoother_(bodies, rules, frame_s), body_types_(std::move(body_types)), control_modes_(bodies, ControlMode::uncontrolled) {}
 
 void Presentation::refresh(float dt_s, std::span<const ObjectState> previous, std::span<const ObjectState> current,
                            float alpha) {

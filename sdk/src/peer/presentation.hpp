@@ -17,7 +17,7 @@ namespace shoal {
 
 class Presentation {
  public:
-  Presentation(std::size_t bodies, const SmoothingRules& rules, std::vector<std::uint16_t> body_types);
+  Presentation(std::size_t bodies, const SmoothingRules& rules, std::vector<std::uint16_t> body_types, float frame_s);
 
   /// A body's simulated state jumped from `was` to `now` (a catch-up, a snap): the jump is
   /// blended out on screen rather than shown.
@@ -33,6 +33,7 @@ class Presentation {
   void refresh(float dt_s, std::span<const ObjectState> previous, std::span<const ObjectState> current, float alpha);
 
   const VisualState& visual(BodyIndex body) const { return smoother_.visual(body); }
+  const present::SmootherStats& smoothing_stats() const { return smoother_.stats(); }
 
   /// Its invariants (the test build checks them every frame); throws std::logic_error.
   void validate() const;

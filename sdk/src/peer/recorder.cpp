@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 namespace shoal {
 namespace {
@@ -51,15 +52,24 @@ Recorder::~Recorder() {
   std::fclose(file_);
 }
 
+wire::RecordingWriter& Recorder::write() {
+  if (events_taken_ > 0) writer_.events_taken(std::exchange(events_taken_, 0));
+  return writer_;
+}
+
 void Recorder::input(const Input& input) {
   if (left_ || input == last_input_) return;  // bots and players repeat themselves every frame
   last_input_ = input;
-  writer_.input(input);
+  write().input(input);
+}
+
+void Recorder::event_taken() {
+  if (!left_) ++events_taken_;
 }
 
 void Recorder::update(std::int64_t now_us) {
   if (left_) return;
-  writer_.update(now_us);
+  write().update(now_us);
   flush_if_due(now_us);
 }
 
@@ -73,18 +83,18 @@ void Recorder::sent(ConnectionId connection, Channel channel, std::span<const st
 }
 
 void Recorder::check(Frame newest, std::span<const ObjectState> states) {
-  if (!left_) writer_.check(make_check(newest, states, events_, sends_));
+  if (!left_) write().check(make_check(newest, states, events_, sends_));
 }
 
 void Recorder::leave() {
   if (left_) return;
-  writer_.leave();
+  write().leave();
   left_ = true;
 }
 
 void Recorder::finish(Frame newest, std::span<const ObjectState> states) {
   if (file_ == nullptr) return;
-  writer_.end(make_check(newest, states, events_, sends_), states);
+  write().end(make_check(newest, states, events_, sends_), states);
   flush();
   std::fclose(file_);
   file_ = nullptr;

@@ -37,10 +37,16 @@ class Recorder {
   Recorder(const Recorder&) = delete;
   Recorder& operator=(const Recorder&) = delete;
 
-  wire::RecordingWriter& write() { return writer_; }
+  /// The writer, for a record of its own; the events the game took since the last record go
+  /// first.
+  wire::RecordingWriter& write();
 
   // The game's calls.
   void input(const Input& input);
+  /// The game took an event from the peer's queue (Peer::poll_event). The takes between two
+  /// records become one record: when the game takes them decides which messages a full
+  /// queue drops, so a replay takes them at the same points.
+  void event_taken();
 
   // The peer's own work.
   void update(std::int64_t now_us);
@@ -64,6 +70,7 @@ class Recorder {
   wire::RecordingWriter writer_;
   core::Digest events_, sends_;
   Input last_input_;
+  std::uint64_t events_taken_ = 0;  // since the last record
   std::int64_t last_flush_us_ = -1;
   bool left_ = false;
 };

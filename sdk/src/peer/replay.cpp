@@ -93,6 +93,7 @@ struct ReplaySession::Impl {
         inside(*peer.impl_) {
     const wire::RecordingHeader& header = recording.header;
     inside.session.secret = header.secret;
+    inside.emitted = &events;  // digested as emitted, like the recorder's
     if (header.has_controlled) peer.set_controlled(header.controlled);
     peer.set_input(header.input);
   }
@@ -108,7 +109,6 @@ struct ReplaySession::Impl {
 
   // After an update: the recording's check (if the recorded peer wrote one) against the replay.
   void compare_update() {
-    for (Event e; peer.poll_event(e);) add_to_digest(events, e);
     const bool changed = newest() != before_frame || corrections() != before_corrections;
     const wire::Record* next = cursor.peek();
     const bool checked = next != nullptr && next->kind == wire::RecordKind::check;
@@ -164,6 +164,29 @@ struct ReplaySession::Impl {
                                  report.updates, id, record.object)};
     }
   }
+  // The game's message, again: the same answer from the peer's limits, or the replay went its own way.
+  void message(const wire::Record& record) {
+    bool sent = false;
+    try {
+      sent = peer.send_message(record.peer, record.payload, record.delivery, record.frame);
+    } catch (const std::exception& e) {
+      throw ReplayDiverged{fmt::format("after update {}, the recorded message to peer {} failed: {}", report.updates,
+                                       record.peer, e.what())};
+    }
+    if (sent != record.sent) {
+      throw ReplayDiverged{fmt::format("after update {}, a message to peer {} was {} in the replay, {} in the recording",
+                                       report.updates, record.peer, sent ? "sent" : "refused", record.sent ? "sent" : "refused")};
+    }
+  }
+  // The events the game took: the same ones leave the queue at the same point.
+  void take_events(std::uint64_t count) {
+    for (std::uint64_t i = 0; i < count; ++i) {
+      if (Event e; !peer.poll_event(e)) {
+        throw ReplayDiverged{fmt::format("after update {}, the game took {} events in the recording, {} in the replay",
+                                         report.updates, count, i)};
+      }
+    }
+  }
   void remove(ObjectId object) {
     try {
       peer.remove(object);
@@ -191,6 +214,8 @@ struct ReplaySession::Impl {
         case wire::RecordKind::leave: break;  // the goodbye is not replayed; the end follows
         case wire::RecordKind::spawn: spawn(record); break;
         case wire::RecordKind::remove: remove(record.object); break;
+        case wire::RecordKind::message: message(record); break;
+        case wire::RecordKind::events_taken: take_events(record.count); break;
         case wire::RecordKind::end: compare_end(record); return std::nullopt;
         default:
           throw ReplayDiverged{fmt::format("after update {}, the recording has {} where the replayed peer asked nothing",

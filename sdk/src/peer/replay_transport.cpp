@@ -24,6 +24,8 @@ std::string describe_record(wire::RecordKind kind) {
     case wire::RecordKind::end: return "the end";
     case wire::RecordKind::spawn: return "a spawn";
     case wire::RecordKind::remove: return "a removal";
+    case wire::RecordKind::message: return "a game message";
+    case wire::RecordKind::events_taken: return "events taken";
   }
   return "an unknown record";
 }

@@ -40,6 +40,12 @@ class SnapshotLinks {
     links_.push_back(std::make_unique<SnapshotLink>(peer, bodies_, stride_));
     return *links_.back();
   }
+  /// A request for body's baseline reset is moot on every link but its owner's.
+  void forget_resets_but(PeerId owner, BodyIndex body) {
+    for (const auto& link : links_) {
+      if (link->peer != owner) link->received.forget_reset(body);
+    }
+  }
   void drop(PeerId peer) {
     std::erase_if(links_, [&](const auto& l) { return l->peer == peer; });
   }

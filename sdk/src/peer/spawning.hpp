@@ -38,7 +38,8 @@ struct Spawning {
         slot_since(slots, kNoFrame),
         slot_born(slots, kNoFrame),
         slot_free_from(slots, kNoFrame),
-        slot_bytes(slots) {}
+        slot_bytes(slots),
+        listed_by(slots, kNoPeer) {}
 
   /// Its invariants (the test build checks them every frame); throws std::logic_error.
   void validate() const {
@@ -119,6 +120,8 @@ struct Spawning {
   // would otherwise take the next object out of the slot.
   std::vector<Frame> slot_free_from;
   std::vector<wire::SpawnBytes> slot_bytes;  // per slot: its spawn bytes
+  // Per slot: the peer whose live set, being received, listed its object (kNoPeer: none).
+  std::vector<PeerId> listed_by;
   std::uint16_t next_sequence = 0;
   struct Rate {
     PeerId peer;

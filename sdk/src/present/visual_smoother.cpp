@@ -65,8 +65,8 @@ Inputs checked_inputs(float dt_seconds, float alpha) {
 
 }  // namespace
 
-VisualSmoother::VisualSmoother(std::size_t body_count, const SmoothingRules& rules)
-    : rules_(rules), bodies_(body_count) {
+VisualSmoother::VisualSmoother(std::size_t body_count, const SmoothingRules& rules, float frame_s)
+    : rules_(rules), bodies_(body_count), frame_s_(frame_s) {
   changing_.reserve(body_count);
   next_changing_.reserve(body_count);
 }
@@ -94,6 +94,7 @@ void VisualSmoother::close_offset(Offset& offset, const SmoothingRule& rule, flo
   if (position_error > rule.warp_distance_m || angle > rule.warp_angle_rad) {
     offset = Offset{};
     ++stats_.warps;
+    stats_.moved_mm.add(position_error * 1e3f);  // the drawn pose jumps
     return;
   }
   if (position_error == 0 && angle == 0) return;
@@ -109,6 +110,8 @@ void VisualSmoother::close_offset(Offset& offset, const SmoothingRule& rule, flo
     const float threshold = slow ? rule.slow_blend_threshold_m : rule.blend_threshold_m;
     const float remaining = close_error(position_error, dt, k, floor, threshold);
     offset.position *= remaining / position_error;
+    // What the game sees move on top of the motion: the offset's closing, per frame.
+    if (dt > 0) stats_.moved_mm.add((position_error - remaining) * 1e3f * frame_s_ / dt);
   }
   if (angle > 0) {
     const float floor = rule.min_closing_angular_speed_low +

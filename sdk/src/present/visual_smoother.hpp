@@ -14,6 +14,7 @@
 #include <span>
 #include <vector>
 
+#include "shoal/histogram.hpp"
 #include "shoal/simulation.hpp"
 #include "shoal/smoothing.hpp"
 #include "shoal/state.hpp"
@@ -25,11 +26,15 @@ struct SmootherStats {
   std::uint64_t warps = 0;              ///< offsets dropped because they passed the warp limit
   float max_position_error_m = 0;       ///< largest position offset seen
   float max_angle_error_rad = 0;        ///< largest rotation offset seen
+  /// Per visit of a body carrying an offset: how far closing it moved the drawn position, per
+  /// frame of `frame_s` (a warp: the whole offset), in mm.
+  Histogram moved_mm{0.25f};
 };
 
 class VisualSmoother {
  public:
-  VisualSmoother(std::size_t body_count, const SmoothingRules& rules);
+  /// `frame_s`: the simulation's frame, the unit of time of stats().moved_mm.
+  VisualSmoother(std::size_t body_count, const SmoothingRules& rules, float frame_s = 1.0f / 60.0f);
 
   /// The simulation replaced `before` by `after` for this body's current frame. The drawn pose
   /// stays where it was; the difference is closed over the following updates.
@@ -87,6 +92,7 @@ class VisualSmoother {
   std::vector<BodyIndex> changing_, next_changing_;
   std::uint32_t pass_ = 0;
   SmootherStats stats_;
+  float frame_s_;
 };
 
 }  // namespace shoal::present

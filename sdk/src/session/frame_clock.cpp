@@ -89,4 +89,8 @@ int FrameClock::backlog() const {
   return due > 0 ? static_cast<int>(std::min(due, 1e9)) : 0;
 }
 
+double FrameClock::match_time_at(std::int64_t now_us) const {
+  return timeline_ + static_cast<double>(std::max<std::int64_t>(0, now_us - last_us_)) / tick_us_ * tick_rate_;
+}
+
 }  // namespace shoal::session

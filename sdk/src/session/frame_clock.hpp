@@ -57,6 +57,9 @@ class FrameClock {
   /// Where this clock's timeline is (frames): current_frame() + fraction() unless frames are
   /// still to be caught up. This is what a pong reports.
   double match_time() const { return timeline_; }
+  /// Where the timeline is at local time `now_us` (not before the last advance), at the last
+  /// advance's rate: how old a frame is, without advancing the clock.
+  double match_time_at(std::int64_t now_us) const;
   /// Tick rate used by the last advance relative to nominal (1.0 = no stretch, no slower pace).
   double tick_rate() const { return tick_rate_; }
   /// True once a target has been applied. The host, which defines the timeline, needs none.

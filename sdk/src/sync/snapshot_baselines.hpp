@@ -8,7 +8,9 @@
 // Receiver side (ReceivedSnapshots): which sequences arrived (for the acks it sends back), and
 // the last few states received of every object, so a delta can find its baseline. A delta
 // whose baseline is not held is rejected; the object is then named in the next acks' resets,
-// and the sender forgets its baseline and sends the object whole.
+// and the sender forgets its baseline and sends the object whole. An ack names at most
+// kMaxAckResets objects: when more wait, the acks take turns over all of them, so that no
+// request is lost however many a burst of late packets makes.
 #pragma once
 
 #include <algorithm>
@@ -226,7 +228,9 @@ class ReceivedSnapshots {
 
   explicit ReceivedSnapshots(std::size_t bodies, std::size_t user_bytes_stride = 0)
       : user_bytes_stride_(user_bytes_stride), frames_(bodies), states_(bodies * kDepth),
-        user_bytes_(bodies * kDepth * user_bytes_stride) {}
+        user_bytes_(bodies * kDepth * user_bytes_stride), reset_wanted_(bodies, 0) {
+    resets_.reserve(bodies);  // every body at most once: requesting never allocates
+  }
 
   /// Notes the arrival of a packet, for the acks.
   void on_packet(std::uint16_t sequence) {
@@ -259,13 +263,26 @@ class ReceivedSnapshots {
   /// Whether packets arrived since the last ack was taken.
   bool ack_due() const { return ack_due_; }
   bool has_received() const { return any_; }
-  /// The ack to send now (with pending resets); clears ack_due.
+  /// The ack to send now (with pending resets: all of them, or the next kMaxAckResets in
+  /// turn when more wait); clears ack_due.
   void take_ack(wire::SnapshotAck& ack) {
     ack.newest = newest_;
     ack.previous = previous_;
-    ack.resets.assign(resets_.begin(), resets_.end());
+    ack.resets.clear();
+    const std::size_t count = std::min(resets_.size(), wire::kMaxAckResets);
+    if (reset_turn_ >= resets_.size()) reset_turn_ = 0;
+    for (std::size_t i = 0; i < count; ++i) ack.resets.push_back(resets_[(reset_turn_ + i) % resets_.size()]);
+    reset_turn_ += count;
     ack_due_ = false;
   }
+  /// Stops asking for body (its sender no longer owns it, and will not send it again).
+  void forget_reset(BodyIndex body) {
+    if (body >= reset_wanted_.size() || reset_wanted_[body] == 0) return;
+    reset_wanted_[body] = 0;
+    std::erase(resets_, body);
+  }
+  /// Objects named in acks until a state of them arrives.
+  std::size_t pending_resets() const { return resets_.size(); }
 
   void store(BodyIndex body, Frame frame, const wire::QuantizedState& state,
              std::span<const std::uint8_t> user_bytes = {}) {
@@ -277,7 +294,10 @@ class ReceivedSnapshots {
       // (baselines only advance), and it would push out a state that may be one.
       const Frame oldest = frames_[body].frames[i];
       if (oldest != kNoFrame && frame < oldest) return;
-      std::erase(resets_, body);
+      if (reset_wanted_[body] != 0) {
+        reset_wanted_[body] = 0;
+        std::erase(resets_, body);
+      }
     }
     frames_[body].frames[i] = frame;
     states_[base + i] = state;
@@ -319,7 +339,9 @@ class ReceivedSnapshots {
 
   /// Asks the sender (in the following acks) to forget its baseline of body.
   void request_reset(BodyIndex body) {
-    if (resets_.size() < wire::kMaxAckResets && std::find(resets_.begin(), resets_.end(), body) == resets_.end()) {
+    if (body >= reset_wanted_.size()) return;
+    if (reset_wanted_[body] == 0) {
+      reset_wanted_[body] = 1;
       resets_.push_back(body);
     }
     ack_due_ = true;
@@ -361,7 +383,9 @@ class ReceivedSnapshots {
   std::uint64_t received_ = 0, expected_ = 0;             // packets, since the first
   std::uint64_t window_received_ = 0, window_expected_ = 0;
   float loss_ = 0;
-  std::vector<BodyIndex> resets_;
+  std::vector<BodyIndex> resets_;           // waiting for a state, in request order
+  std::vector<std::uint8_t> reset_wanted_;  // per body: in resets_
+  std::size_t reset_turn_ = 0;              // where the next ack's resets start in resets_
   bool any_ = false;
   bool ack_due_ = false;
   std::uint16_t newest_ = 0;

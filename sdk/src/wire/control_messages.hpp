@@ -169,7 +169,8 @@ struct Removal {
 
 /// Spawns and removals, on the reliable channel, in the order they were made; or, with
 /// `live_set`, the objects alive at the sender, for a newcomer (their frames are their spawn
-/// frames, their states those of the newest frame the sender simulated).
+/// frames, their states those of the newest frame the sender simulated), in as many messages as
+/// it takes and then one that lists none.
 struct WorldChanges {
   std::vector<Spawn> spawns;
   std::vector<Removal> removals;

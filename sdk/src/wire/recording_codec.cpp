@@ -14,6 +14,9 @@ constexpr std::uint8_t kMagic[4] = {'S', 'H', 'R', 'C'};
 constexpr std::size_t kMaxString = 255;
 constexpr std::size_t kMaxWorld = 16u << 20;  // a world description, not a world
 constexpr std::uint32_t kMaxBodies = 1u << 24;
+// Events a game takes between two records: the queue's 4096 and what the updates between
+// emitted, far below this.
+constexpr std::uint64_t kMaxEventsTaken = 1u << 20;
 
 // Little-endian fixed-width values and LEB128 varints; one Out and one In so that the
 // config's field list (visit_config) serves both directions.
@@ -325,6 +328,24 @@ void RecordingWriter::remove(ObjectId object) {
   out.varint(object);
 }
 
+void RecordingWriter::message(PeerId to, Delivery delivery, Frame frame, std::span<const std::uint8_t> bytes,
+                              bool sent) {
+  Out out{out_};
+  out.u8(static_cast<std::uint8_t>(RecordKind::message));
+  out.varint(to);
+  out.u8(static_cast<std::uint8_t>(delivery));
+  out.signed_varint(frame);
+  out.varint(bytes.size());
+  out.raw(bytes);
+  out.u8(sent ? 1 : 0);
+}
+
+void RecordingWriter::events_taken(std::uint64_t count) {
+  Out out{out_};
+  out.u8(static_cast<std::uint8_t>(RecordKind::events_taken));
+  out.varint(count);
+}
+
 void RecordingWriter::check(const RecordedCheck& check) {
   Out out{out_};
   out.u8(static_cast<std::uint8_t>(RecordKind::check));
@@ -417,6 +438,20 @@ DecodeStatus RecordingReader::next(Record& r, bool& at_end) {
       r.object = in.bounded<ObjectId>(in.varint(), 0xFFFFFFFFu);
       break;
     }
+    case RecordKind::message: {
+      r.peer = in.bounded<PeerId>(in.varint(), kNoPeer);
+      const std::uint8_t delivery = in.u8();
+      if (delivery > static_cast<std::uint8_t>(Delivery::unreliable)) in.fail(DropReason::malformed);
+      r.delivery = static_cast<Delivery>(delivery);
+      int frame = 0;
+      in(frame);
+      if (frame < kNoFrame) in.fail(DropReason::malformed);
+      r.frame = frame;
+      r.payload = in.raw(in.bounded<std::size_t>(in.varint(), kMaxReliableMessageBytes));
+      in(r.sent);
+      break;
+    }
+    case RecordKind::events_taken: r.count = in.bounded<std::uint64_t>(in.varint(), kMaxEventsTaken); break;
     case RecordKind::check:
     case RecordKind::end: {
       int frame = 0;

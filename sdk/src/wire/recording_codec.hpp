@@ -9,6 +9,7 @@
 #include <span>
 #include <vector>
 
+#include "shoal/messages.hpp"
 #include "shoal/peer_config.hpp"
 #include "shoal/state.hpp"
 #include "shoal/transport.hpp"
@@ -17,7 +18,7 @@
 
 namespace shoal::wire {
 
-inline constexpr std::uint16_t kRecordingVersion = 4;
+inline constexpr std::uint16_t kRecordingVersion = 5;
 
 enum class RecordKind : std::uint8_t {
   update = 1,          ///< the game called update at time_us
@@ -35,6 +36,8 @@ enum class RecordKind : std::uint8_t {
   end = 13,            ///< the last record: the newest frame's states
   spawn = 14,          ///< the game spawned `object` of `type` in `state` with `spawn_bytes` (version 4)
   remove = 15,         ///< the game removed `object` (version 4)
+  message = 16,        ///< the game sent `payload` to `peer` (`delivery`, tagged `frame`): `sent` (version 5)
+  events_taken = 17,   ///< the game took `count` events from the peer's queue (version 5)
 };
 
 /// Digests (core::Digest) of what the peer did up to a point, to tell a replay's first
@@ -65,13 +68,18 @@ struct Record {
   TransportEventKind event = TransportEventKind::message;  ///< poll
   ConnectionId connection = kNoConnection;  ///< poll, connect, remote_address
   Channel channel = Channel::control;       ///< poll
-  std::span<const std::uint8_t> payload;    ///< poll: a view into the recording's bytes
+  std::span<const std::uint8_t> payload;    ///< poll, message: a view into the recording's bytes
   Address address;                          ///< local_address, remote_address, join
   Input input;                              ///< input
   ObjectId object = 0;                      ///< controlled, spawn (the id returned), remove
   std::uint16_t type = 0;                   ///< spawn
   ObjectState state;                        ///< spawn
   SpawnBytes spawn_bytes;                   ///< spawn
+  PeerId peer = kNoPeer;                    ///< message: its recipient (kNoPeer: everyone)
+  Delivery delivery = Delivery::reliable;   ///< message
+  Frame frame = kNoFrame;                   ///< message: its frame tag
+  bool sent = false;                        ///< message: what send_message returned
+  std::uint64_t count = 0;                  ///< events_taken
   RecordedCheck check;                      ///< check, end
   std::vector<ObjectState> states;          ///< end: every body's, at check.frame
 };
@@ -93,6 +101,8 @@ class RecordingWriter {
   void leave();
   void spawn(std::uint16_t type, const ObjectState& state, std::span<const std::uint8_t> bytes, ObjectId object);
   void remove(ObjectId object);
+  void message(PeerId to, Delivery delivery, Frame frame, std::span<const std::uint8_t> bytes, bool sent);
+  void events_taken(std::uint64_t count);
   void check(const RecordedCheck& check);
   void end(const RecordedCheck& check, std::span<const ObjectState> states);
 
