@@ -29,6 +29,7 @@
 #include <fmt/format.h>
 
 #include "../bench_sync/medians.hpp"
+#include "shoal/version.hpp"
 #include "transport/enet_transport.hpp"
 
 namespace shoal::bench {
@@ -229,6 +230,7 @@ int run(const Options& options) {
 }  // namespace shoal::bench
 
 int main(int argc, char** argv) {
+  if (shoal::print_version_if_asked(argc, argv, "shoal-bench-transport")) return 0;
   try {
     return shoal::bench::run(shoal::bench::parse(argc, argv));
   } catch (const std::exception& e) {
